@@ -1,0 +1,143 @@
+"""The command line: one JSON document (or an array of them) on stdin, one on stdout.
+
+Errors: exit status 2 and one line on stderr naming the field; nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from scoring.errors import ScoringError
+from scoring.flow import GameFlow, replay
+from scoring.hands import busted_by, is_bust, parse_hand, price_hand
+from scoring.parse import Doc, check_int
+from scoring.presets import PRESETS
+from scoring.rules import ruleset_from_json
+from scoring.settlement import parse_settle, settle
+
+USAGE = "usage: python -m scoring presets | hand | game | settle   (JSON on stdin)"
+
+
+def presets() -> list[dict[str, Any]]:
+    return [
+        {"slug": r.slug, "name": r.name, "players": r.players,
+         "player_counts": list(r.player_counts), "game": r.game}
+        for r in PRESETS.values()
+    ]
+
+
+def hand(data: Any) -> dict[str, Any]:
+    doc = Doc(data)
+    rules = ruleset_from_json(doc.raw("ruleset"))
+    scores = None
+    if doc.has("scores"):
+        raw = doc.list("scores")
+        scores = [check_int(v, f"scores[{i}]") for i, v in enumerate(raw)]
+    players = doc.int("players", default=len(scores) if scores else rules.players, low=3, high=5)
+    if players not in rules.player_counts:
+        raise ScoringError("players", f"{rules.slug} does not play {players} players")
+    if scores is not None and len(scores) != players:
+        raise ScoringError("scores", f"needs one score per seat ({players})")
+    emperor = None
+    if rules.game == "emperor":
+        emperor = doc.seat("emperor", players, default=None)
+    dealer = emperor if emperor is not None else doc.seat("dealer", players, default=0)
+    honba = doc.int("honba", default=0, low=0)
+    deposits = doc.int("deposits", default=0, low=0)
+    parsed = parse_hand(data, rules, players, extra=(
+        "ruleset", "players", "dealer", "honba", "deposits", "scores", "emperor"))
+    outcome = price_hand(rules, parsed, players=players, dealer=dealer, honba=honba,
+                         deposits=deposits, scores=scores, emperor=emperor)
+    out: dict[str, Any] = {
+        "deltas": outcome.deltas,
+        "deposits": outcome.deposits,
+        "payments": [[p.payer, p.payee, p.amount] for p in outcome.payments],
+        "wins": outcome.details,
+        "yakuman": [y.to_json() for y in outcome.yakuman],
+    }
+    if scores is not None:
+        after = [a + b for a, b in zip(scores, outcome.deltas, strict=True)]
+        out["scores"] = after
+        out["busts"] = [
+            {"seat": s, "by": busted_by(rules, outcome, s, scores[s], players)}
+            for s in range(players) if is_bust(rules, after[s])
+        ]
+    return out
+
+
+def game(data: Any) -> dict[str, Any]:
+    doc = Doc(data).only("ruleset", "players", "hands")
+    rules = ruleset_from_json(doc.raw("ruleset"))
+    names = doc.raw("players", default=rules.players)
+    if isinstance(names, list):
+        players = len(names)
+    else:
+        players = check_int(names, "players", 3, 5)
+    raw_hands = doc.list("hands", default=[])
+    GameFlow(rules, players)  # checks the table size before reading hands
+    hands = [parse_hand(h, rules, players, f"hands[{i}]") for i, h in enumerate(raw_hands)]
+    flow = replay(rules, players, hands)
+    result = flow.settlement().to_json()
+    result["final"] = flow.over
+    return {
+        "hands": [r.to_json() for r in flow.records],
+        "over": flow.over,
+        "next": flow.next(),
+        "busts": [b.to_json() for b in flow.busts],
+        "yakuman": [y.to_json() for y in flow.yakuman],
+        "deposits": flow.deposits,
+        "result": result,
+    }
+
+
+def settle_command(data: Any) -> dict[str, Any]:
+    doc = Doc(data).only("ruleset", "scores", "deposits", "busts", "yakuman")
+    rules = ruleset_from_json(doc.raw("ruleset"))
+    scores, deposits, busts, yakuman = parse_settle(data, rules)
+    return settle(rules, scores, deposits, busts, yakuman).to_json()
+
+
+COMMANDS: dict[str, Callable[[Any], Any]] = {"hand": hand, "game": game, "settle": settle_command}
+
+
+def run(command: str, data: Any) -> Any:
+    """One document, or a batch (a JSON array) answered element by element."""
+    handler = COMMANDS[command]
+    if isinstance(data, list):
+        answers = []
+        for i, item in enumerate(data):
+            try:
+                answers.append(handler(item))
+            except ScoringError as exc:
+                raise exc.within(f"[{i}]") from None
+        return answers
+    return handler(data)
+
+
+def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    if len(argv) != 1 or argv[0] not in ("presets", *COMMANDS):
+        print(USAGE, file=stderr)
+        return 2
+    try:
+        if argv[0] == "presets":
+            answer: Any = presets()
+        else:
+            text = stdin.read()
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ScoringError("input", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            answer = run(argv[0], data)
+    except ScoringError as exc:
+        print(str(exc).replace("\n", " "), file=stderr)
+        return 2
+    json.dump(answer, stdout, ensure_ascii=False)
+    stdout.write("\n")
+    return 0

@@ -1,0 +1,224 @@
+"""Game flow: from the hands played, who deals, honba, deposits, labels and the end (RULES.md §2).
+
+`GameFlow` is fed one hand at a time (the table's score sheet) or a whole list (`replay`). It
+refuses a hand after the game is over, and collects what settlement needs — busts and who
+caused them, every yakuman — so a game recorded hand by hand settles with no extra input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring import emperor as emp
+from scoring.errors import ScoringError
+from scoring.hands import Abort, Chombo, Draw, Hand, HandOutcome, YakumanWin, busted_by, is_bust, price_hand
+from scoring.rules import WINDS, Ruleset
+from scoring.settlement import Bust, Settlement, rank_order, settle
+
+
+@dataclass
+class HandRecord:
+    label: str
+    dealer: int
+    honba: int
+    deltas: list[int]
+    scores: list[int]  # after the hand
+    deposits: int  # on the table after the hand
+    outcome: HandOutcome
+    busts: list[Bust] = field(default_factory=list)
+    emperor: int | None = None  # emperor game: the emperor during the hand
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "label": self.label,
+            "dealer": self.dealer,
+            "honba": self.honba,
+            "deltas": self.deltas,
+            "scores": self.scores,
+            "deposits": self.deposits,
+            "payments": [[p.payer, p.payee, p.amount] for p in self.outcome.payments],
+        }
+        if self.busts:
+            out["busts"] = [b.to_json() for b in self.busts]
+        if self.outcome.yakuman:
+            out["yakuman"] = [y.to_json() for y in self.outcome.yakuman]
+        if self.outcome.details:
+            out["wins"] = self.outcome.details
+        if self.emperor is not None:
+            out["emperor"] = self.emperor
+        return out
+
+
+class GameFlow:
+    """The state of one game between hands."""
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        if players not in rules.player_counts:
+            counts = " or ".join(str(c) for c in rules.player_counts)
+            raise ScoringError("players", f"{rules.slug} plays {counts} players, not {players}")
+        self.rules = rules
+        self.n = players
+        self.scores = [rules.start] * players
+        self.dealer = 0
+        self.honba = 0
+        self.deposits = 0
+        self.over = False
+        self.records: list[HandRecord] = []
+        self.busts: list[Bust] = []
+        self.yakuman: list[YakumanWin] = []
+        # Riichi: how many times the deal has passed, and how many it may pass before the end.
+        self.passes = 0
+        self.limit = rules.winds * players
+        self.extended = False
+        # Emperor: counted hands, the emperor and the dynasty.
+        self.counted = 0
+        self.emperor: int | None = None
+        self.dynasty = 0
+        self.generation = 0
+
+    # --- what comes next ----------------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        if self.rules.game == "emperor":
+            return emp.label(self.counted + 1, self.dynasty, self.generation)
+        wind = WINDS[self.passes // self.n]
+        return f"{wind}{self.passes % self.n + 1}-{self.honba}"
+
+    @property
+    def wind(self) -> str:
+        return WINDS[min(self.passes // self.n, len(WINDS) - 1)]
+
+    def next(self) -> dict[str, Any] | None:
+        if self.over:
+            return None
+        out: dict[str, Any] = {"label": self.label, "dealer": self.dealer, "honba": self.honba}
+        if self.rules.game == "emperor":
+            out["emperor"] = self.emperor
+            if self.dynasty:
+                out["dynasty_card"] = emp.dynasty_card(self.dynasty)
+        return out
+
+    @property
+    def is_last_hand(self) -> bool:
+        return self.rules.game == "riichi" and self.passes == self.limit - 1
+
+    # --- playing a hand -----------------------------------------------------------------------
+
+    def play(self, hand: Hand) -> HandRecord:
+        if self.over:
+            last = self.records[-1].label if self.records else "the start"
+            raise ScoringError("", f"the game is already over (after {last}): no more hands")
+        rules = self.rules
+        outcome = price_hand(rules, hand, players=self.n, dealer=self.dealer, honba=self.honba,
+                             deposits=self.deposits, scores=self.scores, emperor=self.emperor)
+        before = self.scores
+        scores = [a + b for a, b in zip(before, outcome.deltas, strict=True)]
+        record = HandRecord(self.label, self.dealer, self.honba, outcome.deltas, scores,
+                            outcome.deposits, outcome,
+                            emperor=self.emperor if rules.game == "emperor" else None)
+        for seat in range(self.n):
+            if is_bust(rules, scores[seat]):
+                record.busts.append(Bust(seat, tuple(busted_by(rules, outcome, seat, before[seat],
+                                                                self.n))))
+        if rules.game == "emperor":
+            if hand.stop:
+                raise ScoringError("stop", "the emperor game has no アガリ止め")
+            self._advance_emperor(hand, outcome)
+        else:
+            self._advance_riichi(hand, outcome, scores, bool(record.busts))
+        self.scores = scores
+        self.deposits = outcome.deposits
+        self.records.append(record)
+        self.busts.extend(record.busts)
+        self.yakuman.extend(outcome.yakuman)
+        return record
+
+    def _advance_riichi(self, hand: Hand, outcome: HandOutcome, scores: list[int],
+                        busted: bool) -> None:
+        rules = self.rules
+        result = hand.result
+        if isinstance(result, Chombo):
+            keeps, honba = True, self.honba  # the same hand is replayed
+            if hand.stop:
+                raise ScoringError("stop", "a chombo hand is replayed; the dealer cannot stop")
+        elif outcome.winners:
+            keeps = self.dealer in outcome.winners
+            honba = self.honba + 1 if keeps else 0
+        else:
+            honba = self.honba + 1
+            if isinstance(result, Abort):
+                rule = rules.aborts[result.reason]
+                keeps = rule == "repeat" or (rule == "draw" and self._draw_keeps(False))
+            else:
+                assert isinstance(result, Draw)
+                keeps = self._draw_keeps(self.dealer in result.tenpai)
+        if hand.stop:
+            self._check_stop(outcome, scores)
+            keeps = False  # the dealer ends the last hand here
+        passes = self.passes + (0 if keeps else 1)
+        over = busted
+        if not over and passes >= self.limit:
+            top = max(scores)
+            if (not self.extended and rules.extension_below is not None
+                    and top < rules.extension_below):
+                self.extended = True
+                self.limit += rules.extension_winds * self.n
+            else:
+                over = True
+        if (not over and self.extended and rules.extension_sudden_death
+                and rules.extension_below is not None and max(scores) >= rules.extension_below):
+            over = True
+        if not over:
+            self.passes = passes
+            self.honba = honba
+            self.dealer = passes % self.n
+        self.over = over
+
+    def _draw_keeps(self, dealer_tenpai: bool) -> bool:
+        rule = self.rules.renchan_on_draw[self.wind]
+        return rule == "always" or (rule == "tenpai" and dealer_tenpai)
+
+    def _check_stop(self, outcome: HandOutcome, scores: list[int]) -> None:
+        rules = self.rules
+        if rules.agari_yame == "never":
+            raise ScoringError("stop", f"{rules.slug} has no アガリ止め: the dealer plays on")
+        if self.dealer not in outcome.winners:
+            raise ScoringError("stop", "only a dealer who has just won may stop (アガリ止め)")
+        if not self.is_last_hand:
+            raise ScoringError("stop", f"the dealer may stop only at the last hand, not {self.label}")
+        if rules.agari_yame == "if_top" and rank_order(rules, scores)[0] != self.dealer:
+            raise ScoringError("stop", "the dealer may stop only when the win made them top")
+
+    def _advance_emperor(self, hand: Hand, outcome: HandOutcome) -> None:
+        if isinstance(hand.result, Chombo):
+            return  # replayed; it does not count
+        self.counted += 1
+        details = outcome.details[0] if outcome.details else None
+        if details and details["virtuous"] and details["seat"] != self.emperor:
+            self.emperor = details["seat"]  # a new dynasty
+            self.dynasty += 1
+            self.generation = 1
+        elif self.emperor is not None:
+            self.generation += 1
+        if self.emperor is not None:
+            self.dealer = self.emperor
+        self.over = self.counted >= (self.rules.hands_per_game or 0)
+
+    # --- the end ------------------------------------------------------------------------------
+
+    def settlement(self) -> Settlement:
+        return settle(self.rules, self.scores, self.deposits, self.busts, self.yakuman)
+
+
+def replay(rules: Ruleset, players: int, hands: Sequence[Hand]) -> GameFlow:
+    """Play every hand in order; an error names the hand (`hands[7].result.fu: …`)."""
+    flow = GameFlow(rules, players)
+    for i, hand in enumerate(hands):
+        try:
+            flow.play(hand)
+        except ScoringError as exc:
+            raise exc.within(f"hands[{i}]") from None
+    return flow

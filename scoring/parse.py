@@ -1,0 +1,120 @@
+"""Reading JSON documents into checked values, every error naming its field path."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.errors import ScoringError
+
+_MISSING: Any = object()
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Doc:
+    """One JSON object at `path`; its getters check types and ranges and name the field."""
+
+    def __init__(self, data: Any, path: str = "") -> None:
+        if not isinstance(data, Mapping):
+            raise ScoringError(path or "input", "must be a JSON object")
+        self.data = data
+        self.path = path
+
+    def field(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def only(self, *keys: str) -> Doc:
+        """Refuse keys this document does not know (a typo would otherwise be ignored)."""
+        for key in self.data:
+            if key not in keys:
+                raise ScoringError(self.field(key), f"unknown key (known: {', '.join(keys)})")
+        return self
+
+    def has(self, key: str) -> bool:
+        return self.data.get(key) is not None
+
+    def raw(self, key: str, default: Any = _MISSING) -> Any:
+        if self.data.get(key) is None:
+            if default is _MISSING:
+                raise ScoringError(self.field(key), "is required")
+            return default
+        return self.data[key]
+
+    def int(self, key: str, default: Any = _MISSING, low: int | None = None,
+            high: int | None = None) -> Any:
+        value = self.raw(key, default)
+        if value is default and default is not _MISSING:
+            return value
+        return check_int(value, self.field(key), low, high)
+
+    def number(self, key: str, default: Any = _MISSING, low: float | None = None) -> Any:
+        value = self.raw(key, default)
+        if value is default and default is not _MISSING:
+            return value
+        if not (is_int(value) or isinstance(value, float)) or not math.isfinite(value):
+            raise ScoringError(self.field(key), f"must be a number, not {value!r}")
+        if low is not None and value < low:
+            raise ScoringError(self.field(key), f"must be at least {low:g}")
+        return value
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise ScoringError(self.field(key), "must be true or false")
+        return value
+
+    def text(self, key: str, choices: Sequence[str] | None = None, default: Any = _MISSING) -> Any:
+        value = self.raw(key, default)
+        if value is default and default is not _MISSING:
+            return value
+        if not isinstance(value, str):
+            raise ScoringError(self.field(key), "must be a text")
+        if choices is not None and value not in choices:
+            raise ScoringError(self.field(key), f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def seat(self, key: str, players: int, default: Any = _MISSING) -> Any:
+        value = self.raw(key, default)
+        if value is default and default is not _MISSING:
+            return value
+        return check_seat(value, self.field(key), players)
+
+    def seats(self, key: str, players: int, default: Any = ()) -> tuple[int, ...]:
+        value = self.raw(key, default)
+        path = self.field(key)
+        if not isinstance(value, list | tuple):
+            raise ScoringError(path, "must be a list of seats")
+        seats = tuple(check_seat(v, f"{path}[{i}]", players) for i, v in enumerate(value))
+        for i, seat in enumerate(seats):
+            if seat in seats[:i]:
+                raise ScoringError(f"{path}[{i}]", f"seat {seat} is listed twice")
+        return seats
+
+    def doc(self, key: str) -> Doc:
+        return Doc(self.raw(key), self.field(key))
+
+    def list(self, key: str, default: Any = _MISSING) -> list[Any]:
+        value = self.raw(key, default)
+        if not isinstance(value, list | tuple):
+            raise ScoringError(self.field(key), "must be a list")
+        return list(value)
+
+
+def check_int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
+    if not is_int(value):
+        raise ScoringError(path, f"must be a whole number, not {value!r}")
+    if low is not None and value < low:
+        raise ScoringError(path, f"must be at least {low}")
+    if high is not None and value > high:
+        raise ScoringError(path, f"must be at most {high}")
+    return value
+
+
+def check_seat(value: Any, path: str, players: int) -> int:
+    if not is_int(value) or not 0 <= value < players:
+        raise ScoringError(path, f"unknown seat {value!r}: seats are 0–{players - 1}")
+    return value

@@ -1,0 +1,140 @@
+"""The five seed venues as rulesets. RULES.md §4 is the specification of each knob's value."""
+
+from __future__ import annotations
+
+from scoring.rules import PaymentRow, Ruleset
+
+BABA = Ruleset(
+    slug="baba",
+    name="馬場11時大会",
+    uma={4: (10, 5, -5, -10)},
+    kiriage=False,  # 3.1(5): 30fu4han is 7700 / 11600
+    max_ron_winners=1,  # 3.3(1) 頭ハネ; 三家和 too (7.1(5))
+    nagashi="mangan",
+    nagashi_multiple="first",  # 3.3(2): nearest the dealer, dealer first
+    # 7.1(2)–(4): these are draws; 7.2(3)(4): honba + 1 and the deal passes. 四家立直 continues.
+    aborts={"kyuushu": "pass", "suufon": "pass", "suukaikan": "pass"},
+    renchan_on_draw="never",  # 7.2(4): the dealer passes after every draw, tenpai or not
+    agari_yame="never",  # 6(1)
+    bust="below_zero",  # 9(1)
+    bust_attribution="receivers",
+    bust_prize=10.0,  # 9(2): 10000 per busted player, shared by who busted them
+    bust_prize_share_unit=0.1,  # three busters: 3300 each
+    pao_ron_honba="split",  # 3.5(5): pao and discarder each pay the honba (200 per honba)
+)
+
+JAN_NIKI = Ruleset(
+    slug="jan-niki",
+    name="JAN-NIKI.com",
+    uma={4: (30, 10, -10, -30)},  # ウマは10-30
+    rounding="gosha_rokunyu",  # 100点は五捨六入; the top takes the rest
+    kiriage=True,  # 30符4飜・60符3飜は満貫扱い
+    max_ron_winners=3,  # ダブロン, 三家和も和了
+    multiple_ron_honba="each",  # honba is part of each 和了点
+    nagashi="mangan",
+    aborts={"kyuushu": "repeat", "suukaikan": "repeat", "suufon": "pass"},
+    renchan_on_draw="tenpai",
+    extension_below=30000,  # all four below 30000 after South 4: West 1–4
+    extension_winds=1,
+    bust="below_zero",
+    bust_attribution="sequential",  # the winner whose payment took them below 0
+    bust_prize=10.0,
+    bust_prize_share_unit=1.0,
+    yakuman_chips_tsumo=10.0,
+    yakuman_chips_ron=30.0,
+    pao_ron_honba="discarder",
+)
+
+HYPER = Ruleset(
+    slug="hyper",
+    name="麻雀 in ハイパーモード",
+    start=30000,
+    return_points=30000,
+    uma={},
+    uma_floating={1: (36, -9, -12, -15), 2: (12, 6, -6, -12), 3: (4, 3, 2, -9)},
+    kiriage=False,  # 35: 30符六飜 (両ゾロ込み) is 7700 / 11600
+    # 37 in net han: 6 haneman, 8 baiman, 10 跳倍満 (2.5 mangan), 11 sanbaiman, 13 kazoe.
+    limits=((5, 2000), (6, 3000), (8, 4000), (10, 5000), (11, 6000)),
+    kazoe_han=13,
+    yakuman_half_steps=True,  # the seed's 6倍満 is k = 1.5
+    riichi_min_score=None,  # 38: 箱割れ立直も可能
+    max_ron_winners=2,  # 23: at most two winners; a third makes 三家和
+    multiple_ron_honba="nearest",
+    nagashi="mangan",
+    aborts=dict.fromkeys(("kyuushu", "sanchahou", "suukaikan", "suufon", "suucha"), "pass"),
+    renchan_on_draw="tenpai",
+    agari_yame="always",  # 29: ラス親のアガリ止めあり
+    bust="below_zero",
+    pao_ron_honba="discarder",
+)
+
+FREE_SANMA = Ruleset(
+    slug="free-sanma",
+    name="フリー卓 (サンマ)",
+    players=3,
+    player_counts=(3,),
+    start=35000,
+    return_points=40000,
+    uma={3: (0, 0, 0)},  # not in the seed: the venue sets it
+    unit=1000,
+    honba=1000,  # ron: 1000 from the discarder; tsumo: 500 from each payer
+    penalty=0,
+    noten_total=2000,
+    fu=False,  # 符計算はなしで30符
+    limits=((4, 2000), (6, 3000), (8, 4000), (11, 6000)),
+    kazoe_han=14,
+    mangan_han=4,
+    payment_table=(
+        PaymentRow(1, 1000, 1000, 1000, 2000, 1000),
+        PaymentRow(2, 2000, 1000, 1000, 3000, 2000),
+        PaymentRow(3, 4000, 1000, 3000, 6000, 3000),
+        PaymentRow(4, 8000, 3000, 5000, 12000, 6000),
+        PaymentRow(6, 12000, 4000, 8000, 18000, 9000),
+        PaymentRow(8, 16000, 6000, 10000, 24000, 12000),
+        PaymentRow(11, 24000, 8000, 16000, 36000, 18000),
+    ),
+    payment_table_yakuman=PaymentRow(0, 32000, 12000, 20000, 48000, 24000),
+    max_ron_winners=2,  # ダブロンあり
+    multiple_ron_honba="nearest",  # リーチ棒、積み棒は頭ハネ
+    nagashi="yakuman",  # 流し and 流しタンヤオ are yakuman
+    aborts={"suukaikan": "draw"},  # East: the deal passes; South: the dealer repeats
+    renchan_on_draw={"E": "never", "S": "always", "W": "always", "N": "always"},
+    agari_yame="if_top",
+    extension_below=40000,  # West when the top is below 40000 after South 3
+    extension_winds=1,
+    extension_sudden_death=True,  # the West round ends once someone reaches 40000
+    bust="zero_or_below",  # 持ち点0点でゲーム終了
+    bust_attribution="sequential",
+    prizes_in_chips=True,
+    bust_prize=0.0,  # amounts are the venue's to set
+    bust_prize_share_unit=1.0,
+    chips_follow_pao=True,
+    pao_ron_honba="discarder",
+)
+
+EMPEROR = Ruleset(
+    slug="emperor",
+    name="皇帝 (カードゲーム)",
+    game="emperor",
+    players=4,
+    player_counts=(3, 4, 5),
+    start=25000,
+    return_points=30000,
+    point_value=100,  # 1 point = 100 score points
+    uma={},  # the seed's table is lost: the venue sets it
+    honba=0,
+    riichi_stick=0,
+    riichi_min_score=None,
+    penalty=0,
+    noten_total=3600,
+    max_ron_winners=1,  # 同時にロン: only the nearest to the discarder
+    nagashi=None,
+    chombo="fixed",
+    chombo_amount=5000,
+    bust="never",
+    hands_per_game=15,
+    emperor_virtuous={3: 4, 4: 3, 5: 2},
+    emperor_min_yaku={3: 5, 4: 4, 5: 3},
+)
+
+PRESETS: dict[str, Ruleset] = {r.slug: r for r in (BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR)}

@@ -1,0 +1,473 @@
+"""A ruleset is data: one frozen dataclass of knobs. Presets are instances (see presets.py).
+
+Overriding knobs gives a new ruleset (`ruleset.replace(uma={4: [20, 10, -10, -20]})`, or
+`{"preset": "baba", "uma": [20, 10, -10, -20]}` from JSON). Every ruleset is validated when it
+is made, so an impossible one never reaches the engine.
+
+Units: score points (点) everywhere, except where a knob says "points" — the unit of results
+(1 point = `point_value` score points: 1000 for riichi, 100 for the Emperor card game).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from scoring.errors import ScoringError
+
+GAMES = ("riichi", "emperor")
+WINDS = "ESWN"
+ABORT_REASONS = ("kyuushu", "suufon", "suukaikan", "suucha", "sanchahou")
+ABORT_NAMES = {
+    "kyuushu": "九種九牌",
+    "suufon": "四風連打",
+    "suukaikan": "四開槓",
+    "suucha": "四家立直",
+    "sanchahou": "三家和",
+}
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    """One row of a fixed payment table (a parlour's 1000-point table, for instance)."""
+
+    han: int  # the row applies from this many han up to the next row
+    ron: int  # non-dealer winner, paid by the discarder
+    tsumo_child: int  # non-dealer winner's tsumo: what each other non-dealer pays
+    tsumo_dealer: int  # non-dealer winner's tsumo: what the dealer pays
+    dealer_ron: int
+    dealer_tsumo: int  # dealer winner's tsumo: what each other player pays
+
+    @classmethod
+    def from_json(cls, data: Any, path: str) -> PaymentRow:
+        if not isinstance(data, Mapping):
+            raise ScoringError(path, "must be an object with han, ron, tsumo, dealer_ron, dealer_tsumo")
+        known = {"han", "ron", "tsumo", "dealer_ron", "dealer_tsumo"}
+        for key in data:
+            if key not in known:
+                raise ScoringError(f"{path}.{key}", f"unknown key (known: {', '.join(sorted(known))})")
+        tsumo = data.get("tsumo")
+        if not (isinstance(tsumo, list | tuple) and len(tsumo) == 2):
+            raise ScoringError(f"{path}.tsumo", "must be [from each non-dealer, from the dealer]")
+        values = {
+            "han": data.get("han", 0),
+            "ron": data.get("ron"),
+            "tsumo_child": tsumo[0],
+            "tsumo_dealer": tsumo[1],
+            "dealer_ron": data.get("dealer_ron"),
+            "dealer_tsumo": data.get("dealer_tsumo"),
+        }
+        for key, value in values.items():
+            if not _is_int(value) or value < 0:
+                raise ScoringError(f"{path}.{key}", "must be a whole number ≥ 0")
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "han": self.han,
+            "ron": self.ron,
+            "tsumo": [self.tsumo_child, self.tsumo_dealer],
+            "dealer_ron": self.dealer_ron,
+            "dealer_tsumo": self.dealer_tsumo,
+        }
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every knob of a venue's rules. Defaults are a plain 4-player East-South riichi game."""
+
+    slug: str
+    name: str
+    game: str = "riichi"  # riichi | emperor
+    players: int = 4  # the usual table size
+    player_counts: tuple[int, ...] = (4,)  # every table size this ruleset allows
+
+    # Settlement
+    start: int = 25000
+    return_points: int = 30000  # oka = (return − start) × players, to the player ranked first
+    point_value: int = 1000  # score points per result point
+    rounding: str = "exact"  # exact | gosha_rokunyu (五捨六入 for all but the top, who takes the rest)
+    uma: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # players → points by rank
+    uma_floating: Mapping[int, tuple[float, ...]] | None = None  # floaters (≥ return) → by rank
+    tie: str = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
+    leftover_deposits: str = "top"  # top | lost
+
+    # Hand values
+    unit: int = 100  # every payment is rounded up to this
+    honba: int = 300  # per honba on a ron; a tsumo splits it among the payers
+    riichi_stick: int = 1000
+    riichi_min_score: int | None = 1000  # None: a riichi may take a player below zero
+    penalty: int = 1000  # 罰符 into deposits; 0: none
+    noten_total: int = 3000
+    fu: bool = True  # False: every hand is 30 fu and fu is not entered
+    kiriage: bool = False  # 30fu4han and 60fu3han count as mangan
+    limits: tuple[tuple[int, int], ...] = ((5, 2000), (6, 3000), (8, 4000), (11, 6000))
+    kazoe_han: int | None = 13  # None: no counted yakuman
+    payment_table: tuple[PaymentRow, ...] | None = None  # replaces the fu × 2^(han+2) formula
+    payment_table_yakuman: PaymentRow | None = None
+    mangan_han: int = 5  # a mangan is the value at this many han (chombo, nagashi)
+    yakuman_half_steps: bool = False  # allow k = 1.5, 2.5 … (a venue's 6倍満)
+    max_ron_winners: int = 1  # 1 = atamahane (頭ハネ)
+    multiple_ron_honba: str = "nearest"  # each | nearest (honba to the winner nearest the discarder)
+    nagashi: str | None = "mangan"  # mangan | yakuman | None (not played)
+    nagashi_multiple: str = "first"  # first (nearest the dealer, dealer first) | all
+    aborts: Mapping[str, str] = field(default_factory=dict)  # reason → repeat | pass | draw
+    chombo: str = "reverse_mangan"  # reverse_mangan | fixed (chombo_amount to each other player)
+    chombo_amount: int = 0
+    pao_ron_honba: str = "discarder"  # discarder | split (pao and discarder each pay honba × H/(n−1))
+
+    # Game flow
+    winds: int = 2  # game length in winds: 1 East only, 2 East-South
+    renchan_on_draw: Mapping[str, str] = field(default_factory=dict)  # wind → tenpai|always|never
+    agari_yame: str = "never"  # never | always | if_top: may the dealer stop after winning the last hand
+    extension_below: int | None = None  # play another wind when the top ends below this
+    extension_winds: int = 1
+    extension_sudden_death: bool = False  # the extension ends once someone reaches extension_below
+    bust: str = "below_zero"  # below_zero | zero_or_below | never
+    bust_attribution: str = "receivers"  # receivers (everyone paid by the busted) | sequential
+    bust_prize: float = 0.0  # points (or chips) the busted player pays, split among who busted them
+    bust_prize_share_unit: float = 0.1  # each share rounded down to this many points
+    prizes_in_chips: bool = False  # bust prize and yakuman chips in a separate chips column
+    yakuman_chips_tsumo: float = 0.0  # per yakuman, from each other player
+    yakuman_chips_ron: float = 0.0  # per yakuman, from the discarder
+    chips_follow_pao: bool = False  # the pao seat pays the chips as it pays the points
+
+    # The Emperor card game (皇帝)
+    hands_per_game: int | None = None
+    emperor_virtuous: Mapping[int, int] = field(default_factory=dict)  # players → virtue needed
+    emperor_min_yaku: Mapping[int, int] = field(default_factory=dict)  # players → 縛り
+    emperor_yaku_points: int = 50  # n(n−1) × this (n(n+1) × this for the emperor)
+    emperor_bonus_points: int = 500  # per bonus yaku
+    emperor_virtue_points: int = 100  # per virtue, when virtuous
+
+    def __post_init__(self) -> None:
+        _normalise(self)
+        _validate(self)
+
+    # --- convenience -------------------------------------------------------------------------
+
+    def replace(self, **knobs: Any) -> Ruleset:
+        """A new ruleset with these knobs changed (validated)."""
+        unknown = sorted(set(knobs) - KNOBS)
+        if unknown:
+            raise ScoringError(f"ruleset.{unknown[0]}", "unknown knob")
+        return dataclasses.replace(self, **knobs)
+
+    @property
+    def oka(self) -> int:
+        """Oka for the usual table size, in score points."""
+        return self.oka_for(self.players)
+
+    def oka_for(self, players: int) -> int:
+        return (self.return_points - self.start) * players
+
+    def uma_for(self, players: int) -> tuple[float, ...]:
+        return self.uma.get(players, (0,) * players)
+
+    def mangan_value(self) -> int:
+        """Basic points of a mangan (formula rulesets)."""
+        return self.limits[0][1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ruleset as JSON data; `Ruleset.from_json(preset=…, **this)` gives it back."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = _to_json(value)
+        return out
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, PaymentRow):
+        return value.to_json()
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_to_json(v) for v in value]
+    return value
+
+
+KNOBS = frozenset(f.name for f in dataclasses.fields(Ruleset))
+
+
+# --- normalising JSON-ish values into frozen data ---------------------------------------------
+
+
+def _normalise(rules: Ruleset) -> None:
+    """Turn lists and dicts (as given from JSON or by a caller) into tuples and frozen maps."""
+    put = object.__setattr__
+    put(rules, "player_counts", tuple(_ints(rules.player_counts, "player_counts")))
+    put(rules, "uma", _frozen(_table_map(rules.uma, "uma", rules.players)))
+    if rules.uma_floating is not None:
+        put(rules, "uma_floating", _frozen(_table_map(rules.uma_floating, "uma_floating", None)))
+    put(rules, "limits", _limits(rules.limits))
+    if rules.payment_table is not None:
+        rows = rules.payment_table
+        if not isinstance(rows, list | tuple):
+            raise ScoringError("ruleset.payment_table", "must be a list of rows")
+        put(
+            rules,
+            "payment_table",
+            tuple(
+                r if isinstance(r, PaymentRow) else PaymentRow.from_json(r, f"ruleset.payment_table[{i}]")
+                for i, r in enumerate(rows)
+            ),
+        )
+    row = rules.payment_table_yakuman
+    if row is not None and not isinstance(row, PaymentRow):
+        put(rules, "payment_table_yakuman", PaymentRow.from_json(row, "ruleset.payment_table_yakuman"))
+    put(rules, "aborts", _frozen(_str_map(rules.aborts, "aborts")))
+    renchan = rules.renchan_on_draw
+    if isinstance(renchan, str):
+        renchan = dict.fromkeys(WINDS, renchan)
+    renchan = {**dict.fromkeys(WINDS, "tenpai"), **_str_map(renchan, "renchan_on_draw")}
+    put(rules, "renchan_on_draw", _frozen(renchan))
+    put(rules, "emperor_virtuous", _frozen(_int_map(rules.emperor_virtuous, "emperor_virtuous")))
+    put(rules, "emperor_min_yaku", _frozen(_int_map(rules.emperor_min_yaku, "emperor_min_yaku")))
+
+
+def _ints(value: Any, name: str) -> list[int]:
+    if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
+        raise ScoringError(f"ruleset.{name}", "must be a list of whole numbers")
+    return list(value)
+
+
+def _key_int(key: Any, name: str) -> int:
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        raise ScoringError(f"ruleset.{name}", f"key {key!r} must be a whole number") from None
+
+
+def _table_map(value: Any, name: str, players: int | None) -> dict[int, tuple[float, ...]]:
+    # A bare list is the table for the ruleset's usual table size (uma only).
+    if isinstance(value, list | tuple) and players is not None:
+        value = {players: value}
+    if not isinstance(value, Mapping):
+        raise ScoringError(f"ruleset.{name}", "must be an object {players: [points by rank]} or a list")
+    out = {}
+    for key, table in value.items():
+        k = _key_int(key, name)
+        if not isinstance(table, list | tuple) or not all(_is_number(v) for v in table):
+            raise ScoringError(f"ruleset.{name}.{k}", "must be a list of numbers, one per rank")
+        out[k] = tuple(table)
+    return out
+
+
+def _str_map(value: Any, name: str) -> dict[str, str]:
+    if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
+        raise ScoringError(f"ruleset.{name}", "must be an object of names to words")
+    return {str(k): v for k, v in value.items()}
+
+
+def _int_map(value: Any, name: str) -> dict[int, int]:
+    if not isinstance(value, Mapping) or not all(_is_int(v) for v in value.values()):
+        raise ScoringError(f"ruleset.{name}", "must be an object {players: whole number}")
+    return {_key_int(k, name): v for k, v in value.items()}
+
+
+def _limits(value: Any) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, list | tuple) or not value:
+        raise ScoringError("ruleset.limits", "must be a list of [han, basic points] rows")
+    rows = []
+    for i, row in enumerate(value):
+        if not (isinstance(row, list | tuple) and len(row) == 2 and all(_is_int(v) for v in row)):
+            raise ScoringError(f"ruleset.limits[{i}]", "must be [han, basic points]")
+        rows.append((row[0], row[1]))
+    return tuple(rows)
+
+
+# --- validation -------------------------------------------------------------------------------
+
+
+def _one_of(rules: Ruleset, name: str, allowed: tuple[Any, ...]) -> None:
+    value = getattr(rules, name)
+    if value not in allowed:
+        shown = ", ".join("null" if a is None else str(a) for a in allowed)
+        raise ScoringError(f"ruleset.{name}", f"{value!r} is not one of {shown}")
+
+
+def _whole(rules: Ruleset, name: str, low: int | None = 0, optional: bool = False) -> None:
+    value = getattr(rules, name)
+    if value is None and optional:
+        return
+    if not _is_int(value):
+        raise ScoringError(f"ruleset.{name}", "must be a whole number")
+    if low is not None and value < low:
+        raise ScoringError(f"ruleset.{name}", f"must be at least {low}")
+
+
+def _validate(r: Ruleset) -> None:
+    for name in ("slug", "name"):
+        if not isinstance(getattr(r, name), str) or not getattr(r, name):
+            raise ScoringError(f"ruleset.{name}", "must be a non-empty text")
+    _one_of(r, "game", GAMES)
+    for name in ("fu", "kiriage", "yakuman_half_steps", "extension_sudden_death",
+                 "prizes_in_chips", "chips_follow_pao"):
+        if not isinstance(getattr(r, name), bool):
+            raise ScoringError(f"ruleset.{name}", "must be true or false")
+    counts = (3, 4) if r.game == "riichi" else (3, 4, 5)
+    if not r.player_counts or any(n not in counts for n in r.player_counts):
+        raise ScoringError("ruleset.player_counts", f"each must be one of {counts} for {r.game}")
+    _whole(r, "players", 3)
+    if r.players not in r.player_counts:
+        raise ScoringError("ruleset.players", f"{r.players} is not among player_counts")
+
+    _whole(r, "start", 1)
+    _whole(r, "return_points", 1)
+    if r.return_points < r.start:
+        raise ScoringError("ruleset.return_points", "must be at least the start points (oka ≥ 0)")
+    _whole(r, "point_value", 1)
+    _one_of(r, "rounding", ("exact", "gosha_rokunyu"))
+    _one_of(r, "tie", ("seat", "split"))
+    _one_of(r, "leftover_deposits", ("top", "lost"))
+    for n, table in r.uma.items():
+        if n not in r.player_counts:
+            raise ScoringError(f"ruleset.uma.{n}", "is not among player_counts")
+        _check_uma_table(table, n, f"ruleset.uma.{n}")
+    if r.uma_floating is not None:
+        if len(r.player_counts) != 1:
+            raise ScoringError("ruleset.uma_floating", "needs a single table size")
+        for floaters, table in r.uma_floating.items():
+            if not 0 <= floaters <= r.players:
+                raise ScoringError(f"ruleset.uma_floating.{floaters}", f"must be 0–{r.players} floaters")
+            _check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
+
+    _whole(r, "unit", 1)
+    if 1000 % r.unit and r.unit % 1000:
+        raise ScoringError("ruleset.unit", "must divide 1000 (or be a multiple of it)")
+    for name in ("honba", "riichi_stick", "penalty", "noten_total", "chombo_amount"):
+        _whole(r, name, 0)
+    _whole(r, "riichi_min_score", None, optional=True)
+    for n in r.player_counts:
+        if r.honba % (n - 1):
+            raise ScoringError("ruleset.honba", f"must split evenly among {n - 1} tsumo payers")
+        # Each noten player pays each tenpai player noten_total / (noten × tenpai).
+        split = math.lcm(*(k * (n - k) for k in range(1, n)))
+        if r.noten_total % split:
+            raise ScoringError("ruleset.noten_total", f"must split evenly ({split} divides it)")
+
+    hans = [h for h, _ in r.limits]
+    values = [b for _, b in r.limits]
+    if hans != sorted(set(hans)) or values != sorted(set(values)) or hans[0] < 1:
+        raise ScoringError("ruleset.limits", "han and basic points must both rise row by row")
+    _whole(r, "kazoe_han", 1, optional=True)
+    if r.kazoe_han is not None and r.kazoe_han <= hans[-1]:
+        raise ScoringError("ruleset.kazoe_han", "must be above the last limit row")
+    _whole(r, "mangan_han", 1)
+    if r.payment_table is None:
+        if r.payment_table_yakuman is not None:
+            raise ScoringError("ruleset.payment_table_yakuman", "needs a payment_table")
+        if r.mangan_han != hans[0]:
+            raise ScoringError("ruleset.mangan_han", "must be the han of the first limit row")
+    else:
+        rows = r.payment_table
+        if not rows or rows[0].han != 1 or [x.han for x in rows] != sorted({x.han for x in rows}):
+            raise ScoringError("ruleset.payment_table", "rows must start at 1 han, rising")
+        if r.payment_table_yakuman is None:
+            raise ScoringError("ruleset.payment_table_yakuman", "a payment table needs its yakuman row")
+        if r.fu:
+            raise ScoringError("ruleset.fu", "a fixed payment table counts no fu: set fu to false")
+        if not any(x.han == r.mangan_han for x in rows):
+            raise ScoringError("ruleset.mangan_han", "must be the han of a payment_table row")
+
+    _whole(r, "max_ron_winners", 1)
+    if r.max_ron_winners > min(r.player_counts) - 1:
+        raise ScoringError("ruleset.max_ron_winners", "more winners than players besides the discarder")
+    _one_of(r, "multiple_ron_honba", ("each", "nearest"))
+    _one_of(r, "nagashi", (None, "mangan", "yakuman"))
+    _one_of(r, "nagashi_multiple", ("first", "all"))
+    for reason, rule in r.aborts.items():
+        if reason not in ABORT_REASONS:
+            raise ScoringError(f"ruleset.aborts.{reason}", f"unknown (known: {', '.join(ABORT_REASONS)})")
+        if rule not in ("repeat", "pass", "draw"):
+            raise ScoringError(f"ruleset.aborts.{reason}", "must be repeat, pass or draw")
+    _one_of(r, "chombo", ("reverse_mangan", "fixed"))
+    if r.chombo == "fixed" and r.chombo_amount <= 0:
+        raise ScoringError("ruleset.chombo_amount", "a fixed chombo needs an amount above 0")
+    _one_of(r, "pao_ron_honba", ("discarder", "split"))
+
+    _whole(r, "winds", 1)
+    _whole(r, "extension_winds", 1)
+    if r.winds + (r.extension_winds if r.extension_below is not None else 0) > len(WINDS):
+        raise ScoringError("ruleset.extension_winds", "a game has at most four winds")
+    for wind, rule in r.renchan_on_draw.items():
+        if wind not in WINDS:
+            raise ScoringError(f"ruleset.renchan_on_draw.{wind}", "must be one of E, S, W, N")
+        if rule not in ("tenpai", "always", "never"):
+            raise ScoringError(f"ruleset.renchan_on_draw.{wind}", "must be tenpai, always or never")
+    _one_of(r, "agari_yame", ("never", "always", "if_top"))
+    _whole(r, "extension_below", 1, optional=True)
+    _one_of(r, "bust", ("below_zero", "zero_or_below", "never"))
+    _one_of(r, "bust_attribution", ("receivers", "sequential"))
+    for name in ("bust_prize", "yakuman_chips_tsumo", "yakuman_chips_ron"):
+        value = getattr(r, name)
+        if not _is_number(value) or value < 0:
+            raise ScoringError(f"ruleset.{name}", "must be a number ≥ 0")
+    if not _is_number(r.bust_prize_share_unit) or r.bust_prize_share_unit <= 0:
+        raise ScoringError("ruleset.bust_prize_share_unit", "must be a number above 0")
+
+    if r.game == "emperor":
+        _whole(r, "hands_per_game", 1)
+        for name in ("emperor_virtuous", "emperor_min_yaku"):
+            missing = [n for n in r.player_counts if n not in getattr(r, name)]
+            if missing:
+                raise ScoringError(f"ruleset.{name}", f"needs a value for {missing[0]} players")
+        for name in ("emperor_yaku_points", "emperor_bonus_points", "emperor_virtue_points"):
+            _whole(r, name, 0)
+    elif r.hands_per_game is not None:
+        raise ScoringError("ruleset.hands_per_game", "only the emperor game counts hands")
+
+
+def _check_uma_table(table: tuple[float, ...], players: int, path: str) -> None:
+    if len(table) != players:
+        raise ScoringError(path, f"needs {players} values, one per rank")
+    if abs(sum(table)) > 1e-9:
+        raise ScoringError(path, f"must sum to 0 (sums to {sum(table):g})")
+
+
+# --- from JSON --------------------------------------------------------------------------------
+
+
+def ruleset_from_json(spec: Any, path: str = "ruleset") -> Ruleset:
+    """A preset slug, or `{"preset": slug, knob: value, …}`; overrides are validated."""
+    from scoring.presets import PRESETS
+
+    if isinstance(spec, str):
+        if spec not in PRESETS:
+            raise ScoringError(path, f"unknown preset {spec!r} (known: {', '.join(PRESETS)})")
+        return PRESETS[spec]
+    if not isinstance(spec, Mapping):
+        raise ScoringError(path, "must be a preset slug or an object with a preset and knobs")
+    preset = spec.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ScoringError(f"{path}.preset", f"must be one of {', '.join(PRESETS)}")
+    knobs = {k: v for k, v in spec.items() if k != "preset"}
+    for key in knobs:
+        if key not in KNOBS:
+            raise ScoringError(f"{path}.{key}", "unknown knob")
+    try:
+        return PRESETS[preset].replace(**knobs)
+    except ScoringError as exc:
+        if exc.field.startswith("ruleset"):
+            raise ScoringError(path + exc.field[len("ruleset"):], exc.message) from None
+        raise
+    except TypeError as exc:  # a value of the wrong shape deep in a knob
+        raise ScoringError(path, f"a knob has the wrong shape: {exc}") from None
+
