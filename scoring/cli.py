@@ -23,8 +23,13 @@ USAGE = "usage: python -m scoring presets | hand | game | settle   (JSON on stdi
 
 def presets() -> list[dict[str, Any]]:
     return [
-        {"slug": r.slug, "name": r.name, "players": r.players,
-         "player_counts": list(r.player_counts), "game": r.game}
+        {
+            "slug": r.slug,
+            "name": r.name,
+            "players": r.players,
+            "player_counts": list(r.player_counts),
+            "game": r.game,
+        }
         for r in PRESETS.values()
     ]
 
@@ -47,10 +52,22 @@ def hand(data: Any) -> dict[str, Any]:
     dealer = emperor if emperor is not None else doc.seat("dealer", players, default=0)
     honba = doc.int("honba", default=0, low=0)
     deposits = doc.int("deposits", default=0, low=0)
-    parsed = parse_hand(data, rules, players, extra=(
-        "ruleset", "players", "dealer", "honba", "deposits", "scores", "emperor"))
-    outcome = price_hand(rules, parsed, players=players, dealer=dealer, honba=honba,
-                         deposits=deposits, scores=scores, emperor=emperor)
+    parsed = parse_hand(
+        data,
+        rules,
+        players,
+        extra=("ruleset", "players", "dealer", "honba", "deposits", "scores", "emperor"),
+    )
+    outcome = price_hand(
+        rules,
+        parsed,
+        players=players,
+        dealer=dealer,
+        honba=honba,
+        deposits=deposits,
+        scores=scores,
+        emperor=emperor,
+    )
     out: dict[str, Any] = {
         "deltas": outcome.deltas,
         "deposits": outcome.deposits,
@@ -63,7 +80,8 @@ def hand(data: Any) -> dict[str, Any]:
         out["scores"] = after
         out["busts"] = [
             {"seat": s, "by": busted_by(rules, outcome, s, scores[s], players)}
-            for s in range(players) if is_bust(rules, after[s])
+            for s in range(players)
+            if is_bust(rules, after[s])
         ]
     return out
 
@@ -72,10 +90,8 @@ def game(data: Any) -> dict[str, Any]:
     doc = Doc(data).only("ruleset", "players", "hands")
     rules = ruleset_from_json(doc.raw("ruleset"))
     names = doc.raw("players", default=rules.players)
-    if isinstance(names, list):
-        players = len(names)
-    else:
-        players = check_int(names, "players", 3, 5)
+    # Player names in seat order, or just how many there are.
+    players = len(names) if isinstance(names, list) else check_int(names, "players", 3, 5)
     raw_hands = doc.list("hands", default=[])
     GameFlow(rules, players)  # checks the table size before reading hands
     hands = [parse_hand(h, rules, players, f"hands[{i}]") for i, h in enumerate(raw_hands)]
@@ -117,8 +133,12 @@ def run(command: str, data: Any) -> Any:
     return handler(data)
 
 
-def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str],
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -133,7 +153,9 @@ def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise ScoringError("input", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+                raise ScoringError(
+                    "input", f"not valid JSON ({exc.msg} at line {exc.lineno})"
+                ) from None
             answer = run(argv[0], data)
     except ScoringError as exc:
         print(str(exc).replace("\n", " "), file=stderr)

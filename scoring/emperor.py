@@ -89,8 +89,9 @@ def win_value(rules: Ruleset, players: int, win: EmperorWin, *, is_emperor: bool
     return {**parts, "base": sum(parts.values()), "virtuous": int(virtuous)}
 
 
-def emperor_win(rules: Ruleset, out: HandOutcome, win: EmperorWin, n: int, *,
-                emperor: int | None, dealer: int) -> None:
+def emperor_win(
+    rules: Ruleset, out: HandOutcome, win: EmperorWin, n: int, *, emperor: int | None, dealer: int
+) -> None:
     if win.special == "tenhou" and win.winner != dealer:
         raise ScoringError("result.special", f"天和 is the dealer's win; seat {dealer} deals")
     if win.special == "chiihou" and win.winner == dealer:

@@ -13,7 +13,17 @@ from typing import Any
 
 from scoring import emperor as emp
 from scoring.errors import ScoringError
-from scoring.hands import Abort, Chombo, Draw, Hand, HandOutcome, YakumanWin, busted_by, is_bust, price_hand
+from scoring.hands import (
+    Abort,
+    Chombo,
+    Draw,
+    Hand,
+    HandOutcome,
+    YakumanWin,
+    busted_by,
+    is_bust,
+    price_hand,
+)
 from scoring.rules import WINDS, Ruleset
 from scoring.settlement import Bust, Settlement, rank_order, settle
 
@@ -112,17 +122,33 @@ class GameFlow:
             last = self.records[-1].label if self.records else "the start"
             raise ScoringError("", f"the game is already over (after {last}): no more hands")
         rules = self.rules
-        outcome = price_hand(rules, hand, players=self.n, dealer=self.dealer, honba=self.honba,
-                             deposits=self.deposits, scores=self.scores, emperor=self.emperor)
+        outcome = price_hand(
+            rules,
+            hand,
+            players=self.n,
+            dealer=self.dealer,
+            honba=self.honba,
+            deposits=self.deposits,
+            scores=self.scores,
+            emperor=self.emperor,
+        )
         before = self.scores
         scores = [a + b for a, b in zip(before, outcome.deltas, strict=True)]
-        record = HandRecord(self.label, self.dealer, self.honba, outcome.deltas, scores,
-                            outcome.deposits, outcome,
-                            emperor=self.emperor if rules.game == "emperor" else None)
+        record = HandRecord(
+            self.label,
+            self.dealer,
+            self.honba,
+            outcome.deltas,
+            scores,
+            outcome.deposits,
+            outcome,
+            emperor=self.emperor if rules.game == "emperor" else None,
+        )
         for seat in range(self.n):
             if is_bust(rules, scores[seat]):
-                record.busts.append(Bust(seat, tuple(busted_by(rules, outcome, seat, before[seat],
-                                                                self.n))))
+                record.busts.append(
+                    Bust(seat, tuple(busted_by(rules, outcome, seat, before[seat], self.n)))
+                )
         if rules.game == "emperor":
             if hand.stop:
                 raise ScoringError("stop", "the emperor game has no アガリ止め")
@@ -136,8 +162,9 @@ class GameFlow:
         self.yakuman.extend(outcome.yakuman)
         return record
 
-    def _advance_riichi(self, hand: Hand, outcome: HandOutcome, scores: list[int],
-                        busted: bool) -> None:
+    def _advance_riichi(
+        self, hand: Hand, outcome: HandOutcome, scores: list[int], busted: bool
+    ) -> None:
         rules = self.rules
         result = hand.result
         if isinstance(result, Chombo):
@@ -162,14 +189,22 @@ class GameFlow:
         over = busted
         if not over and passes >= self.limit:
             top = max(scores)
-            if (not self.extended and rules.extension_below is not None
-                    and top < rules.extension_below):
+            if (
+                not self.extended
+                and rules.extension_below is not None
+                and top < rules.extension_below
+            ):
                 self.extended = True
                 self.limit += rules.extension_winds * self.n
             else:
                 over = True
-        if (not over and self.extended and rules.extension_sudden_death
-                and rules.extension_below is not None and max(scores) >= rules.extension_below):
+        if (
+            not over
+            and self.extended
+            and rules.extension_sudden_death
+            and rules.extension_below is not None
+            and max(scores) >= rules.extension_below
+        ):
             over = True
         if not over:
             self.passes = passes
@@ -188,7 +223,9 @@ class GameFlow:
         if self.dealer not in outcome.winners:
             raise ScoringError("stop", "only a dealer who has just won may stop (アガリ止め)")
         if not self.is_last_hand:
-            raise ScoringError("stop", f"the dealer may stop only at the last hand, not {self.label}")
+            raise ScoringError(
+                "stop", f"the dealer may stop only at the last hand, not {self.label}"
+            )
         if rules.agari_yame == "if_top" and rank_order(rules, scores)[0] != self.dealer:
             raise ScoringError("stop", "the dealer may stop only when the win made them top")
 

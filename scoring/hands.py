@@ -146,13 +146,16 @@ class HandOutcome:
 # --- parsing ----------------------------------------------------------------------------------
 
 
-def parse_hand(data: Any, rules: Ruleset, players: int, path: str = "",
-               extra: tuple[str, ...] = ()) -> Hand:
+def parse_hand(
+    data: Any, rules: Ruleset, players: int, path: str = "", extra: tuple[str, ...] = ()
+) -> Hand:
     """One hand of a game: `{"riichi": [...], "result": {...}}`; `extra` keys are the caller's."""
     doc = Doc(data, path).only("riichi", "penalties", "result", "stop", *extra)
     riichi = doc.seats("riichi", players)
     if riichi and rules.riichi_stick == 0:
-        raise ScoringError(doc.field("riichi"), f"{rules.slug} has no riichi sticks; leave riichi out")
+        raise ScoringError(
+            doc.field("riichi"), f"{rules.slug} has no riichi sticks; leave riichi out"
+        )
     penalties = doc.seats("penalties", players)
     if penalties and rules.penalty == 0:
         raise ScoringError(doc.field("penalties"), f"{rules.slug} has no 罰符 into deposits")
@@ -206,7 +209,8 @@ def parse_result(doc: Doc, rules: Ruleset, players: int) -> Result:
             allowed = ", ".join(rules.aborts) or "none"
             raise ScoringError(
                 doc.field("reason"),
-                f"{ABORT_NAMES[reason]} is not an abortive draw under {rules.slug} (allowed: {allowed})",
+                f"{ABORT_NAMES[reason]} is not an abortive draw under {rules.slug} "
+                f"(allowed: {allowed})",
             )
         return Abort(reason)
     doc.only("type", "offender")
@@ -235,7 +239,9 @@ def _parse_win(doc: Doc, rules: Ruleset, players: int, seat_key: str, *, tsumo: 
             raise ScoringError(doc.field("pao_yakuman"), "needs a pao seat and a yakuman")
         pao_yakuman = _check_multiple(doc, "pao_yakuman", rules, low=0.5)
         if pao_yakuman > yakuman:
-            raise ScoringError(doc.field("pao_yakuman"), f"covers more than the {yakuman:g} yakuman won")
+            raise ScoringError(
+                doc.field("pao_yakuman"), f"covers more than the {yakuman:g} yakuman won"
+            )
     if pao is not None and yakuman is None and not tsumo:
         raise ScoringError(
             doc.field("pao"),
@@ -256,7 +262,9 @@ def _check_multiple(doc: Doc, key: str, rules: Ruleset, low: float) -> float:
 def _check_fu(doc: Doc, rules: Ruleset, han: int, *, tsumo: bool) -> int | None:
     if not rules.fu:
         if doc.has("fu") and doc.raw("fu") != 30:
-            raise ScoringError(doc.field("fu"), f"{rules.slug} counts every hand as 30 fu; leave fu out")
+            raise ScoringError(
+                doc.field("fu"), f"{rules.slug} counts every hand as 30 fu; leave fu out"
+            )
         return None
     mangan_from = rules.limits[0][0]
     if not doc.has("fu"):
@@ -265,8 +273,10 @@ def _check_fu(doc: Doc, rules: Ruleset, han: int, *, tsumo: bool) -> int | None:
         raise ScoringError(doc.field("fu"), f"is required below {mangan_from} han")
     fu = doc.raw("fu")
     path = doc.field("fu")
-    if not isinstance(fu, int) or isinstance(fu, bool) or not (
-        fu in (20, 25) or (fu % 10 == 0 and 30 <= fu <= 110)
+    if (
+        not isinstance(fu, int)
+        or isinstance(fu, bool)
+        or not (fu in (20, 25) or (fu % 10 == 0 and 30 <= fu <= 110))
     ):
         raise ScoringError(path, f"{fu!r} is not a fu count: 20, 25, or 30–110 in tens")
     if fu == 25 and han < 2:
@@ -278,8 +288,9 @@ def _check_fu(doc: Doc, rules: Ruleset, han: int, *, tsumo: bool) -> int | None:
     return fu
 
 
-def _check_ron_winners(doc: Doc, rules: Ruleset, players: int, discarder: int,
-                       wins: tuple[Win, ...]) -> None:
+def _check_ron_winners(
+    doc: Doc, rules: Ruleset, players: int, discarder: int, wins: tuple[Win, ...]
+) -> None:
     seen: set[int] = set()
     for i, win in enumerate(wins):
         path = f"{doc.field('wins')}[{i}].seat"
@@ -291,11 +302,15 @@ def _check_ron_winners(doc: Doc, rules: Ruleset, players: int, discarder: int,
     if len(wins) > rules.max_ron_winners:
         nearest = min(wins, key=lambda w: (w.seat - discarder) % players).seat
         if rules.max_ron_winners == 1:
-            message = (f"atamahane (頭ハネ): only one ron winner — seat {nearest}, "
-                       "nearest the discarder, takes it")
+            message = (
+                f"atamahane (頭ハネ): only one ron winner — seat {nearest}, "
+                "nearest the discarder, takes it"
+            )
         elif "sanchahou" in rules.aborts and len(wins) == 3:
-            message = (f"at most {rules.max_ron_winners} ron winners; a third makes it 三家和 — "
-                       "record an abortive draw (sanchahou)")
+            message = (
+                f"at most {rules.max_ron_winners} ron winners; a third makes it 三家和 — "
+                "record an abortive draw (sanchahou)"
+            )
         else:
             message = f"at most {rules.max_ron_winners} ron winners under {rules.slug}"
         raise ScoringError(doc.field("wins"), message)
@@ -334,16 +349,25 @@ def basic_points(rules: Ruleset, han: int | None, fu: int | None, yakuman: float
     return min(fu * 2 ** (han + 2), mangan)
 
 
-def price(rules: Ruleset, *, dealer_wins: bool, han: int | None = None, fu: int | None = None,
-          yakuman: float | None = None) -> Price:
+def price(
+    rules: Ruleset,
+    *,
+    dealer_wins: bool,
+    han: int | None = None,
+    fu: int | None = None,
+    yakuman: float | None = None,
+) -> Price:
     unit = rules.unit
     if rules.payment_table is not None:
         row, k = _table_row(rules, han, yakuman)
         if dealer_wins:
             each = round_up(row.dealer_tsumo * k, unit)
             return Price(round_up(row.dealer_ron * k, unit), each, each)
-        return Price(round_up(row.ron * k, unit), round_up(row.tsumo_child * k, unit),
-                     round_up(row.tsumo_dealer * k, unit))
+        return Price(
+            round_up(row.ron * k, unit),
+            round_up(row.tsumo_child * k, unit),
+            round_up(row.tsumo_dealer * k, unit),
+        )
     b = basic_points(rules, han, fu, yakuman)
     if dealer_wins:
         each = round_up(2 * b, unit)
@@ -372,9 +396,17 @@ def mangan_price(rules: Ruleset, *, dealer_wins: bool) -> Price:
 # --- one hand ---------------------------------------------------------------------------------
 
 
-def price_hand(rules: Ruleset, hand: Hand, *, players: int, dealer: int, honba: int = 0,
-               deposits: int = 0, scores: list[int] | None = None,
-               emperor: int | None = None) -> HandOutcome:
+def price_hand(
+    rules: Ruleset,
+    hand: Hand,
+    *,
+    players: int,
+    dealer: int,
+    honba: int = 0,
+    deposits: int = 0,
+    scores: list[int] | None = None,
+    emperor: int | None = None,
+) -> HandOutcome:
     """Deltas and deposits for one hand. `scores` (before the hand) enables the riichi check."""
     n = players
     out = HandOutcome(deltas=[0] * n, deposits=deposits, sticks=[0] * n)
@@ -384,7 +416,8 @@ def price_hand(rules: Ruleset, hand: Hand, *, players: int, dealer: int, honba: 
             if scores[seat] < rules.riichi_min_score:
                 raise ScoringError(
                     "riichi",
-                    f"seat {seat} has {scores[seat]} points; a riichi needs {rules.riichi_min_score}",
+                    f"seat {seat} has {scores[seat]} points; "
+                    f"a riichi needs {rules.riichi_min_score}",
                 )
     if not isinstance(result, Chombo):  # a chombo hand returns its riichi sticks
         for seat in hand.riichi:
@@ -429,8 +462,9 @@ def _ron(rules: Ruleset, out: HandOutcome, ron: Ron, n: int, dealer: int, honba:
     discarder = ron.discarder
     wins = sorted(ron.wins, key=lambda w: (w.seat - discarder) % n)  # nearest the discarder first
     for i, win in enumerate(wins):
-        value = price(rules, dealer_wins=win.seat == dealer, han=win.han, fu=win.fu,
-                      yakuman=win.yakuman)
+        value = price(
+            rules, dealer_wins=win.seat == dealer, han=win.han, fu=win.fu, yakuman=win.yakuman
+        )
         gets_honba = i == 0 or rules.multiple_ron_honba == "each"
         honba_total = honba * rules.honba if gets_honba else 0
         if win.pao is not None and win.pao != discarder:
@@ -447,17 +481,32 @@ def _ron(rules: Ruleset, out: HandOutcome, ron: Ron, n: int, dealer: int, honba:
         else:
             out.pay(discarder, win.seat, value.ron + honba_total)
         taken = _take_deposits(out, win.seat) if i == 0 else 0
-        out.details.append({"seat": win.seat, "value": value.ron, "honba": honba_total,
-                            "deposits": taken})
+        out.details.append(
+            {"seat": win.seat, "value": value.ron, "honba": honba_total, "deposits": taken}
+        )
         if win.yakuman is not None:
-            out.yakuman.append(YakumanWin(win.seat, "ron", win.yakuman, discarder,
-                                          win.pao if win.pao != discarder else None,
-                                          win.pao_covered if win.pao not in (None, discarder) else 0))
+            out.yakuman.append(
+                YakumanWin(
+                    win.seat,
+                    "ron",
+                    win.yakuman,
+                    discarder,
+                    win.pao if win.pao != discarder else None,
+                    win.pao_covered if win.pao not in (None, discarder) else 0,
+                )
+            )
     out.winners = tuple(w.seat for w in wins)
 
 
-def _tsumo_payments(rules: Ruleset, out: HandOutcome, winner: int, value: Price, n: int,
-                    dealer: int, honba_each: int) -> int:
+def _tsumo_payments(
+    rules: Ruleset,
+    out: HandOutcome,
+    winner: int,
+    value: Price,
+    n: int,
+    dealer: int,
+    honba_each: int,
+) -> int:
     total = 0
     for payer in _turn_order(winner, n):
         amount = value.tsumo_dealer if payer == dealer else value.tsumo_child
@@ -470,7 +519,9 @@ def _tsumo(rules: Ruleset, out: HandOutcome, win: Win, n: int, dealer: int, honb
     is_dealer = win.seat == dealer
     value = price(rules, dealer_wins=is_dealer, han=win.han, fu=win.fu, yakuman=win.yakuman)
     if win.pao is None:
-        total = _tsumo_payments(rules, out, win.seat, value, n, dealer, honba * rules.honba // (n - 1))
+        total = _tsumo_payments(
+            rules, out, win.seat, value, n, dealer, honba * rules.honba // (n - 1)
+        )
     elif win.yakuman is None:
         # Responsibility payment (嶺上開花 after 大明槓): the pao seat pays it as a ron.
         total = value.ron
@@ -485,12 +536,21 @@ def _tsumo(rules: Ruleset, out: HandOutcome, win: Win, n: int, dealer: int, honb
             rest_value = price(rules, dealer_wins=is_dealer, yakuman=rest)
             total += _tsumo_payments(rules, out, win.seat, rest_value, n, dealer, 0)
     taken = _take_deposits(out, win.seat)
-    out.details.append({"seat": win.seat, "value": total, "honba": honba * rules.honba,
-                        "deposits": taken})
+    out.details.append(
+        {"seat": win.seat, "value": total, "honba": honba * rules.honba, "deposits": taken}
+    )
     out.winners = (win.seat,)
     if win.yakuman is not None:
-        out.yakuman.append(YakumanWin(win.seat, "tsumo", win.yakuman, None, win.pao,
-                                      win.pao_covered if win.pao is not None else 0))
+        out.yakuman.append(
+            YakumanWin(
+                win.seat,
+                "tsumo",
+                win.yakuman,
+                None,
+                win.pao,
+                win.pao_covered if win.pao is not None else 0,
+            )
+        )
 
 
 def _noten(rules: Ruleset, out: HandOutcome, tenpai: tuple[int, ...], n: int) -> None:
@@ -504,8 +564,9 @@ def _noten(rules: Ruleset, out: HandOutcome, tenpai: tuple[int, ...], n: int) ->
                 out.pay(payer, payee, share)
 
 
-def _nagashi(rules: Ruleset, out: HandOutcome, result: Nagashi, n: int, dealer: int,
-             honba: int) -> None:
+def _nagashi(
+    rules: Ruleset, out: HandOutcome, result: Nagashi, n: int, dealer: int, honba: int
+) -> None:
     winners = sorted(result.winners, key=lambda s: (s - dealer) % n)  # dealer first
     if rules.nagashi_multiple == "first":
         winners = winners[:1]
@@ -517,8 +578,15 @@ def _nagashi(rules: Ruleset, out: HandOutcome, result: Nagashi, n: int, dealer: 
             value = mangan_price(rules, dealer_wins=seat == dealer)
         total = _tsumo_payments(rules, out, seat, value, n, dealer, honba * rules.honba // (n - 1))
         taken = _take_deposits(out, seat) if i == 0 else 0
-        out.details.append({"seat": seat, "value": total, "honba": honba * rules.honba,
-                            "deposits": taken, "nagashi": True})
+        out.details.append(
+            {
+                "seat": seat,
+                "value": total,
+                "honba": honba * rules.honba,
+                "deposits": taken,
+                "nagashi": True,
+            }
+        )
         if as_yakuman:
             out.yakuman.append(YakumanWin(seat, "tsumo", 1))
     out.winners = tuple(winners)

@@ -44,8 +44,9 @@ class Doc:
             return default
         return self.data[key]
 
-    def int(self, key: str, default: Any = _MISSING, low: int | None = None,
-            high: int | None = None) -> Any:
+    def int(
+        self, key: str, default: Any = _MISSING, low: int | None = None, high: int | None = None
+    ) -> Any:
         value = self.raw(key, default)
         if value is default and default is not _MISSING:
             return value

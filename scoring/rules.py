@@ -45,11 +45,15 @@ class PaymentRow:
     @classmethod
     def from_json(cls, data: Any, path: str) -> PaymentRow:
         if not isinstance(data, Mapping):
-            raise ScoringError(path, "must be an object with han, ron, tsumo, dealer_ron, dealer_tsumo")
+            raise ScoringError(
+                path, "must be an object with han, ron, tsumo, dealer_ron, dealer_tsumo"
+            )
         known = {"han", "ron", "tsumo", "dealer_ron", "dealer_tsumo"}
         for key in data:
             if key not in known:
-                raise ScoringError(f"{path}.{key}", f"unknown key (known: {', '.join(sorted(known))})")
+                raise ScoringError(
+                    f"{path}.{key}", f"unknown key (known: {', '.join(sorted(known))})"
+                )
         tsumo = data.get("tsumo")
         if not (isinstance(tsumo, list | tuple) and len(tsumo) == 2):
             raise ScoringError(f"{path}.tsumo", "must be [from each non-dealer, from the dealer]")
@@ -102,7 +106,9 @@ class Ruleset:
     start: int = 25000
     return_points: int = 30000  # oka = (return − start) × players, to the player ranked first
     point_value: int = 1000  # score points per result point
-    rounding: str = "exact"  # exact | gosha_rokunyu (五捨六入 for all but the top, who takes the rest)
+    rounding: str = (
+        "exact"  # exact | gosha_rokunyu (五捨六入 for all but the top, who takes the rest)
+    )
     uma: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # players → points by rank
     uma_floating: Mapping[int, tuple[float, ...]] | None = None  # floaters (≥ return) → by rank
     tie: str = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
@@ -124,18 +130,24 @@ class Ruleset:
     mangan_han: int = 5  # a mangan is the value at this many han (chombo, nagashi)
     yakuman_half_steps: bool = False  # allow k = 1.5, 2.5 … (a venue's 6倍満)
     max_ron_winners: int = 1  # 1 = atamahane (頭ハネ)
-    multiple_ron_honba: str = "nearest"  # each | nearest (honba to the winner nearest the discarder)
+    multiple_ron_honba: str = (
+        "nearest"  # each | nearest (honba to the winner nearest the discarder)
+    )
     nagashi: str | None = "mangan"  # mangan | yakuman | None (not played)
     nagashi_multiple: str = "first"  # first (nearest the dealer, dealer first) | all
     aborts: Mapping[str, str] = field(default_factory=dict)  # reason → repeat | pass | draw
     chombo: str = "reverse_mangan"  # reverse_mangan | fixed (chombo_amount to each other player)
     chombo_amount: int = 0
-    pao_ron_honba: str = "discarder"  # discarder | split (pao and discarder each pay honba × H/(n−1))
+    pao_ron_honba: str = (
+        "discarder"  # discarder | split (pao and discarder each pay honba × H/(n−1))
+    )
 
     # Game flow
     winds: int = 2  # game length in winds: 1 East only, 2 East-South
     renchan_on_draw: Mapping[str, str] = field(default_factory=dict)  # wind → tenpai|always|never
-    agari_yame: str = "never"  # never | always | if_top: may the dealer stop after winning the last hand
+    agari_yame: str = (
+        "never"  # never | always | if_top: may the dealer stop after winning the last hand
+    )
     extension_below: int | None = None  # play another wind when the top ends below this
     extension_winds: int = 1
     extension_sudden_death: bool = False  # the extension ends once someone reaches extension_below
@@ -225,13 +237,19 @@ def _normalise(rules: Ruleset) -> None:
             rules,
             "payment_table",
             tuple(
-                r if isinstance(r, PaymentRow) else PaymentRow.from_json(r, f"ruleset.payment_table[{i}]")
+                r
+                if isinstance(r, PaymentRow)
+                else PaymentRow.from_json(r, f"ruleset.payment_table[{i}]")
                 for i, r in enumerate(rows)
             ),
         )
     row = rules.payment_table_yakuman
     if row is not None and not isinstance(row, PaymentRow):
-        put(rules, "payment_table_yakuman", PaymentRow.from_json(row, "ruleset.payment_table_yakuman"))
+        put(
+            rules,
+            "payment_table_yakuman",
+            PaymentRow.from_json(row, "ruleset.payment_table_yakuman"),
+        )
     put(rules, "aborts", _frozen(_str_map(rules.aborts, "aborts")))
     renchan = rules.renchan_on_draw
     if isinstance(renchan, str):
@@ -260,7 +278,9 @@ def _table_map(value: Any, name: str, players: int | None) -> dict[int, tuple[fl
     if isinstance(value, list | tuple) and players is not None:
         value = {players: value}
     if not isinstance(value, Mapping):
-        raise ScoringError(f"ruleset.{name}", "must be an object {players: [points by rank]} or a list")
+        raise ScoringError(
+            f"ruleset.{name}", "must be an object {players: [points by rank]} or a list"
+        )
     out = {}
     for key, table in value.items():
         k = _key_int(key, name)
@@ -318,8 +338,14 @@ def _validate(r: Ruleset) -> None:
         if not isinstance(getattr(r, name), str) or not getattr(r, name):
             raise ScoringError(f"ruleset.{name}", "must be a non-empty text")
     _one_of(r, "game", GAMES)
-    for name in ("fu", "kiriage", "yakuman_half_steps", "extension_sudden_death",
-                 "prizes_in_chips", "chips_follow_pao"):
+    for name in (
+        "fu",
+        "kiriage",
+        "yakuman_half_steps",
+        "extension_sudden_death",
+        "prizes_in_chips",
+        "chips_follow_pao",
+    ):
         if not isinstance(getattr(r, name), bool):
             raise ScoringError(f"ruleset.{name}", "must be true or false")
     counts = (3, 4) if r.game == "riichi" else (3, 4, 5)
@@ -346,7 +372,9 @@ def _validate(r: Ruleset) -> None:
             raise ScoringError("ruleset.uma_floating", "needs a single table size")
         for floaters, table in r.uma_floating.items():
             if not 0 <= floaters <= r.players:
-                raise ScoringError(f"ruleset.uma_floating.{floaters}", f"must be 0–{r.players} floaters")
+                raise ScoringError(
+                    f"ruleset.uma_floating.{floaters}", f"must be 0–{r.players} floaters"
+                )
             _check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
 
     _whole(r, "unit", 1)
@@ -381,7 +409,9 @@ def _validate(r: Ruleset) -> None:
         if not rows or rows[0].han != 1 or [x.han for x in rows] != sorted({x.han for x in rows}):
             raise ScoringError("ruleset.payment_table", "rows must start at 1 han, rising")
         if r.payment_table_yakuman is None:
-            raise ScoringError("ruleset.payment_table_yakuman", "a payment table needs its yakuman row")
+            raise ScoringError(
+                "ruleset.payment_table_yakuman", "a payment table needs its yakuman row"
+            )
         if r.fu:
             raise ScoringError("ruleset.fu", "a fixed payment table counts no fu: set fu to false")
         if not any(x.han == r.mangan_han for x in rows):
@@ -389,13 +419,17 @@ def _validate(r: Ruleset) -> None:
 
     _whole(r, "max_ron_winners", 1)
     if r.max_ron_winners > min(r.player_counts) - 1:
-        raise ScoringError("ruleset.max_ron_winners", "more winners than players besides the discarder")
+        raise ScoringError(
+            "ruleset.max_ron_winners", "more winners than players besides the discarder"
+        )
     _one_of(r, "multiple_ron_honba", ("each", "nearest"))
     _one_of(r, "nagashi", (None, "mangan", "yakuman"))
     _one_of(r, "nagashi_multiple", ("first", "all"))
     for reason, rule in r.aborts.items():
         if reason not in ABORT_REASONS:
-            raise ScoringError(f"ruleset.aborts.{reason}", f"unknown (known: {', '.join(ABORT_REASONS)})")
+            raise ScoringError(
+                f"ruleset.aborts.{reason}", f"unknown (known: {', '.join(ABORT_REASONS)})"
+            )
         if rule not in ("repeat", "pass", "draw"):
             raise ScoringError(f"ruleset.aborts.{reason}", "must be repeat, pass or draw")
     _one_of(r, "chombo", ("reverse_mangan", "fixed"))
@@ -466,8 +500,7 @@ def ruleset_from_json(spec: Any, path: str = "ruleset") -> Ruleset:
         return PRESETS[preset].replace(**knobs)
     except ScoringError as exc:
         if exc.field.startswith("ruleset"):
-            raise ScoringError(path + exc.field[len("ruleset"):], exc.message) from None
+            raise ScoringError(path + exc.field[len("ruleset") :], exc.message) from None
         raise
     except TypeError as exc:  # a value of the wrong shape deep in a knob
         raise ScoringError(path, f"a knob has the wrong shape: {exc}") from None
-

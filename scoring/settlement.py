@@ -66,8 +66,13 @@ def rank_order(rules: Ruleset, scores: Sequence[int]) -> list[int]:
     return sorted(range(len(scores)), key=lambda s: (-scores[s], s))
 
 
-def settle(rules: Ruleset, scores: Sequence[int], deposits: int = 0, busts: Sequence[Bust] = (),
-           yakuman: Sequence[YakumanWin] = ()) -> Settlement:
+def settle(
+    rules: Ruleset,
+    scores: Sequence[int],
+    deposits: int = 0,
+    busts: Sequence[Bust] = (),
+    yakuman: Sequence[YakumanWin] = (),
+) -> Settlement:
     n = len(scores)
     _check(rules, scores, deposits, busts, yakuman)
     pv = rules.point_value
@@ -143,8 +148,14 @@ def _gosha_rokunyu(score: int, pv: int) -> int:
     return math.floor((score + 0.4 * pv) / pv) * pv
 
 
-def _split_ties(rules: Ruleset, final: list[int], order: list[int], parts: dict[str, list[int]],
-                ranks: list[int], pv: int) -> None:
+def _split_ties(
+    rules: Ruleset,
+    final: list[int],
+    order: list[int],
+    parts: dict[str, list[int]],
+    ranks: list[int],
+    pv: int,
+) -> None:
     """Tied players share the rank and the summed uma and oka of the places they cover."""
     position = 0
     while position < len(order):
@@ -175,8 +186,9 @@ def _bust_prizes(rules: Ruleset, busts: Sequence[Bust], column: list[int], scale
         column[bust.seat] -= share * len(bust.by)
 
 
-def _yakuman_chips(rules: Ruleset, n: int, wins: Sequence[YakumanWin], column: list[int],
-                   scale: int) -> None:
+def _yakuman_chips(
+    rules: Ruleset, n: int, wins: Sequence[YakumanWin], column: list[int], scale: int
+) -> None:
     step = 1 if rules.prizes_in_chips else min(100, scale)
     for win in wins:
         covered = win.pao_count if (rules.chips_follow_pao and win.pao is not None) else 0
@@ -206,8 +218,13 @@ def _move(column: list[int], payer: int, payee: int, amount: int) -> None:
     column[payee] += amount
 
 
-def _check(rules: Ruleset, scores: Sequence[int], deposits: int, busts: Sequence[Bust],
-           yakuman: Sequence[YakumanWin]) -> None:
+def _check(
+    rules: Ruleset,
+    scores: Sequence[int],
+    deposits: int,
+    busts: Sequence[Bust],
+    yakuman: Sequence[YakumanWin],
+) -> None:
     n = len(scores)
     if n not in rules.player_counts:
         counts = " or ".join(str(c) for c in rules.player_counts)
@@ -249,8 +266,10 @@ def parse_settle(data: Any, rules: Ruleset) -> tuple[list[int], int, list[Bust],
     for i, item in enumerate(doc.list("busts", default=[])):
         b = Doc(item, f"busts[{i}]").only("seat", "by")
         busts.append(Bust(b.seat("seat", n), b.seats("by", n)))
-    wins = [parse_yakuman(Doc(item, f"yakuman[{i}]"), rules, n)
-            for i, item in enumerate(doc.list("yakuman", default=[]))]
+    wins = [
+        parse_yakuman(Doc(item, f"yakuman[{i}]"), rules, n)
+        for i, item in enumerate(doc.list("yakuman", default=[]))
+    ]
     return scores, deposits, busts, wins
 
 
@@ -273,4 +292,3 @@ def parse_yakuman(doc: Doc, rules: Ruleset, n: int) -> YakumanWin:
     if pao_count > count:
         raise ScoringError(doc.field("pao_count"), f"covers more than the {count:g} yakuman won")
     return YakumanWin(winner, kind, count, source, pao, pao_count)
-

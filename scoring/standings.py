@@ -1,0 +1,294 @@
+"""Standings over many games: totals, top rate, average rank, stages with a cut.
+
+A format is data: a list of stages. Each stage ranks its players on the total of some rounds,
+breaks ties by top rate over the same rounds, and sends the top `advance` to the next stage.
+The final order is the last stage's players, then those cut at each earlier stage. A tie that
+the tiebreaks do not break is reported (status `tie`, shared rank), never broken silently —
+unless the organizer has settled it (`decisions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from scoring.errors import ScoringError
+
+Player = Hashable
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game as standings need it: who sat where, their rank and points."""
+
+    round: int
+    players: tuple[Player, ...]  # in seat order
+    ranks: tuple[int, ...]
+    points: tuple[float, ...]
+    chips: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    first_round: int | None = None  # None: every round
+    last_round: int | None = None
+    advance: int | None = None  # how many go on to the next stage; None: the last stage
+
+    def counts(self, round_number: int) -> bool:
+        return (self.first_round is None or round_number >= self.first_round) and (
+            self.last_round is None or round_number <= self.last_round
+        )
+
+
+@dataclass(frozen=True)
+class Format:
+    slug: str
+    stages: tuple[Stage, ...]
+    tiebreaks: tuple[str, ...] = ("top_rate",)
+
+
+FORMATS: dict[str, Format] = {
+    "league": Format("league", (Stage("league"),)),
+    # Baba 1.2(2)(3): top 4 on rounds 1–6 go to the final; the final ranks them on rounds 1–8.
+    "baba": Format(
+        "baba",
+        (Stage("qualifier", 1, 6, advance=4), Stage("final", 1, 8)),
+    ),
+}
+
+
+@dataclass
+class Row:
+    player: Player
+    rank: int = 0
+    total: Decimal = Decimal(0)
+    games: int = 0
+    firsts: int = 0
+    rank_counts: dict[int, int] = field(default_factory=dict)
+    rank_sum: int = 0
+    chips: int = 0
+    rounds: dict[int, Decimal] = field(default_factory=dict)  # round → points
+    round_ranks: dict[int, int] = field(default_factory=dict)  # round → rank at the table
+    status: str = ""
+    stage: str = ""  # the last stage this player reached
+    stage_total: Decimal = Decimal(0)  # the total the rank is based on
+
+    @property
+    def top_rate(self) -> float:
+        return self.firsts / self.games if self.games else 0.0
+
+    @property
+    def average_rank(self) -> float:
+        return self.rank_sum / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "total": float(self.total),
+            "games": self.games,
+            "top_rate": round(self.top_rate, 3),
+            "average_rank": round(self.average_rank, 2),
+            "rank_counts": [
+                self.rank_counts.get(r, 0) for r in range(1, 1 + max(self.rank_counts, default=0))
+            ],
+            "chips": self.chips,
+            "rounds": {str(k): float(v) for k, v in sorted(self.rounds.items())},
+            "stage": self.stage,
+            "stage_total": float(self.stage_total),
+            "status": self.status,
+        }
+
+
+@dataclass
+class StageResult:
+    stage: Stage
+    order: list[list[Player]]  # groups of tied players, best first
+    advancing: list[Player]
+    tied_at_cut: list[Player]  # an unresolved tie across the cut line
+    complete: bool
+
+
+@dataclass
+class Standings:
+    rows: list[Row]
+    stages: list[StageResult]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rows": [r.to_json() for r in self.rows],
+            "stages": [
+                {
+                    "name": s.stage.name,
+                    "advancing": s.advancing,
+                    "tied_at_cut": s.tied_at_cut,
+                    "complete": s.complete,
+                }
+                for s in self.stages
+            ],
+        }
+
+
+def _points(value: float) -> Decimal:
+    return Decimal(str(value))
+
+
+def standings(
+    games: Sequence[GameResult],
+    fmt: Format | str = "league",
+    players: Sequence[Player] = (),
+    decisions: Mapping[str, Sequence[Player]] | None = None,
+) -> Standings:
+    """Rank everyone. `decisions[stage]` orders players the organizer has settled a tie for."""
+    if isinstance(fmt, str):
+        if fmt not in FORMATS:
+            raise ScoringError("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+        fmt = FORMATS[fmt]
+    decisions = decisions or {}
+    rows: dict[Player, Row] = {p: Row(p) for p in players}
+    for i, game in enumerate(games):
+        if not (len(game.players) == len(game.ranks) == len(game.points)):
+            raise ScoringError(f"games[{i}]", "players, ranks and points must be one per seat")
+        for seat, player in enumerate(game.players):
+            row = rows.setdefault(player, Row(player))
+            if game.round in row.rounds:
+                raise ScoringError(f"games[{i}]", f"{player} plays round {game.round} twice")
+            points = _points(game.points[seat])
+            row.rounds[game.round] = points
+            row.round_ranks[game.round] = game.ranks[seat]
+            row.total += points
+            row.games += 1
+            rank = game.ranks[seat]
+            row.rank_counts[rank] = row.rank_counts.get(rank, 0) + 1
+            row.rank_sum += rank
+            row.firsts += rank == 1
+            if game.chips:
+                row.chips += game.chips[seat]
+
+    entrants = list(rows)
+    results: list[StageResult] = []
+    final_order: list[list[Player]] = []
+    cut_groups: list[list[list[Player]]] = []  # per stage: the groups that stopped there
+    for index, stage in enumerate(fmt.stages):
+        ranked = _rank_stage(
+            stage, [rows[p] for p in entrants], fmt.tiebreaks, decisions.get(stage.name, ())
+        )
+        is_last = index == len(fmt.stages) - 1
+        complete = _stage_complete(stage, [rows[p] for p in entrants])
+        if is_last or stage.advance is None:
+            results.append(StageResult(stage, ranked, [p for g in ranked for p in g], [], complete))
+            final_order = ranked
+            for group in ranked:
+                for p in group:
+                    rows[p].stage = stage.name
+                    rows[p].stage_total = _stage_total(stage, rows[p])
+            break
+        advancing: list[Player] = []
+        tied: list[Player] = []
+        stopped: list[list[Player]] = []
+        for group in ranked:
+            room = stage.advance - len(advancing)
+            if room <= 0:
+                stopped.append(group)
+            elif len(group) <= room:
+                advancing.extend(group)
+            else:
+                tied.extend(group)  # the cut line falls inside an unresolved tie
+        for group in ranked:
+            for p in group:
+                rows[p].stage = stage.name
+                rows[p].stage_total = _stage_total(stage, rows[p])
+        results.append(StageResult(stage, ranked, advancing, tied, complete))
+        if tied:
+            # Nobody can be seated for the next stage until the organizer settles the tie.
+            final_order = [[p] for p in advancing] + [tied] + stopped
+            for group in ranked:
+                for p in group:
+                    rows[p].status = (
+                        "tie" if p in tied else ("finalist" if p in advancing else "qualifier")
+                    )
+            cut_groups = []
+            break
+        cut_groups.append(stopped)
+        entrants = advancing
+
+    if not any(r.tied_at_cut for r in results):
+        ordered = list(final_order)
+        for stopped in reversed(cut_groups):
+            ordered.extend(stopped)
+        final_order = ordered
+        staged = len(fmt.stages) > 1
+        last = results[-1]
+        for position, group in enumerate(final_order):
+            for p in group:
+                row = rows[p]
+                if len(group) > 1:
+                    row.status = "tie"
+                elif not staged:
+                    row.status = ""
+                elif p in last.advancing:
+                    row.status = "champion" if position == 0 and last.complete else "finalist"
+                else:
+                    row.status = "qualifier"
+
+    out: list[Row] = []
+    position = 1
+    for group in final_order:
+        for p in group:
+            rows[p].rank = position
+            out.append(rows[p])
+        position += len(group)
+    return Standings(out, results)
+
+
+def _stage_total(stage: Stage, row: Row) -> Decimal:
+    return sum((v for r, v in row.rounds.items() if stage.counts(r)), Decimal(0))
+
+
+def _stage_complete(stage: Stage, rows: Sequence[Row]) -> bool:
+    if stage.first_round is None or stage.last_round is None:
+        return False
+    needed = set(range(stage.first_round, stage.last_round + 1))
+    return bool(rows) and all(needed <= set(r.rounds) for r in rows)
+
+
+def _rank_stage(
+    stage: Stage, rows: Sequence[Row], tiebreaks: Sequence[str], decided: Sequence[Player]
+) -> list[list[Player]]:
+    """Groups of players, best first; a group of several is a tie nothing broke."""
+
+    def key(row: Row) -> tuple[Any, ...]:
+        games = [r for r in row.rounds if stage.counts(r)]
+        parts: list[Any] = [_stage_total(stage, row)]
+        for rule in tiebreaks:
+            if rule == "top_rate":
+                firsts = _stage_firsts(stage, row)
+                parts.append(Fraction(firsts, len(games)) if games else Fraction(0))
+        return tuple(parts)
+
+    keyed = sorted(rows, key=key, reverse=True)
+    groups: list[list[Player]] = []
+    last_key: Any = None
+    for row in keyed:
+        k = key(row)
+        if groups and k == last_key:
+            groups[-1].append(row.player)
+        else:
+            groups.append([row.player])
+        last_key = k
+    # The organizer's decision settles a tie when it names every tied player.
+    settled: list[list[Player]] = []
+    for group in groups:
+        if len(group) > 1 and all(p in decided for p in group):
+            settled.extend([p] for p in sorted(group, key=list(decided).index))
+        else:
+            settled.append(sorted(group, key=str))
+    return settled
+
+
+def _stage_firsts(stage: Stage, row: Row) -> int:
+    return sum(1 for r, rank in row.round_ranks.items() if rank == 1 and stage.counts(r))
