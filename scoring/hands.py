@@ -409,6 +409,8 @@ def price_hand(
 ) -> HandOutcome:
     """Deltas and deposits for one hand. `scores` (before the hand) enables the riichi check."""
     n = players
+    if rules.game == "emperor" and emperor is not None:
+        dealer = emperor  # the emperor deals
     out = HandOutcome(deltas=[0] * n, deposits=deposits, sticks=[0] * n)
     result = hand.result
     if scores is not None and rules.riichi_min_score is not None:

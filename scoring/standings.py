@@ -191,7 +191,8 @@ def standings(
         tied: list[Player] = []
         stopped: list[list[Player]] = []
         for group in ranked:
-            room = stage.advance - len(advancing)
+            # Places taken include a tie across the line: nobody below it can go through.
+            room = stage.advance - len(advancing) - len(tied)
             if room <= 0:
                 stopped.append(group)
             elif len(group) <= room:
