@@ -20,6 +20,7 @@ from typing import Any
 from scoring.errors import ScoringError
 
 GAMES = ("riichi", "emperor")
+SCORE_STEP = 100  # every payment and score is a multiple of this
 WINDS = "ESWN"
 ABORT_REASONS = ("kyuushu", "suufon", "suukaikan", "suucha", "sanchahou")
 ABORT_NAMES = {
@@ -377,15 +378,25 @@ def _validate(r: Ruleset) -> None:
                 )
             _check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
 
-    _whole(r, "unit", 1)
-    if 1000 % r.unit and r.unit % 1000:
-        raise ScoringError("ruleset.unit", "must divide 1000 (or be a multiple of it)")
+    # Every score stays a multiple of 100 (SCORE_STEP), so points show exactly to 0.1.
+    _whole(r, "unit", SCORE_STEP)
+    if r.unit % SCORE_STEP:
+        raise ScoringError("ruleset.unit", f"must be a multiple of {SCORE_STEP}")
     for name in ("honba", "riichi_stick", "penalty", "noten_total", "chombo_amount"):
         _whole(r, name, 0)
+        if getattr(r, name) % SCORE_STEP:
+            raise ScoringError(f"ruleset.{name}", f"must be a multiple of {SCORE_STEP}")
     _whole(r, "riichi_min_score", None, optional=True)
     for n in r.player_counts:
-        if r.honba % (n - 1):
-            raise ScoringError("ruleset.honba", f"must split evenly among {n - 1} tsumo payers")
+        if r.honba % ((n - 1) * SCORE_STEP):
+            raise ScoringError(
+                "ruleset.honba", f"must split among {n - 1} tsumo payers in {SCORE_STEP}s"
+            )
+        for k in range(1, n):
+            if r.noten_total % (k * SCORE_STEP):
+                raise ScoringError(
+                    "ruleset.noten_total", f"must split among {k} players in {SCORE_STEP}s"
+                )
         # Each noten player pays each tenpai player noten_total / (noten × tenpai).
         split = math.lcm(*(k * (n - k) for k in range(1, n)))
         if r.noten_total % split:
@@ -463,8 +474,15 @@ def _validate(r: Ruleset) -> None:
             missing = [n for n in r.player_counts if n not in getattr(r, name)]
             if missing:
                 raise ScoringError(f"ruleset.{name}", f"needs a value for {missing[0]} players")
-        for name in ("emperor_yaku_points", "emperor_bonus_points", "emperor_virtue_points"):
+        # n(n±1) is even, so yaku points stay on 100s when the factor is a multiple of 50.
+        for name, step in (
+            ("emperor_yaku_points", SCORE_STEP // 2),
+            ("emperor_bonus_points", SCORE_STEP),
+            ("emperor_virtue_points", SCORE_STEP),
+        ):
             _whole(r, name, 0)
+            if getattr(r, name) % step:
+                raise ScoringError(f"ruleset.{name}", f"must be a multiple of {step}")
     elif r.hands_per_game is not None:
         raise ScoringError("ruleset.hands_per_game", "only the emperor game counts hands")
 

@@ -14,7 +14,7 @@ from typing import Any
 from scoring.errors import ScoringError
 from scoring.hands import YakumanWin, is_bust, round_up
 from scoring.parse import Doc, check_int
-from scoring.rules import Ruleset
+from scoring.rules import SCORE_STEP, Ruleset
 
 BREAKDOWN = ("base", "uma", "oka", "bust", "shugi")
 
@@ -229,6 +229,11 @@ def _check(
     if n not in rules.player_counts:
         counts = " or ".join(str(c) for c in rules.player_counts)
         raise ScoringError("scores", f"{rules.slug} plays {counts} players, not {n}")
+    for i, score in enumerate(scores):
+        if score % SCORE_STEP:
+            raise ScoringError(f"scores[{i}]", f"{score} is not a multiple of {SCORE_STEP}")
+    if deposits % SCORE_STEP:
+        raise ScoringError("deposits", f"{deposits} is not a multiple of {SCORE_STEP}")
     expected = n * rules.start
     if sum(scores) + deposits != expected:
         raise ScoringError(
