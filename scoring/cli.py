@@ -125,6 +125,8 @@ def run(command: str, data: Any) -> Any:
     if isinstance(data, list):
         answers = []
         for i, item in enumerate(data):
+            if not isinstance(item, dict):
+                raise ScoringError(f"[{i}]", "must be a JSON object")
             try:
                 answers.append(handler(item))
             except ScoringError as exc:

@@ -1,0 +1,58 @@
+"""Game flow mechanics not tied to one preset."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.errors import ScoringError
+from scoring.flow import replay
+from scoring.hands import parse_hand
+from scoring.presets import BABA
+from tests.scoring.support import Table, chombo, draw, ron, tsumo, win
+
+
+def test_labels_show_wind_hand_and_honba():
+    t = Table("jan-niki")
+    assert t.label == "E1-0"
+    t.cheap_win(seat=0)
+    t.play(draw(0))
+    assert t.label == "E1-2"
+    assert t.flow.next() == {"label": "E1-2", "dealer": 0, "honba": 2}
+
+
+def test_a_chombo_replays_the_same_hand():
+    t = Table("baba")
+    t.pass_deal()
+    t.play(draw(1, 2))
+    before = (t.label, t.flow.dealer, t.flow.honba)
+    t.play(chombo(0))
+    assert (t.label, t.flow.dealer, t.flow.honba) == before
+
+
+def test_an_error_names_the_hand_it_came_from():
+    hands = [parse_hand({"result": draw()}, BABA, 4) for _ in range(8)]
+    hands.append(parse_hand({"result": draw()}, BABA, 4))
+    with pytest.raises(ScoringError) as err:
+        replay(BABA, 4, hands)
+    assert err.value.field == "hands[8]"
+
+
+def test_a_refused_hand_changes_nothing():
+    t = Table("baba")
+    t.flow.scores = [40000, 30000, 29500, 500]
+    with pytest.raises(ScoringError):
+        t.play(draw(3), riichi=(3,))
+    assert t.flow.scores == [40000, 30000, 29500, 500] and t.flow.records == []
+
+
+def test_busts_and_yakuman_are_collected_for_settlement():
+    t = Table("jan-niki")
+    t.play(tsumo(1, yakuman=1))
+    t.play(ron(0, win(2, yakuman=2)))
+    assert [y.count for y in t.flow.yakuman] == [1, 2]
+    assert t.flow.over and [b.seat for b in t.flow.busts] == [0]
+
+
+def test_the_table_size_must_be_one_the_ruleset_plays():
+    with pytest.raises(ScoringError, match="players"):
+        Table("free-sanma", players=4)
