@@ -91,7 +91,15 @@ def game(data: Any) -> dict[str, Any]:
     rules = ruleset_from_json(doc.raw("ruleset"))
     names = doc.raw("players", default=rules.players)
     # Player names in seat order, or just how many there are.
-    players = len(names) if isinstance(names, list) else check_int(names, "players", 3, 5)
+    if isinstance(names, list):
+        for i, name in enumerate(names):
+            if not isinstance(name, str) or not name.strip():
+                raise ScoringError(f"players[{i}]", "must be a player's name")
+            if name in names[:i]:
+                raise ScoringError(f"players[{i}]", f"{name} sits at the table twice")
+        players = len(names)
+    else:
+        players = check_int(names, "players", 3, 5)
     raw_hands = doc.list("hands", default=[])
     GameFlow(rules, players)  # checks the table size before reading hands
     hands = [parse_hand(h, rules, players, f"hands[{i}]") for i, h in enumerate(raw_hands)]

@@ -260,6 +260,12 @@ BAD = [
         "busts[0].seat: seat 3 ended with 10000",
     ),
     ("not JSON", "hand", "{ruleset", "input: not valid JSON"),
+    ("a player twice at one table", "game",
+     {"ruleset": "baba", "players": ["Aoki", "Baba", "Aoki", "Doi"], "hands": []},
+     "players[2]: Aoki sits at the table twice"),
+    ("a table size the ruleset does not play", "game",
+     {"ruleset": "free-sanma", "players": 4, "hands": []},
+     "players: free-sanma plays 3 players, not 4"),
     (
         "a typo in a key",
         "hand",
