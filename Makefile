@@ -1,11 +1,13 @@
-# Two commands matter: `make test` (and, from the Django issue on, `make demo`).
-# Everything installs into .venv, created on first use; nothing else is needed but Python 3.11.
+# Two commands matter: `make demo` and `make test`. Everything installs into .venv, created on
+# first use; nothing else is needed but Python 3.11 (and, for the PostgreSQL half of the tests,
+# the local server, which `make test` starts if it is down).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: test lint fmt clean
+.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +17,26 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	$(MAKE) --no-print-directory test-sqlite
+	$(MAKE) --no-print-directory test-postgres
+
+test-sqlite: $(STAMP)
+	DATABASE_URL= $(PY) -m pytest
+
+test-postgres: $(STAMP) pg-up
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest tests/tournament
+
+# Start the machine's PostgreSQL if it is not answering (CI and developer machines have one).
+pg-up:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in 1 2 3 4 5 6 7 8 9 10; do pg_isready -q -h 127.0.0.1 -p 5432 && exit 0; sleep 1; done; \
+	  echo "PostgreSQL is not answering on 127.0.0.1:5432" >&2; exit 1
+
+demo: $(STAMP)
+	DEBUG=1 $(PY) manage.py migrate --no-input
+	DEBUG=1 $(PY) manage.py collectstatic --no-input -v0
+	DEBUG=1 $(PY) manage.py load_demo
+	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -26,4 +47,4 @@ fmt: $(STAMP)
 	$(PY) -m ruff format .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis db.sqlite3 staticfiles

@@ -193,6 +193,15 @@ class Ruleset:
     def uma_for(self, players: int) -> tuple[float, ...]:
         return self.uma.get(players, (0,) * players)
 
+    @property
+    def whole_points(self) -> bool:
+        """Results come in whole points (jan-niki's rounding, or payments in whole points)."""
+        return (
+            self.rounding == "gosha_rokunyu"
+            or self.point_value <= SCORE_STEP
+            or self.unit % self.point_value == 0
+        )
+
     def mangan_value(self) -> int:
         """Basic points of a mangan (formula rulesets)."""
         return self.limits[0][1]

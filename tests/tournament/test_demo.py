@@ -1,0 +1,103 @@
+"""The demo: one realistic event per seed venue, and the organizer account."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from scoring import standings
+from tournament.models import Event, Game, Hand
+from tournament.selectors.standings import event_format, event_results
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo(capsys):
+    call_command("load_demo")
+    return capsys.readouterr().out
+
+
+def test_the_demo_has_an_event_per_seed_venue_and_prints_the_organizer(demo):
+    assert set(Event.objects.values_list("ruleset_snapshot__game", flat=True)) == {
+        "riichi",
+        "emperor",
+    }
+    slugs = {e.rules.slug for e in Event.objects.all()}
+    assert slugs == {"baba", "jan-niki", "hyper", "free-sanma", "emperor"}
+    assert "username 'organizer', password '" in demo
+    user = get_user_model().objects.get(username="organizer")
+    assert user.organized_events.count() == 5
+
+
+def test_loading_the_demo_twice_replaces_it():
+    call_command("load_demo")
+    call_command("load_demo")
+    assert Event.objects.count() == 5
+
+
+def test_baba_export_shows_four_finalists_on_rounds_1_to_8_and_the_rest_on_1_to_6(demo, capsys):
+    call_command("export_standings", "baba-demo", format="csv")
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(table) == 16
+    assert [r["status"] for r in table[:4]] == ["champion", "finalist", "finalist", "finalist"]
+    assert all(r["status"] == "qualifier" for r in table[4:])
+    assert [int(r["rank"]) for r in table] == list(range(1, 17))
+
+    def total(row, rounds):
+        return round(sum(float(row[f"r{n}"]) for n in rounds), 1)
+
+    for row in table[:4]:
+        assert float(row["total"]) == total(row, range(1, 9))
+    assert [float(r["total"]) for r in table[:4]] == sorted(
+        (float(r["total"]) for r in table[:4]), reverse=True
+    )
+    for row in table[4:]:
+        assert row["r7"] == row["r8"] == ""
+        assert float(row["total"]) == total(row, range(1, 7))
+    assert [float(r["total"]) for r in table[4:]] == sorted(
+        (float(r["total"]) for r in table[4:]), reverse=True
+    )
+
+
+def test_baba_demo_has_a_tie_at_the_cut_broken_by_top_rate_a_bust_and_a_yakuman(demo):
+    event = Event.objects.get(slug="baba-demo")
+    fmt = event_format(event)
+    qualifier_only = [g for g in event_results(event) if g.round <= 6]
+    rows = standings(qualifier_only, fmt).rows
+    fourth, fifth = rows[3], rows[4]
+    assert fourth.stage_total == fifth.stage_total
+    assert fourth.firsts > fifth.firsts and fourth.status == "finalist"
+    games = Game.objects.filter(round__event=event)
+    assert games.filter(mode="hands").exists() and games.filter(mode="scores").exists()
+    hand_busts = any(h.scores and min(h.scores) < 0 for h in Hand.objects.filter(game__in=games))
+    assert hand_busts or any(g.busts for g in games)
+    yakuman_hands = [
+        h for h in Hand.objects.filter(game__in=games) if h.data["result"].get("yakuman")
+    ]
+    assert yakuman_hands or any(g.yakuman for g in games)
+
+
+def test_jan_niki_demo_has_a_bust_prize_and_a_yakuman_chip(demo):
+    seats = Event.objects.get(slug="jan-niki-league").rounds.get(number=2).seats.all()
+    assert any(s.breakdown.get("bust") for s in seats)
+    assert any(s.breakdown.get("shugi") for s in seats)
+
+
+def test_sanma_demo_plays_three_player_tables_and_a_west_round(demo):
+    event = Event.objects.get(slug="free-sanma-day")
+    assert {g.seats.count() for g in Game.objects.filter(round__event=event)} == {3}
+    assert Hand.objects.filter(game__round__event=event, label__startswith="W").exists()
+
+
+def test_emperor_demo_has_15_hand_games_with_dynasties(demo):
+    event = Event.objects.get(slug="emperor-series")
+    for game in Game.objects.filter(round__event=event):
+        labels = list(game.hands.values_list("label", flat=True))
+        counted = {label.split("局目")[0] for label in labels}
+        assert len(counted) == 15
+    assert Hand.objects.filter(game__round__event=event, label__contains="王朝").exists()

@@ -1,0 +1,19 @@
+from tournament.models.audit import AuditEntry
+from tournament.models.events import FORMAT_CHOICES, Entry, Event, Round, Stage
+from tournament.models.games import Game, Hand, Seat
+from tournament.models.venues import PRESET_CHOICES, Player, Venue
+
+__all__ = [
+    "FORMAT_CHOICES",
+    "PRESET_CHOICES",
+    "AuditEntry",
+    "Entry",
+    "Event",
+    "Game",
+    "Hand",
+    "Player",
+    "Round",
+    "Seat",
+    "Stage",
+    "Venue",
+]

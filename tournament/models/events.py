@@ -1,0 +1,129 @@
+"""Events, their players, stages and rounds."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring import Ruleset, ruleset_from_json
+from tournament.models.venues import Player, Venue
+
+FORMAT_CHOICES = [
+    ("league", _("League: every game counts")),
+    ("baba", _("Baba: qualifier rounds 1–6, top 4 to the final rounds 7–8")),
+]
+
+
+class Event(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    venue = models.ForeignKey(
+        Venue,
+        verbose_name=_("venue"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
+    )
+    format = models.CharField(_("format"), max_length=20, choices=FORMAT_CHOICES, default="league")
+    # The full ruleset the event was created with: later edits to a venue never change results.
+    ruleset_snapshot = models.JSONField(_("ruleset"))
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organizers"),
+        blank=True,
+        related_name="organized_events",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @cached_property
+    def rules(self) -> Ruleset:
+        return ruleset_from_json(self.ruleset_snapshot)
+
+
+class Entry(models.Model):
+    """A player registered for an event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+
+    class Meta:
+        ordering = ["event", "player__name"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"], name="tournament_entry_unique_player_per_event"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.event}"
+
+
+class Stage(models.Model):
+    """A stage of an event's format (the Baba qualifier and final); see scoring.standings."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
+    position = models.PositiveSmallIntegerField(_("position"))
+    name = models.CharField(_("name"), max_length=40)
+    first_round = models.PositiveSmallIntegerField(_("first round"), null=True, blank=True)
+    last_round = models.PositiveSmallIntegerField(_("last round"), null=True, blank=True)
+    advance = models.PositiveSmallIntegerField(_("players advancing"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "position"]
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "position"], name="tournament_stage_unique_position_per_event"
+            ),
+            models.UniqueConstraint(
+                fields=["event", "name"], name="tournament_stage_unique_name_per_event"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_round__isnull=True)
+                | Q(last_round__isnull=True)
+                | Q(first_round__lte=models.F("last_round")),
+                name="tournament_stage_rounds_in_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.name}"
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "number"], name="tournament_round_unique_number_per_event"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1), name="tournament_round_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} R{self.number}"

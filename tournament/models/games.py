@@ -1,0 +1,126 @@
+"""Games (one table of one round), their seats, hands and derived results."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models.events import Round
+from tournament.models.venues import Player
+
+MODE_CHOICES = [("scores", _("final scores")), ("hands", _("hand by hand"))]
+
+
+class Game(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    table = models.PositiveSmallIntegerField(_("table"))
+    mode = models.CharField(_("entry"), max_length=10, choices=MODE_CHOICES, default="scores")
+    # Entered with final scores: what was left on the table, busts and yakuman (for prizes).
+    deposits = models.PositiveIntegerField(_("deposits left"), default=0)
+    busts = models.JSONField(_("busts"), default=list, blank=True)
+    yakuman = models.JSONField(_("yakuman"), default=list, blank=True)
+    finished = models.BooleanField(_("finished"), default=True)
+    # Optimistic locking: every save bumps it; a save based on an older version is refused.
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"], name="tournament_game_unique_table_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(table__gte=1), name="tournament_game_table_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="tournament_game_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(mode__in=["scores", "hands"]), name="tournament_game_mode_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} T{self.table}"
+
+
+class Seat(models.Model):
+    """A player at a game. Position 0 is the starting dealer (起家); turn order follows."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # The round again, so the database itself refuses a player twice in a round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    score = models.IntegerField(_("final score"), null=True, blank=True)
+    # Derived by the scoring engine, stored so standings never recompute every game.
+    result_score = models.IntegerField(_("score with deposits"), null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
+    points = models.DecimalField(_("points"), max_digits=9, decimal_places=1, null=True, blank=True)
+    chips = models.IntegerField(_("chips"), default=0)
+    breakdown = models.JSONField(_("breakdown"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "position"], name="tournament_seat_unique_position_per_game"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "player"], name="tournament_seat_unique_player_per_game"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "player"], name="tournament_seat_unique_player_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__lte=4), name="tournament_seat_position_0_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(rank__isnull=True) | Q(rank__gte=1, rank__lte=5),
+                name="tournament_seat_rank_1_to_5",
+            ),
+        ]
+        indexes = [
+            # Standings read every seat of an event's rounds at once.
+            models.Index(fields=["round", "player"], name="tournament_seat_round_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}: {self.player}"
+
+
+class Hand(models.Model):
+    """One hand of a game recorded hand by hand: the input as given, and what the flow derived."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("number"))
+    data = models.JSONField(_("hand"))  # {"riichi": [...], "result": {...}} as in CONTRACT §1
+    label = models.CharField(_("label"), max_length=40)
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    honba = models.PositiveSmallIntegerField(_("honba"))
+    deltas = models.JSONField(_("deltas"))
+    scores = models.JSONField(_("scores after"))
+    deposits = models.PositiveIntegerField(_("deposits after"))
+
+    class Meta:
+        ordering = ["game", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number"], name="tournament_hand_unique_number_per_game"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1), name="tournament_hand_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.label}"

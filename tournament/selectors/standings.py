@@ -1,0 +1,64 @@
+"""Reads for events and standings. Each costs a fixed number of queries, whatever the size."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Count, QuerySet
+
+from scoring import FORMATS, GameResult, Standings, standings
+from scoring.standings import Format
+from scoring.standings import Stage as StageRule
+from tournament.models import Entry, Event, Seat, Stage
+
+
+def event_list() -> QuerySet[Event]:
+    return (
+        Event.objects.select_related("venue")
+        .annotate(player_count=Count("entries", distinct=True))
+        .order_by("-created_at", "name")
+    )
+
+
+def event_format(event: Event, stages: list[Stage] | None = None) -> Format:
+    """The event's stages as stored (they were copied from the format when it was made)."""
+    rows = stages if stages is not None else list(event.stages.all())
+    if not rows:
+        return FORMATS[event.format]
+    return Format(
+        event.format,
+        tuple(StageRule(s.name, s.first_round, s.last_round, s.advance) for s in rows),
+    )
+
+
+def event_results(event: Event) -> list[GameResult]:
+    """Every finished game's stored per-seat results, in one query."""
+    seats = (
+        Seat.objects.filter(round__event=event, rank__isnull=False)
+        .order_by("game_id", "position")
+        .values_list("game_id", "round__number", "player__name", "rank", "points", "chips")
+    )
+    by_game: dict[int, list[tuple]] = defaultdict(list)
+    for row in seats:
+        by_game[row[0]].append(row)
+    return [
+        GameResult(
+            round=rows[0][1],
+            players=tuple(r[2] for r in rows),
+            ranks=tuple(r[3] for r in rows),
+            points=tuple(float(r[4]) for r in rows),
+            chips=tuple(r[5] for r in rows),
+        )
+        for rows in by_game.values()
+    ]
+
+
+def event_standings(event: Event) -> Standings:
+    """Standings of one event. Queries: stages, entries, seats — three, whatever the size."""
+    fmt = event_format(event, list(event.stages.all()))
+    players = list(
+        Entry.objects.filter(event=event)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    return standings(event_results(event), fmt, players)

@@ -1,0 +1,267 @@
+"""Writes for games: record, correct, remove. Each validates with the scoring engine first and
+writes inside one transaction, so a game is never half-saved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from scoring import ScoringError, parse_hand, replay, settle
+from scoring.parse import Doc
+from scoring.rules import Ruleset
+from scoring.settlement import Settlement, parse_settle
+from tournament.models import Entry, Event, Game, Hand, Round, Seat
+from tournament.services.audit import audit_record
+from tournament.services.errors import ConflictError, ServiceError
+
+GAME_KEYS = ("round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands")
+
+
+@dataclass
+class Evaluated:
+    """A game checked by the engine, ready to write."""
+
+    round: int
+    table: int
+    seats: list[str]
+    mode: str
+    scores: list[int]
+    deposits: int
+    busts: list[dict[str, Any]]
+    yakuman: list[dict[str, Any]]
+    finished: bool
+    settlement: Settlement
+    hands: list[dict[str, Any]] = field(default_factory=list)  # input, with what the flow derived
+
+
+def game_evaluate(rules: Ruleset, data: Any) -> Evaluated:
+    """Check a game document (the event-file shape) with the engine. Raises ServiceError."""
+    try:
+        return _evaluate(rules, data)
+    except ScoringError as exc:
+        raise ServiceError(exc.message, exc.field) from None
+
+
+def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
+    doc = Doc(data).only(*GAME_KEYS)
+    rnd = doc.int("round", low=1, high=999)
+    table = doc.int("table", low=1, high=999)
+    seats = doc.list("seats")
+    if len(seats) not in rules.player_counts:
+        counts = " or ".join(str(n) for n in rules.player_counts)
+        raise ScoringError("seats", f"{rules.slug} plays {counts} players, not {len(seats)}")
+    for i, name in enumerate(seats):
+        if not isinstance(name, str) or not name.strip():
+            raise ScoringError(f"seats[{i}]", "must be a player's name")
+        if name in seats[:i]:
+            raise ScoringError(f"seats[{i}]", f"{name} sits at this table twice")
+    n = len(seats)
+    if doc.has("hands"):
+        for key in ("scores", "deposits", "busts", "yakuman"):
+            if doc.has(key):
+                raise ScoringError(
+                    key, "a game gives either its hands or its final scores, not both"
+                )
+        raw = doc.list("hands")
+        hands = [parse_hand(h, rules, n, f"hands[{i}]") for i, h in enumerate(raw)]
+        flow = replay(rules, n, hands)
+        result = flow.settlement()
+        derived = [
+            {
+                "data": raw[i],
+                "label": r.label,
+                "dealer": r.dealer,
+                "honba": r.honba,
+                "deltas": r.deltas,
+                "scores": r.scores,
+                "deposits": r.deposits,
+            }
+            for i, r in enumerate(flow.records)
+        ]
+        return Evaluated(
+            rnd,
+            table,
+            list(seats),
+            "hands",
+            list(flow.scores),
+            flow.deposits,
+            [b.to_json() for b in flow.busts],
+            [y.to_json() for y in flow.yakuman],
+            flow.over,
+            result,
+            derived,
+        )
+    if not doc.has("scores"):
+        raise ScoringError("scores", "a game needs its final scores or its hands")
+    settle_doc = {k: data[k] for k in ("scores", "deposits", "busts", "yakuman") if k in data}
+    scores, deposits, busts, yakuman = parse_settle(settle_doc, rules)
+    if len(scores) != n:
+        raise ScoringError("scores", f"needs one score per seat ({n})")
+    result = settle(rules, scores, deposits, busts, yakuman)
+    return Evaluated(
+        rnd,
+        table,
+        list(seats),
+        "scores",
+        scores,
+        deposits,
+        [b.to_json() for b in busts],
+        [y.to_json() for y in yakuman],
+        True,
+        result,
+    )
+
+
+def game_to_data(
+    game: Game, seats: list[Seat] | None = None, hands: list[Hand] | None = None
+) -> dict[str, Any]:
+    """The game as an event file holds it (the input, never the derived numbers)."""
+    seats = seats if seats is not None else list(game.seats.select_related("player"))
+    out: dict[str, Any] = {
+        "round": game.round.number,
+        "table": game.table,
+        "seats": [s.player.name for s in sorted(seats, key=lambda s: s.position)],
+    }
+    if game.mode == "hands":
+        hands = hands if hands is not None else list(game.hands.all())
+        out["hands"] = [h.data for h in sorted(hands, key=lambda h: h.number)]
+    else:
+        out["scores"] = [s.score for s in sorted(seats, key=lambda s: s.position)]
+        out["deposits"] = game.deposits
+        out["busts"] = game.busts
+        out["yakuman"] = game.yakuman
+    return out
+
+
+def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> dict[str, Any]:
+    entries = {
+        e.player.name: e.player
+        for e in Entry.objects.filter(event=event, player__name__in=ev.seats).select_related(
+            "player"
+        )
+    }
+    for i, name in enumerate(ev.seats):
+        if name not in entries:
+            raise ServiceError(f"{name} is not registered for this event", f"seats[{i}]")
+    others = Seat.objects.filter(
+        round__event=event, round__number=ev.round, player__name__in=ev.seats
+    )
+    if exclude_game is not None:
+        others = others.exclude(game=exclude_game)
+    clash = others.select_related("game", "player").first()
+    if clash is not None:
+        i = ev.seats.index(clash.player.name)
+        raise ServiceError(
+            f"{clash.player.name} already plays round {ev.round} at table {clash.game.table}",
+            f"seats[{i}]",
+        )
+    return entries
+
+
+def _write(game: Game, ev: Evaluated, players: dict[str, Any]) -> None:
+    game.mode = ev.mode
+    game.deposits = ev.deposits if ev.mode == "scores" else 0
+    game.busts = ev.busts if ev.mode == "scores" else []
+    game.yakuman = ev.yakuman if ev.mode == "scores" else []
+    game.finished = ev.finished
+    game.save()
+    results = {p.seat: p for p in ev.settlement.players}
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            round=game.round,
+            position=i,
+            player=players[name],
+            score=ev.scores[i],
+            result_score=results[i].score if ev.finished else None,
+            rank=results[i].rank if ev.finished else None,
+            points=Decimal(str(results[i].points)) if ev.finished else None,
+            chips=results[i].chips if ev.finished else 0,
+            breakdown=results[i].breakdown if ev.finished else {},
+        )
+        for i, name in enumerate(ev.seats)
+    )
+    Hand.objects.bulk_create(
+        Hand(
+            game=game,
+            number=i + 1,
+            data=h["data"],
+            label=h["label"],
+            dealer=h["dealer"],
+            honba=h["honba"],
+            deltas=h["deltas"],
+            scores=h["scores"],
+            deposits=h["deposits"],
+        )
+        for i, h in enumerate(ev.hands)
+    )
+
+
+@transaction.atomic
+def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
+    """Record a new game (final scores or hands) and its derived results."""
+    ev = game_evaluate(event.rules, data)
+    players = _check_players(event, ev, None)
+    rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
+    if Game.objects.filter(round=rnd, table=ev.table).exists():
+        raise ServiceError(f"round {ev.round} table {ev.table} is recorded already", "table")
+    game = Game(round=rnd, table=ev.table)
+    _write(game, ev, players)
+    audit_record(
+        event=event,
+        user=user,
+        action="game.record",
+        summary=f"round {ev.round} table {ev.table}",
+        after=data,
+    )
+    return game
+
+
+@transaction.atomic
+def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = None) -> Game:
+    """Replace a game's record. Refused if someone saved it since `expected_version`."""
+    locked = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+    if locked.version != expected_version:
+        raise ConflictError(
+            "someone else saved this game meanwhile; reload it and try again", "version"
+        )
+    event = locked.round.event
+    ev = game_evaluate(event.rules, data)
+    before = game_to_data(locked)
+    players = _check_players(event, ev, locked)
+    if ev.round != locked.round.number or ev.table != locked.table:
+        rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
+        if Game.objects.filter(round=rnd, table=ev.table).exclude(pk=locked.pk).exists():
+            raise ServiceError(f"round {ev.round} table {ev.table} is recorded already", "table")
+        locked.round, locked.table = rnd, ev.table
+    locked.seats.all().delete()
+    locked.hands.all().delete()
+    locked.version += 1
+    _write(locked, ev, players)
+    audit_record(
+        event=event,
+        user=user,
+        action="game.correct",
+        summary=f"round {ev.round} table {ev.table}",
+        before=before,
+        after=data,
+    )
+    return locked
+
+
+@transaction.atomic
+def game_remove(*, game: Game, user: Any = None) -> None:
+    locked = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+    before = game_to_data(locked)
+    event = locked.round.event
+    locked.delete()
+    audit_record(
+        event=event,
+        user=user,
+        action="game.remove",
+        summary=f"round {before['round']} table {before['table']}",
+        before=before,
+    )
