@@ -86,7 +86,7 @@ TEMPLATES = [
 # SQLite is the embedded default; PostgreSQL in production via DATABASE_URL.
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
