@@ -23,7 +23,15 @@ def test_home_lists_events_and_offers_both_languages(client):
 
 def test_japanese_from_the_browser(client):
     page = client.get("/", headers={"accept-language": "ja"})
-    assert 'lang="ja"' in page.content.decode()
+    html = page.content.decode()
+    assert 'lang="ja"' in html and "大会・リーグ" in html and "言語" in html
+    english = client.get("/", headers={"accept-language": "en"}).content.decode()
+    assert "Events" in english and "大会・リーグ" not in english
+
+
+def test_the_switcher_sets_the_language(client):
+    client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+    assert "大会・リーグ" in client.get("/").content.decode()
 
 
 def test_event_page_shows_standings(client):
