@@ -156,3 +156,44 @@ def test_removing_a_game_updates_the_standings_and_is_audited():
     game_remove(game=game)
     assert event_standings(event).rows[0].games == 0
     assert AuditEntry.objects.get(action="game.remove").before["seats"] == SEATS
+
+
+def test_a_venue_ruleset_is_validated_by_the_engine():
+    from django.core.exceptions import ValidationError
+
+    from tournament.models import Venue
+
+    venue = Venue(name="Club", slug="club", preset="baba", overrides={"uma": [20, 10, -10]})
+    with pytest.raises(ValidationError) as err:
+        venue.full_clean()
+    assert "ruleset.uma.4: needs 4 values" in str(err.value)
+    Venue(
+        name="Club", slug="club", preset="baba", overrides={"uma": [20, 10, -10, -20]}
+    ).full_clean()
+
+
+def test_later_changes_to_a_venue_never_change_an_events_results():
+    from tournament.models import Venue
+    from tournament.services.events import event_create
+
+    venue = Venue.objects.create(
+        name="Club", slug="club", preset="baba", overrides={"uma": [20, 10, -10, -20]}
+    )
+    event = event_create(name="Night", slug="night", venue=venue, players=SEATS)
+    venue.overrides = {"uma": [30, 10, -10, -30]}
+    venue.save()
+    game = scores_game(event, 1, 1, SEATS, [40000, 30000, 20000, 10000])
+    assert game.seats.get(position=0).breakdown["uma"] == 20.0
+
+
+def test_five_players_at_an_emperor_table():
+    names = [f"P{i:02d}" for i in range(5)]
+    event = make_event(ruleset="emperor", players=names)
+    hands = [{"result": {"type": "draw", "tenpai": [0, 1]}}] * 15
+    game = game_record(event=event, data={"round": 1, "table": 1, "seats": names, "hands": hands})
+    assert game.finished and game.seats.count() == 5
+    assert list(game.seats.order_by("position").values_list("score", flat=True))[:3] == [
+        25000 + 15 * 1800,
+        25000 + 15 * 1800,
+        25000 - 15 * 1200,
+    ]
