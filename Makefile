@@ -24,7 +24,7 @@ test-sqlite: $(STAMP)
 	DATABASE_URL= $(PY) -m pytest
 
 test-postgres: $(STAMP) pg-up
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest tests/tournament
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
 # Start the machine's PostgreSQL if it is not answering (CI and developer machines have one).
 pg-up:

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, replay
 from scoring.hands import busted_by, is_bust, parse_hand, price_hand
-from scoring.parse import Doc, check_int
+from scoring.parse import Doc, check_int, check_table_names
 from scoring.presets import PRESETS
 from scoring.rules import ruleset_from_json
 from scoring.settlement import parse_settle, settle
@@ -92,12 +92,7 @@ def game(data: Any) -> dict[str, Any]:
     names = doc.raw("players", default=rules.players)
     # Player names in seat order, or just how many there are.
     if isinstance(names, list):
-        for i, name in enumerate(names):
-            if not isinstance(name, str) or not name.strip():
-                raise ScoringError(f"players[{i}]", "must be a player's name")
-            if name in names[:i]:
-                raise ScoringError(f"players[{i}]", f"{name} sits at the table twice")
-        players = len(names)
+        players = len(check_table_names(names, "players"))
     else:
         players = check_int(names, "players", 3, 5)
     raw_hands = doc.list("hands", default=[])

@@ -119,3 +119,13 @@ def check_seat(value: Any, path: str, players: int) -> int:
     if not is_int(value) or not 0 <= value < players:
         raise ScoringError(path, f"unknown seat {value!r}: seats are 0–{players - 1}")
     return value
+
+
+def check_table_names(names: Sequence[Any], path: str) -> list[str]:
+    """The players of one table, in seat order: names, each seated once."""
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise ScoringError(f"{path}[{i}]", "must be a player's name")
+        if name in names[:i]:
+            raise ScoringError(f"{path}[{i}]", f"{name} sits at this table twice")
+    return list(names)

@@ -264,7 +264,7 @@ BAD = [
         "a player twice at one table",
         "game",
         {"ruleset": "baba", "players": ["Aoki", "Baba", "Aoki", "Doi"], "hands": []},
-        "players[2]: Aoki sits at the table twice",
+        "players[2]: Aoki sits at this table twice",
     ),
     (
         "a table size the ruleset does not play",

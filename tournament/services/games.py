@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring import ScoringError, parse_hand, replay, settle
-from scoring.parse import Doc
+from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
 from scoring.settlement import Settlement, parse_settle
 from tournament.models import Entry, Event, Game, Hand, Round, Seat
@@ -53,11 +53,7 @@ def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
     if len(seats) not in rules.player_counts:
         counts = " or ".join(str(n) for n in rules.player_counts)
         raise ScoringError("seats", f"{rules.slug} plays {counts} players, not {len(seats)}")
-    for i, name in enumerate(seats):
-        if not isinstance(name, str) or not name.strip():
-            raise ScoringError(f"seats[{i}]", "must be a player's name")
-        if name in seats[:i]:
-            raise ScoringError(f"seats[{i}]", f"{name} sits at this table twice")
+    check_table_names(seats, "seats")
     n = len(seats)
     if doc.has("hands"):
         for key in ("scores", "deposits", "busts", "yakuman"):
