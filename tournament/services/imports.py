@@ -48,9 +48,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
     event = event_create(
         name=name,
         slug=slug,
-        ruleset={**rules.to_json(), "preset": "baba"}
-        if rules.slug not in PRESETS
-        else _spec(rules),
+        ruleset=_spec(rules),
         format=fmt,
         players=players,
         user=user,
@@ -65,7 +63,10 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
 
 
 def _spec(rules: Any) -> Any:
-    """The shortest ruleset spec: a preset slug, or the preset and the knobs that differ."""
+    """The shortest ruleset spec: a preset slug, or the preset and the knobs that differ
+    (every knob, for a venue that renamed its ruleset)."""
+    if rules.slug not in PRESETS:
+        return {**rules.to_json(), "preset": "baba"}
     preset = PRESETS[rules.slug]
     if rules == preset:
         return rules.slug
@@ -75,11 +76,6 @@ def _spec(rules: Any) -> Any:
 
 def event_export(event: Event) -> dict[str, Any]:
     """The event file: what `event_import` takes back to make the same event."""
-    rules = event.rules
-    if rules.slug in PRESETS:
-        ruleset: Any = _spec(rules)
-    else:
-        ruleset = {**rules.to_json(), "preset": "baba"}
     games = (
         Game.objects.filter(round__event=event)
         .select_related("round")
@@ -90,7 +86,7 @@ def event_export(event: Event) -> dict[str, Any]:
     return {
         "name": event.name,
         "slug": event.slug,
-        "ruleset": ruleset,
+        "ruleset": _spec(event.rules),
         "format": event.format,
         "players": players,
         "games": [game_to_data(g, list(g.seats.all()), list(g.hands.all())) for g in games],
