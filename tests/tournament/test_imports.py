@@ -121,3 +121,13 @@ def test_a_venue_ruleset_round_trips_with_its_changed_knobs():
     event = event_import(data)
     assert event_export(event)["ruleset"] == {"preset": "baba", "uma": {"4": [20, 10, -10, -20]}}
     assert event.rules.uma[4] == (20, 10, -10, -20)
+
+
+def test_a_renamed_venue_ruleset_round_trips_with_every_knob():
+    spec = {"preset": "jan-niki", "slug": "my-club", "name": "My club", "uma": [20, 10, -10, -20]}
+    event = event_import({**league_data(4, 1), "ruleset": spec})
+    exported = event_export(event)
+    assert exported["ruleset"]["slug"] == "my-club"
+    again = event_import({**exported, "slug": "copy"})
+    assert again.rules == event.rules
+    assert again.rules.rounding == "gosha_rokunyu" and again.rules.uma[4] == (20, 10, -10, -20)
