@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, replay
-from scoring.hands import busted_by, is_bust, parse_hand, price_hand
+from scoring.hands import busts_after, parse_hand, price_hand
 from scoring.parse import Doc, check_int, check_table_names
 from scoring.presets import PRESETS
 from scoring.rules import ruleset_from_json
@@ -68,21 +68,10 @@ def hand(data: Any) -> dict[str, Any]:
         scores=scores,
         emperor=emperor,
     )
-    out: dict[str, Any] = {
-        "deltas": outcome.deltas,
-        "deposits": outcome.deposits,
-        "payments": [[p.payer, p.payee, p.amount] for p in outcome.payments],
-        "wins": outcome.details,
-        "yakuman": [y.to_json() for y in outcome.yakuman],
-    }
+    out: dict[str, Any] = outcome.to_json()
     if scores is not None:
-        after = [a + b for a, b in zip(scores, outcome.deltas, strict=True)]
-        out["scores"] = after
-        out["busts"] = [
-            {"seat": s, "by": busted_by(rules, outcome, s, scores[s], players)}
-            for s in range(players)
-            if is_bust(rules, after[s])
-        ]
+        out["scores"] = [a + b for a, b in zip(scores, outcome.deltas, strict=True)]
+        out["busts"] = [b.to_json() for b in busts_after(rules, outcome, scores)]
     return out
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scoring.errors import ScoringError
-from scoring.hands import Chombo, Draw, EmperorWin, HandOutcome, Result
+from scoring.hands import Chombo, Draw, EmperorWin, HandOutcome, Result, turn_order
 from scoring.parse import Doc
 from scoring.rules import Ruleset
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    pass
 
 SPECIALS = ("sansou", "tenhou", "chiihou")
 SPECIAL_NAMES = {"sansou": "三双", "tenhou": "天和", "chiihou": "地和"}
@@ -99,7 +99,7 @@ def emperor_win(
     value = win_value(rules, n, win, is_emperor=win.winner == emperor)
     base = value["base"]
     if win.kind == "tsumo":
-        for payer in _others(win.winner, n):
+        for payer in turn_order(win.winner, n):
             out.pay(payer, win.winner, base)
         total = base * (n - 1)
     else:
@@ -108,10 +108,6 @@ def emperor_win(
         out.pay(win.discarder, win.winner, total)
     out.winners = (win.winner,)
     out.details.append({"seat": win.winner, "value": total, **value})
-
-
-def _others(seat: int, n: int) -> Iterable[int]:
-    return ((seat + i) % n for i in range(1, n))
 
 
 def dynasty_card(dynasty: int) -> str:

@@ -20,8 +20,7 @@ from scoring.hands import (
     Hand,
     HandOutcome,
     YakumanWin,
-    busted_by,
-    is_bust,
+    busts_after,
     price_hand,
 )
 from scoring.rules import WINDS, Ruleset
@@ -45,17 +44,11 @@ class HandRecord:
             "label": self.label,
             "dealer": self.dealer,
             "honba": self.honba,
-            "deltas": self.deltas,
             "scores": self.scores,
-            "deposits": self.deposits,
-            "payments": [[p.payer, p.payee, p.amount] for p in self.outcome.payments],
+            **self.outcome.to_json(),
         }
         if self.busts:
             out["busts"] = [b.to_json() for b in self.busts]
-        if self.outcome.yakuman:
-            out["yakuman"] = [y.to_json() for y in self.outcome.yakuman]
-        if self.outcome.details:
-            out["wins"] = self.outcome.details
         if self.emperor is not None:
             out["emperor"] = self.emperor
         return out
@@ -144,11 +137,7 @@ class GameFlow:
             outcome,
             emperor=self.emperor if rules.game == "emperor" else None,
         )
-        for seat in range(self.n):
-            if is_bust(rules, scores[seat]):
-                record.busts.append(
-                    Bust(seat, tuple(busted_by(rules, outcome, seat, before[seat], self.n)))
-                )
+        record.busts = busts_after(rules, outcome, before)
         if rules.game == "emperor":
             if hand.stop:
                 raise ScoringError("stop", "the emperor game has no アガリ止め")

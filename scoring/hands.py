@@ -124,6 +124,15 @@ class YakumanWin:
         return out
 
 
+@dataclass(frozen=True)
+class Bust:
+    seat: int
+    by: tuple[int, ...]  # who busted them (they share the bust prize)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "by": list(self.by)}
+
+
 @dataclass
 class HandOutcome:
     deltas: list[int]
@@ -134,6 +143,15 @@ class HandOutcome:
     dealer_keeps: bool | None = None  # for draws and aborts: whether the deal stays
     yakuman: list[YakumanWin] = field(default_factory=list)
     details: list[dict[str, Any]] = field(default_factory=list)  # per win: value, honba, deposits
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deltas": self.deltas,
+            "deposits": self.deposits,
+            "payments": [[p.payer, p.payee, p.amount] for p in self.payments],
+            "wins": self.details,
+            "yakuman": [y.to_json() for y in self.yakuman],
+        }
 
     def pay(self, payer: int, payee: int, amount: int) -> None:
         if amount <= 0 or payer == payee:
@@ -501,7 +519,6 @@ def _ron(rules: Ruleset, out: HandOutcome, ron: Ron, n: int, dealer: int, honba:
 
 
 def _tsumo_payments(
-    rules: Ruleset,
     out: HandOutcome,
     winner: int,
     value: Price,
@@ -510,7 +527,7 @@ def _tsumo_payments(
     honba_each: int,
 ) -> int:
     total = 0
-    for payer in _turn_order(winner, n):
+    for payer in turn_order(winner, n):
         amount = value.tsumo_dealer if payer == dealer else value.tsumo_child
         out.pay(payer, winner, amount + honba_each)
         total += amount
@@ -521,9 +538,7 @@ def _tsumo(rules: Ruleset, out: HandOutcome, win: Win, n: int, dealer: int, honb
     is_dealer = win.seat == dealer
     value = price(rules, dealer_wins=is_dealer, han=win.han, fu=win.fu, yakuman=win.yakuman)
     if win.pao is None:
-        total = _tsumo_payments(
-            rules, out, win.seat, value, n, dealer, honba * rules.honba // (n - 1)
-        )
+        total = _tsumo_payments(out, win.seat, value, n, dealer, honba * rules.honba // (n - 1))
     elif win.yakuman is None:
         # Responsibility payment (嶺上開花 after 大明槓): the pao seat pays it as a ron.
         total = value.ron
@@ -536,7 +551,7 @@ def _tsumo(rules: Ruleset, out: HandOutcome, win: Win, n: int, dealer: int, honb
         rest = win.yakuman - covered
         if rest > 0:
             rest_value = price(rules, dealer_wins=is_dealer, yakuman=rest)
-            total += _tsumo_payments(rules, out, win.seat, rest_value, n, dealer, 0)
+            total += _tsumo_payments(out, win.seat, rest_value, n, dealer, 0)
     taken = _take_deposits(out, win.seat)
     out.details.append(
         {"seat": win.seat, "value": total, "honba": honba * rules.honba, "deposits": taken}
@@ -561,7 +576,7 @@ def _noten(rules: Ruleset, out: HandOutcome, tenpai: tuple[int, ...], n: int) ->
         return  # all tenpai or all noten: nothing moves
     share = rules.noten_total // (len(noten) * len(tenpai))
     for payer in noten:
-        for payee in _turn_order(payer, n):
+        for payee in turn_order(payer, n):
             if payee in tenpai:
                 out.pay(payer, payee, share)
 
@@ -578,7 +593,7 @@ def _nagashi(
             value = price(rules, dealer_wins=seat == dealer, yakuman=1)
         else:
             value = mangan_price(rules, dealer_wins=seat == dealer)
-        total = _tsumo_payments(rules, out, seat, value, n, dealer, honba * rules.honba // (n - 1))
+        total = _tsumo_payments(out, seat, value, n, dealer, honba * rules.honba // (n - 1))
         taken = _take_deposits(out, seat) if i == 0 else 0
         out.details.append(
             {
@@ -596,16 +611,16 @@ def _nagashi(
 
 def _chombo(rules: Ruleset, out: HandOutcome, offender: int, n: int, dealer: int) -> None:
     if rules.chombo == "fixed":
-        for other in _turn_order(offender, n):
+        for other in turn_order(offender, n):
             out.pay(offender, other, rules.chombo_amount)
         return
     # Reverse mangan: the offender pays what each would have paid on a mangan tsumo.
     value = mangan_price(rules, dealer_wins=offender == dealer)
-    for other in _turn_order(offender, n):
+    for other in turn_order(offender, n):
         out.pay(offender, other, value.tsumo_dealer if other == dealer else value.tsumo_child)
 
 
-def _turn_order(seat: int, n: int) -> list[int]:
+def turn_order(seat: int, n: int) -> list[int]:
     """The other seats in turn order from `seat`'s 下家."""
     return [(seat + i) % n for i in range(1, n)]
 
@@ -635,3 +650,13 @@ def busted_by(rules: Ruleset, out: HandOutcome, seat: int, score_before: int, n:
         if is_bust(rules, score):
             return [payment.payee]
     return []
+
+
+def busts_after(rules: Ruleset, out: HandOutcome, before: list[int]) -> list[Bust]:
+    """Every seat the hand left busted, with who busted them."""
+    n = len(before)
+    return [
+        Bust(seat, tuple(busted_by(rules, out, seat, before[seat], n)))
+        for seat in range(n)
+        if is_bust(rules, before[seat] + out.deltas[seat])
+    ]

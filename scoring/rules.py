@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import ScoringError
+from scoring.parse import is_int
 
 GAMES = ("riichi", "emperor")
 SCORE_STEP = 100  # every payment and score is a multiple of this
@@ -67,7 +68,7 @@ class PaymentRow:
             "dealer_tsumo": data.get("dealer_tsumo"),
         }
         for key, value in values.items():
-            if not _is_int(value) or value < 0:
+            if not is_int(value) or value < 0:
                 raise ScoringError(f"{path}.{key}", "must be a whole number ≥ 0")
         return cls(**values)
 
@@ -79,10 +80,6 @@ class PaymentRow:
             "dealer_ron": self.dealer_ron,
             "dealer_tsumo": self.dealer_tsumo,
         }
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_number(value: Any) -> bool:
@@ -271,7 +268,7 @@ def _normalise(rules: Ruleset) -> None:
 
 
 def _ints(value: Any, name: str) -> list[int]:
-    if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
+    if not isinstance(value, list | tuple) or not all(is_int(v) for v in value):
         raise ScoringError(f"ruleset.{name}", "must be a list of whole numbers")
     return list(value)
 
@@ -307,7 +304,7 @@ def _str_map(value: Any, name: str) -> dict[str, str]:
 
 
 def _int_map(value: Any, name: str) -> dict[int, int]:
-    if not isinstance(value, Mapping) or not all(_is_int(v) for v in value.values()):
+    if not isinstance(value, Mapping) or not all(is_int(v) for v in value.values()):
         raise ScoringError(f"ruleset.{name}", "must be an object {players: whole number}")
     return {_key_int(k, name): v for k, v in value.items()}
 
@@ -317,7 +314,7 @@ def _limits(value: Any) -> tuple[tuple[int, int], ...]:
         raise ScoringError("ruleset.limits", "must be a list of [han, basic points] rows")
     rows = []
     for i, row in enumerate(value):
-        if not (isinstance(row, list | tuple) and len(row) == 2 and all(_is_int(v) for v in row)):
+        if not (isinstance(row, list | tuple) and len(row) == 2 and all(is_int(v) for v in row)):
             raise ScoringError(f"ruleset.limits[{i}]", "must be [han, basic points]")
         rows.append((row[0], row[1]))
     return tuple(rows)
@@ -337,7 +334,7 @@ def _whole(rules: Ruleset, name: str, low: int | None = 0, optional: bool = Fals
     value = getattr(rules, name)
     if value is None and optional:
         return
-    if not _is_int(value):
+    if not is_int(value):
         raise ScoringError(f"ruleset.{name}", "must be a whole number")
     if low is not None and value < low:
         raise ScoringError(f"ruleset.{name}", f"must be at least {low}")

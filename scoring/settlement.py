@@ -12,20 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.hands import YakumanWin, is_bust, round_up
+from scoring.hands import Bust, YakumanWin, is_bust, round_up
 from scoring.parse import Doc, check_int
 from scoring.rules import SCORE_STEP, Ruleset
 
 BREAKDOWN = ("base", "uma", "oka", "bust", "shugi")
-
-
-@dataclass(frozen=True)
-class Bust:
-    seat: int
-    by: tuple[int, ...]  # who busted them (they share the bust prize)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "by": list(self.by)}
+__all__ = ["Bust", "SeatResult", "Settlement", "settle"]
 
 
 @dataclass

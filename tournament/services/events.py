@@ -104,8 +104,6 @@ def event_register_players(*, event: Event, names: Sequence[str], user: Any = No
     existing = {p.name: p for p in Player.objects.filter(name__in=names)}
     created = Player.objects.bulk_create(Player(name=n) for n in names if n not in existing)
     players = {**existing, **{p.name: p for p in created}}
-    if created and not all(p.pk for p in created):  # backends that do not return keys
-        players = {p.name: p for p in Player.objects.filter(name__in=names)}
     registered = set(Entry.objects.filter(event=event).values_list("player__name", flat=True))
     Entry.objects.bulk_create(
         Entry(event=event, player=players[n]) for n in names if n not in registered
