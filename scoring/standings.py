@@ -9,7 +9,7 @@ unless the organizer has settled it (`decisions`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -142,18 +142,22 @@ def standings(
     fmt: Format | str = "league",
     players: Sequence[Player] = (),
     decisions: Mapping[str, Sequence[Player]] | None = None,
+    substitutes: Collection[Player] = (),
 ) -> Standings:
-    """Rank everyone. `decisions[stage]` orders players the organizer has settled a tie for."""
+    """Rank everyone. `decisions[stage]` orders players the organizer has settled a tie for.
+    `substitutes` stood in to fill tables: their games count for the others, not for them."""
     if isinstance(fmt, str):
         if fmt not in FORMATS:
             raise ScoringError("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
         fmt = FORMATS[fmt]
     decisions = decisions or {}
-    rows: dict[Player, Row] = {p: Row(p) for p in players}
+    rows: dict[Player, Row] = {p: Row(p) for p in players if p not in substitutes}
     for i, game in enumerate(games):
         if not (len(game.players) == len(game.ranks) == len(game.points)):
             raise ScoringError(f"games[{i}]", "players, ranks and points must be one per seat")
         for seat, player in enumerate(game.players):
+            if player in substitutes:
+                continue
             row = rows.setdefault(player, Row(player))
             if game.round in row.rounds:
                 raise ScoringError(f"games[{i}]", f"{player} plays round {game.round} twice")

@@ -1,11 +1,40 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament import views
+from tournament.views import entry, organize, public
+
+manage = [
+    path("", organize.event_manage, name="event-manage"),
+    path("players/", organize.players_add, name="players-add"),
+    path("players/<int:entry_id>/withdraw/", organize.player_withdraw, name="player-withdraw"),
+    path("rounds/", organize.round_new, name="round-new"),
+    path("rounds/<int:number>/", organize.round_sheet, name="round-sheet"),
+    path("rounds/<int:number>/unseat/", organize.round_remove, name="round-unseat"),
+    path(
+        "stages/<int:position>/<str:action>/",
+        organize.stage_action,
+        name="stage-action",
+    ),
+    path("games/new/", entry.game_new, name="game-new"),
+    path("games/<int:game_id>/scores/", entry.game_scores, name="game-scores"),
+    path("games/<int:game_id>/hands/", entry.game_hands, name="game-hands"),
+    path("games/<int:game_id>/undo/", entry.game_undo, name="game-undo"),
+    path("games/<int:game_id>/delete/", entry.game_delete, name="game-delete"),
+    path("audit/", organize.audit_log, name="event-audit"),
+]
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("events/<slug:slug>/", views.event_detail, name="event-detail"),
+    path("", public.home, name="home"),
+    path("events/new/", organize.event_new, name="event-new"),
+    path("events/<slug:slug>/", public.event_detail, name="event-detail"),
+    path("events/<slug:slug>/manage/", include(manage)),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

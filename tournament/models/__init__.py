@@ -1,5 +1,5 @@
 from tournament.models.audit import AuditEntry
-from tournament.models.events import FORMAT_CHOICES, Entry, Event, Round, Stage
+from tournament.models.events import FORMAT_CHOICES, Entry, Event, Round, SitOut, Stage
 from tournament.models.games import Game, Hand, Seat
 from tournament.models.venues import PRESET_CHOICES, Player, Venue
 
@@ -14,6 +14,7 @@ __all__ = [
     "Player",
     "Round",
     "Seat",
+    "SitOut",
     "Stage",
     "Venue",
 ]

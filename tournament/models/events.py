@@ -60,6 +60,9 @@ class Entry(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    # A stand-in who fills a seat when the players do not divide into tables; their games
+    # count for the others at the table, never for a ranking of their own.
+    substitute = models.BooleanField(_("substitute"), default=False)
 
     class Meta:
         ordering = ["event", "player__name"]
@@ -84,6 +87,10 @@ class Stage(models.Model):
     first_round = models.PositiveSmallIntegerField(_("first round"), null=True, blank=True)
     last_round = models.PositiveSmallIntegerField(_("last round"), null=True, blank=True)
     advance = models.PositiveSmallIntegerField(_("players advancing"), null=True, blank=True)
+    # Closed by an organizer once its rounds are played and the cut is settled.
+    closed = models.BooleanField(_("closed"), default=False)
+    # The organizer's order for players the rules leave tied (scoring.standings `decisions`).
+    decision = models.JSONField(_("tie decision"), default=list, blank=True)
 
     class Meta:
         ordering = ["event", "position"]
@@ -127,3 +134,30 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} R{self.number}"
+
+
+class SitOut(models.Model):
+    """A registered player who does not play a round, and why — never silently dropped."""
+
+    REASONS = [
+        ("bye", _("bye (players do not fill the tables)")),
+        ("cut", _("did not make the cut")),
+        ("withdrawn", _("withdrawn")),
+    ]
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+    reason = models.CharField(_("reason"), max_length=20, choices=REASONS, default="bye")
+
+    class Meta:
+        ordering = ["round", "player__name"]
+        verbose_name = _("sit-out")
+        verbose_name_plural = _("sit-outs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player"], name="tournament_sitout_unique_player_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.player} ({self.reason})"

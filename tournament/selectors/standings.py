@@ -55,10 +55,17 @@ def event_results(event: Event) -> list[GameResult]:
 
 def event_standings(event: Event) -> Standings:
     """Standings of one event. Queries: stages, entries, seats — three, whatever the size."""
-    fmt = event_format(event, list(event.stages.all()))
-    players = list(
+    stages = list(event.stages.all())
+    fmt = event_format(event, stages)
+    entries = list(
         Entry.objects.filter(event=event)
         .order_by("player__name")
-        .values_list("player__name", flat=True)
+        .values_list("player__name", "substitute")
     )
-    return standings(event_results(event), fmt, players)
+    return standings(
+        event_results(event),
+        fmt,
+        [name for name, substitute in entries if not substitute],
+        decisions={s.name: s.decision for s in stages if s.decision},
+        substitutes={name for name, substitute in entries if substitute},
+    )

@@ -13,6 +13,8 @@ from tournament.models import Entry, Event, Player, Stage, Venue
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
 
+RESERVED_SLUGS = {"new"}  # /events/new/ creates an event
+
 
 def ruleset_snapshot(rules: Ruleset) -> dict[str, Any]:
     """Every knob, so the event's results never follow later changes to a preset or venue.
@@ -57,6 +59,8 @@ def event_create(
     if not name or not name.strip():
         raise ServiceError("an event needs a name", "name")
     slug = slug or slugify(name, allow_unicode=False) or "event"
+    if slug in RESERVED_SLUGS:
+        raise ServiceError(f"{slug!r} is taken by a page of the site; choose another", "slug")
     if Event.objects.filter(slug=slug).exists():
         raise ServiceError(f"an event called {slug!r} exists already", "slug")
     if format not in FORMATS:
@@ -117,3 +121,20 @@ def event_register_players(*, event: Event, names: Sequence[str], user: Any = No
             after={"players": names},
         )
     return [players[n] for n in names]
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) -> Entry:
+    """Withdraw a player from the rounds still to be seated (or take them back). Their games so
+    far stay in the standings."""
+    if entry.withdrawn == withdrawn:
+        return entry
+    entry.withdrawn = withdrawn
+    entry.save(update_fields=["withdrawn"])
+    audit_record(
+        event=entry.event,
+        user=user,
+        action="event.withdraw" if withdrawn else "event.reinstate",
+        summary=f"{entry.player.name} {'withdrawn' if withdrawn else 'reinstated'}",
+    )
+    return entry

@@ -216,17 +216,19 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
     return game
 
 
-@transaction.atomic
-def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = None) -> Game:
-    """Replace a game's record. Refused if someone saved it since `expected_version`."""
+def _locked(game: Game, expected_version: int) -> Game:
     locked = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
     if locked.version != expected_version:
         raise ConflictError(
             "someone else saved this game meanwhile; reload it and try again", "version"
         )
+    return locked
+
+
+def _replace(locked: Game, data: Any, *, user: Any, action: str, summary: str = "") -> Game:
     event = locked.round.event
     ev = game_evaluate(event.rules, data)
-    before = game_to_data(locked)
+    before = game_to_data(locked) if game_has_result(locked) else None
     players = _check_players(event, ev, locked)
     if ev.round != locked.round.number or ev.table != locked.table:
         rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
@@ -240,12 +242,72 @@ def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = No
     audit_record(
         event=event,
         user=user,
-        action="game.correct",
-        summary=f"round {ev.round} table {ev.table}",
+        action=action,
+        summary=f"round {ev.round} table {ev.table}" + (f": {summary}" if summary else ""),
         before=before,
         after=data,
     )
     return locked
+
+
+def game_has_result(game: Game) -> bool:
+    """Seated games wait for a result; one with final scores or any hand has one."""
+    return game.finished or game.mode == "hands"
+
+
+@transaction.atomic
+def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = None) -> Game:
+    """Replace a game's record (or give a seated game its first). Refused if someone saved
+    it since `expected_version`."""
+    locked = _locked(game, expected_version)
+    action = "game.correct" if game_has_result(locked) else "game.record"
+    return _replace(locked, data, user=user, action=action)
+
+
+def _hands_data(game: Game) -> dict[str, Any]:
+    seats = list(game.seats.select_related("player"))
+    data = {
+        "round": game.round.number,
+        "table": game.table,
+        "seats": [s.player.name for s in sorted(seats, key=lambda s: s.position)],
+        "hands": [h.data for h in game.hands.order_by("number")] if game.mode == "hands" else [],
+    }
+    return data
+
+
+@transaction.atomic
+def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = None) -> Game:
+    """Play one more hand at a table recorded hand by hand; the game closes itself when the
+    flow says it is over. An error names the field of the hand (`result.wins[1].seat`)."""
+    locked = _locked(game, expected_version)
+    if locked.mode == "scores" and locked.finished:
+        raise ServiceError(
+            "this game was entered by its final scores; correct those instead", "type"
+        )
+    data = _hands_data(locked)
+    index = len(data["hands"])
+    data["hands"].append(hand)
+    try:
+        return _replace(locked, data, user=user, action="game.hand", summary=f"hand {index + 1}")
+    except ServiceError as exc:
+        prefix = f"hands[{index}]"
+        if exc.field == prefix or exc.field.startswith(prefix + "."):
+            field = exc.field[len(prefix) + 1 :]
+            raise type(exc)(exc.message, field) from None
+        raise
+
+
+@transaction.atomic
+def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Game:
+    """Take back the last hand (the game reopens if that hand had ended it)."""
+    locked = _locked(game, expected_version)
+    data = _hands_data(locked)
+    if locked.mode != "hands" or not data["hands"]:
+        raise ServiceError("there is no hand to undo", "version")
+    data["hands"].pop()
+    return _replace(
+        locked, data, user=user, action="game.undo", summary=f"hand {len(data['hands']) + 1}"
+    )
 
 
 @transaction.atomic

@@ -1,0 +1,86 @@
+"""Reads for rounds and games, each a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from scoring import GameFlow, parse_hand, replay
+from tournament.models import AuditEntry, Event, Game, Hand, Round, Seat, SitOut
+
+
+def round_list(event: Event) -> QuerySet[Round]:
+    """Rounds with their games and seats (three queries), for the dashboard and round sheets."""
+    return (
+        Round.objects.filter(event=event)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "games",
+                Game.objects.order_by("table").prefetch_related(
+                    Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+                ),
+            ),
+            Prefetch("sit_outs", SitOut.objects.select_related("player")),
+        )
+    )
+
+
+def game_for_entry(event: Event, game_id: int) -> Game:
+    """One game of the event with its round, seats and players (raises Game.DoesNotExist)."""
+    return (
+        Game.objects.select_related("round")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+        )
+        .get(pk=game_id, round__event=event)
+    )
+
+
+@dataclass
+class Sheet:
+    """A table's score sheet: the hands so far and the flow's state for the next hand."""
+
+    game: Game
+    names: list[str]
+    hands: list[Hand]
+    flow: GameFlow
+
+    @property
+    def next(self) -> dict[str, Any] | None:
+        return self.flow.next()
+
+    @property
+    def dealer_name(self) -> str:
+        nxt = self.flow.next()
+        return self.names[nxt["dealer"]] if nxt else ""
+
+    @property
+    def can_stop(self) -> bool:
+        return self.flow.rules.agari_yame != "never" and self.flow.is_last_hand
+
+    def running(self) -> list[tuple[str, int]]:
+        return list(zip(self.names, self.flow.scores, strict=True))
+
+    def log(self) -> list[tuple[Hand, list[tuple[int, int]]]]:
+        """Each hand with (change, score after) per seat."""
+        return [(h, list(zip(h.deltas, h.scores, strict=True))) for h in self.hands]
+
+
+def game_sheet(event: Event, game: Game) -> Sheet:
+    """Replays the stored hands through the engine (they were checked when written)."""
+    names = [s.player.name for s in game.seats.all()]
+    hands = list(game.hands.order_by("number")) if game.mode == "hands" else []
+    rules = event.rules
+    flow = replay(
+        rules,
+        len(names),
+        [parse_hand(h.data, rules, len(names), f"hands[{i}]") for i, h in enumerate(hands)],
+    )
+    return Sheet(game, names, hands, flow)
+
+
+def audit_list(event: Event, limit: int = 200) -> QuerySet[AuditEntry]:
+    return AuditEntry.objects.filter(event=event).select_related("user")[:limit]

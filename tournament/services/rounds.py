@@ -1,0 +1,169 @@
+"""Writes for rounds: seat the next round (tables, seat winds, byes or substitutes), unseat it."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Q
+
+from scoring import ScoringError
+from scoring.seating import choose_byes, draw_winds, meetings, seat
+from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
+from tournament.selectors.standings import event_standings
+from tournament.services.audit import audit_record
+from tournament.services.errors import ServiceError
+
+SHORTFALLS = ("bye", "substitute")
+SUBSTITUTE_NAME = "代走 {n}"  # 代走: the usual word at a Japanese table for a stand-in
+
+
+def table_size(event: Event) -> int:
+    return event.rules.players
+
+
+def _pool(event: Event, number: int) -> tuple[list[str], list[str], list[str]]:
+    """(who plays, in standings order; who is cut; the whole standings order)."""
+    table = event_standings(event)
+    order = [str(r.player) for r in table.rows]
+    active = set(
+        Entry.objects.filter(event=event, withdrawn=False, substitute=False).values_list(
+            "player__name", flat=True
+        )
+    )
+    pool = [p for p in order if p in active]
+    pool += sorted(active - set(pool))  # registered after the last standings were read
+    for stage, result in zip(event.stages.order_by("position"), table.stages, strict=False):
+        if stage.advance is None or stage.last_round is None or number <= stage.last_round:
+            continue
+        if not stage.closed:
+            raise ServiceError(
+                f"close the {stage.name} (rounds {stage.first_round}–{stage.last_round}) "
+                f"before seating round {number}",
+                "round",
+            )
+        advancing = {str(p) for p in result.advancing}
+        cut = [p for p in pool if p not in advancing]
+        return [p for p in pool if p in advancing], cut, order
+    return pool, [], order
+
+
+def _substitutes(event: Event, count: int) -> list[Player]:
+    """Stand-ins, reused from earlier rounds first; new ones are registered as substitutes."""
+    known = list(
+        Entry.objects.filter(event=event, substitute=True)
+        .select_related("player")
+        .order_by("player__name")
+    )
+    players = [e.player for e in known][:count]
+    taken = set(Entry.objects.filter(event=event).values_list("player__name", flat=True))
+    n = 1
+    while len(players) < count:
+        name = SUBSTITUTE_NAME.format(n=n)
+        n += 1
+        if name in taken:
+            continue
+        player, _ = Player.objects.get_or_create(name=name)
+        Entry.objects.create(event=event, player=player, substitute=True)
+        players.append(player)
+    return players
+
+
+@transaction.atomic
+def round_seat(
+    *,
+    event: Event,
+    method: str = "random",
+    shortfall: str = "",
+    user: Any = None,
+    rng: random.Random | None = None,
+) -> Round:
+    """Seat the next round. Players who do not fill the last table sit out (`bye`, recorded)
+    or play with stand-ins (`substitute`); with neither chosen, the organizer is asked."""
+    Event.objects.select_for_update().filter(pk=event.pk).first()  # one seating at a time
+    rng = rng or random.Random()
+    number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    size = table_size(event)
+    pool, cut, _ = _pool(event, number)
+    if len(pool) < size:
+        raise ServiceError(
+            f"{len(pool)} players cannot fill a table of {size}; register more players", "round"
+        )
+    extra = len(pool) % size
+    byes: list[str] = []
+    stand_ins: list[Player] = []
+    if extra:
+        if shortfall not in SHORTFALLS:
+            raise ServiceError(
+                f"{len(pool)} players leave {extra} over at tables of {size}: choose byes "
+                f"({extra} sit out) or substitutes ({size - extra} stand-ins)",
+                "shortfall",
+            )
+        if shortfall == "bye":
+            earlier = SitOut.objects.filter(round__event=event, reason="bye")
+            so_far: dict[str, int] = defaultdict(int)
+            for name in earlier.values_list("player__name", flat=True):
+                so_far[name] += 1
+            byes = choose_byes(pool, extra, so_far, rng, ranked=method == "standings")
+        else:
+            stand_ins = _substitutes(event, size - extra)
+    playing = [p for p in pool if p not in byes] + [p.name for p in stand_ins]
+    history_rows = Seat.objects.filter(round__event=event).values_list("game_id", "player__name")
+    tables_before: dict[int, list[str]] = defaultdict(list)
+    for game_id, name in history_rows:
+        tables_before[game_id].append(name)
+    try:
+        tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
+    except ScoringError as exc:
+        raise ServiceError(exc.message, exc.field) from None
+    rnd = Round.objects.create(event=event, number=number)
+    players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut)}
+    seated: list[list[str]] = []
+    for t, table in enumerate(tables, start=1):
+        game = Game.objects.create(round=rnd, table=t, finished=False)
+        order = draw_winds(table, rng)
+        seated.append(order)
+        Seat.objects.bulk_create(
+            Seat(game=game, round=rnd, position=i, player=players[name])
+            for i, name in enumerate(order)
+        )
+    SitOut.objects.bulk_create(
+        [SitOut(round=rnd, player=players[n], reason="bye") for n in byes]
+        + [SitOut(round=rnd, player=players[n], reason="cut") for n in cut]
+    )
+    audit_record(
+        event=event,
+        user=user,
+        action="round.seat",
+        summary=f"round {number}: {len(tables)} tables ({method})",
+        after={"round": number, "tables": seated, "byes": byes, "cut": cut},
+    )
+    return rnd
+
+
+@transaction.atomic
+def round_unseat(*, rnd: Round, user: Any = None) -> None:
+    """Take back a seating, as long as no result has been entered for it."""
+    started = rnd.games.filter(Q(finished=True) | Q(hands__isnull=False)).first()
+    if started is not None:
+        raise ServiceError(
+            f"table {started.table} of round {rnd.number} has results; delete them first",
+            "round",
+        )
+    later = Round.objects.filter(event=rnd.event, number__gt=rnd.number).exists()
+    if later:
+        raise ServiceError(f"round {rnd.number} is not the last round", "round")
+    tables = [
+        [s.player.name for s in g.seats.select_related("player")]
+        for g in rnd.games.order_by("table")
+    ]
+    audit_record(
+        event=rnd.event,
+        user=user,
+        action="round.unseat",
+        summary=f"round {rnd.number} seating taken back",
+        before={"round": rnd.number, "tables": tables},
+    )
+    rnd.delete()

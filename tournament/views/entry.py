@@ -1,0 +1,261 @@
+"""Result entry for one table: final scores (with a preview), or hand by hand; corrections.
+Every save carries the version the organizer loaded; a save made meanwhile by someone else is
+a conflict shown with what they typed kept in the form, never a silent overwrite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournament.forms.games import HandForm, ScoresForm, seat_label
+from tournament.models import Event, Game
+from tournament.permissions import organizer_required
+from tournament.selectors.games import game_for_entry, game_sheet
+from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.games import (
+    game_correct,
+    game_evaluate,
+    game_hand_add,
+    game_hand_undo,
+    game_has_result,
+    game_record,
+    game_remove,
+    game_to_data,
+)
+
+CONFLICT = gettext_lazy(
+    "Someone else saved this table while you were typing. What they saved is shown above; "
+    "your entry is kept below — check it and save again to replace theirs."
+)
+
+
+def _game(event: Event, game_id: int) -> Game:
+    try:
+        return game_for_entry(event, game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+
+
+def _player_names(event: Event) -> list[str]:
+    return list(event.entries.order_by("player__name").values_list("player__name", flat=True))
+
+
+def _with_version(post: QueryDict, version: int) -> QueryDict:
+    data = post.copy()
+    data["version"] = str(version)
+    return data
+
+
+def _scores_initial(game: Game) -> dict[str, Any]:
+    seats = list(game.seats.all())
+    initial: dict[str, Any] = {"version": game.version, "deposits": game.deposits}
+    if game.finished and game.mode == "scores":
+        for s in seats:
+            initial[f"score_{s.position}"] = s.score
+        for b in game.busts:
+            initial[f"bust_{b['seat']}"] = [str(j) for j in b.get("by", [])]
+        for k, y in enumerate(game.yakuman[: ScoresForm.YAKUMAN_ROWS]):
+            initial.update(
+                {
+                    f"yk{k}_winner": str(y["winner"]),
+                    f"yk{k}_kind": y.get("kind", "tsumo"),
+                    f"yk{k}_from": "" if y.get("from") is None else str(y["from"]),
+                    f"yk{k}_count": y.get("count", 1),
+                    f"yk{k}_pao": "" if y.get("pao") is None else str(y["pao"]),
+                }
+            )
+    return initial
+
+
+def _preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
+    ev = game_evaluate(event.rules, data)
+    return [
+        {
+            "seat": seat_label(p.seat, ev.seats[p.seat]),
+            "score": p.score,
+            "rank": p.rank,
+            "points": p.points,
+            "chips": p.chips,
+            "breakdown": p.breakdown,
+        }
+        for p in ev.settlement.players
+    ]
+
+
+def _scores_page(
+    request: HttpRequest, event: Event, game: Game | None, form: ScoresForm, **extra: Any
+) -> HttpResponse:
+    status = 400 if form.is_bound and (form.errors or extra.get("conflict")) else 200
+    return render(
+        request,
+        "tournament/manage/game_scores.html",
+        {"event": event, "game": game, "form": form, **extra},
+        status=status,
+    )
+
+
+@organizer_required
+def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    game = _game(event, game_id)
+    names = [s.player.name for s in game.seats.all()]
+    kwargs = {"rules": event.rules, "names": names, "players": _player_names(event)}
+    if request.method != "POST":
+        return _scores_page(
+            request, event, game, ScoresForm(initial=_scores_initial(game), **kwargs)
+        )
+    form = ScoresForm(request.POST, **kwargs)
+    if not form.is_valid():
+        return _scores_page(request, event, game, form)
+    data = form.to_data(game.round.number, game.table)
+    try:
+        if "preview" in request.POST:
+            return _scores_page(request, event, game, form, preview=_preview(event, data))
+        game_correct(
+            game=game,
+            data=data,
+            expected_version=form.cleaned_data["version"] or 0,
+            user=request.user,
+        )
+    except ConflictError:
+        current = _game(event, game_id)
+        form = ScoresForm(_with_version(request.POST, current.version), **kwargs)
+        form.is_valid()
+        form.add_error(None, CONFLICT)
+        saved = None
+        if game_has_result(current):
+            was = game_to_data(current)
+            saved = list(
+                zip(
+                    was["seats"],
+                    was.get("scores") or [None] * len(was["seats"]),
+                    strict=True,
+                )
+            )
+        return _scores_page(request, event, game, form, conflict=True, saved=saved)
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return _scores_page(request, event, game, form)
+    messages.success(
+        request, _("Round %(r)d table %(t)d is saved.") % {"r": data["round"], "t": data["table"]}
+    )
+    return redirect("round-sheet", event.slug, data["round"])
+
+
+@organizer_required
+def game_new(request: HttpRequest, event: Event) -> HttpResponse:
+    """A table that was not seated here (a club night, a late table): players chosen in the form."""
+    n = event.rules.players
+    kwargs = {"rules": event.rules, "names": [""] * n, "players": _player_names(event), "new": True}
+    if request.method != "POST":
+        initial = {"round": request.GET.get("round") or 1, "table": request.GET.get("table") or 1}
+        return _scores_page(request, event, None, ScoresForm(initial=initial, **kwargs))
+    form = ScoresForm(request.POST, **kwargs)
+    if not form.is_valid():
+        return _scores_page(request, event, None, form)
+    data = form.to_data(0, 0)
+    try:
+        if "preview" in request.POST:
+            return _scores_page(request, event, None, form, preview=_preview(event, data))
+        game_record(event=event, data=data, user=request.user)
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return _scores_page(request, event, None, form)
+    messages.success(
+        request, _("Round %(r)d table %(t)d is saved.") % {"r": data["round"], "t": data["table"]}
+    )
+    return redirect("round-sheet", event.slug, data["round"])
+
+
+def _hands_page(
+    request: HttpRequest, event: Event, game: Game, form: HandForm | None, **extra: Any
+) -> HttpResponse:
+    sheet = game_sheet(event, game)
+    bound = form is not None and form.is_bound
+    status = 400 if bound and (form.errors or extra.get("conflict")) else 200  # type: ignore[union-attr]
+    if form is None and sheet.next is not None:
+        form = HandForm(
+            rules=event.rules,
+            names=sheet.names,
+            can_stop=sheet.can_stop,
+            initial={"version": game.version},
+        )
+    return render(
+        request,
+        "tournament/manage/game_hands.html",
+        {
+            "event": event,
+            "game": game,
+            "sheet": sheet,
+            "form": form,
+            "seats": [seat_label(i, n) for i, n in enumerate(sheet.names)],
+            "by_scores": game.mode == "scores" and game.finished,
+            **extra,
+        },
+        status=status,
+    )
+
+
+@organizer_required
+def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    game = _game(event, game_id)
+    if request.method != "POST":
+        return _hands_page(request, event, game, None)
+    names = [s.player.name for s in game.seats.all()]
+    sheet = game_sheet(event, game)
+    kwargs = {"rules": event.rules, "names": names, "can_stop": sheet.can_stop}
+    form = HandForm(request.POST, **kwargs)
+    if not form.is_valid():
+        return _hands_page(request, event, game, form)
+    try:
+        saved = game_hand_add(
+            game=game,
+            hand=form.to_hand(),
+            expected_version=form.cleaned_data["version"] or 0,
+            user=request.user,
+        )
+    except ConflictError:
+        current = _game(event, game_id)
+        form = HandForm(_with_version(request.POST, current.version), **kwargs)
+        form.is_valid()
+        form.add_error(None, CONFLICT)
+        return _hands_page(request, event, current, form, conflict=True)
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return _hands_page(request, event, game, form)
+    if saved.finished:
+        messages.success(request, _("The game is over; its result is in the standings."))
+    return redirect("game-hands", event.slug, game.pk)
+
+
+@organizer_required
+@require_POST
+def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    game = _game(event, game_id)
+    try:
+        game_hand_undo(
+            game=game, expected_version=int(request.POST.get("version") or 0), user=request.user
+        )
+    except ServiceError as exc:  # a conflict too: the sheet reloads with the other phone's hand
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The last hand is taken back."))
+    return redirect("game-hands", event.slug, game.pk)
+
+
+@organizer_required
+def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    game = _game(event, game_id)
+    if request.method == "POST":
+        number = game.round.number
+        game_remove(game=game, user=request.user)
+        messages.success(
+            request, _("Round %(r)d table %(t)d is deleted.") % {"r": number, "t": game.table}
+        )
+        return redirect("event-manage", event.slug)
+    return render(request, "tournament/manage/game_delete.html", {"event": event, "game": game})

@@ -1,0 +1,177 @@
+"""Organizer screens for an event: create it, players, rounds and seating, stages, the log.
+Thin: forms collect, services write, selectors read; rights are checked by the decorators."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
+from tournament.models import Entry, Event, Round, Stage
+from tournament.permissions import event_creator_required, organizer_required
+from tournament.selectors.games import audit_list, round_list
+from tournament.selectors.standings import event_standings
+from tournament.services.errors import ServiceError
+from tournament.services.events import entry_withdraw, event_create, event_register_players
+from tournament.services.rounds import round_seat, round_unseat, table_size
+from tournament.services.stages import stage_close, stage_decide, stage_reopen
+
+
+@event_creator_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    form = EventCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = event_create(**form.service_kwargs(), user=request.user)
+        except ServiceError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, _("%(name)s is ready.") % {"name": event.name})
+            return redirect("event-manage", event.slug)
+    return render(request, "tournament/manage/event_new.html", {"form": form})
+
+
+def _dashboard(
+    request: HttpRequest,
+    event: Event,
+    *,
+    players_form: PlayersForm | None = None,
+    seat_form: SeatRoundForm | None = None,
+    tie_forms: dict[int, TieDecisionForm] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    table = event_standings(event)
+    stages = list(event.stages.order_by("position"))
+    stage_rows = []
+    for stage, result in zip(stages, table.stages, strict=False):
+        tied = [str(p) for p in result.tied_at_cut]
+        form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
+        stage_rows.append({"stage": stage, "result": result, "tie_form": form})
+    entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
+    return render(
+        request,
+        "tournament/manage/dashboard.html",
+        {
+            "event": event,
+            "entries": entries,
+            "active": sum(1 for e in entries if not e.withdrawn and not e.substitute),
+            "table_size": table_size(event),
+            "rounds": round_list(event),
+            "stages": stage_rows,
+            "players_form": players_form or PlayersForm(),
+            "seat_form": seat_form or SeatRoundForm(),
+        },
+        status=status,
+    )
+
+
+@organizer_required
+def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
+    return _dashboard(request, event)
+
+
+@organizer_required
+@require_POST
+def players_add(request: HttpRequest, event: Event) -> HttpResponse:
+    form = PlayersForm(request.POST)
+    if form.is_valid():
+        try:
+            added = event_register_players(
+                event=event, names=form.cleaned_data["players"], user=request.user
+            )
+        except ServiceError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, _("%(n)d players registered.") % {"n": len(added)})
+            return redirect("event-manage", event.slug)
+    return _dashboard(request, event, players_form=form, status=400)
+
+
+@organizer_required
+@require_POST
+def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "event"), pk=entry_id, event=event
+    )
+    withdrawn = request.POST.get("withdrawn", "1") == "1"
+    entry_withdraw(entry=entry, withdrawn=withdrawn, user=request.user)
+    messages.success(
+        request,
+        (_("%(name)s is withdrawn.") if withdrawn else _("%(name)s is back in."))
+        % {"name": entry.player.name},
+    )
+    return redirect("event-manage", event.slug)
+
+
+@organizer_required
+@require_POST
+def round_new(request: HttpRequest, event: Event) -> HttpResponse:
+    form = SeatRoundForm(request.POST)
+    if form.is_valid():
+        try:
+            rnd = round_seat(
+                event=event,
+                method=form.cleaned_data["method"],
+                shortfall=form.cleaned_data["shortfall"],
+                user=request.user,
+            )
+        except ServiceError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, _("Round %(n)d is seated.") % {"n": rnd.number})
+            return redirect("round-sheet", event.slug, rnd.number)
+    return _dashboard(request, event, seat_form=form, status=400)
+
+
+@organizer_required
+def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    rnd = get_object_or_404(round_list(event), number=number)
+    return render(request, "tournament/manage/round_sheet.html", {"event": event, "round": rnd})
+
+
+@organizer_required
+@require_POST
+def round_remove(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    rnd = get_object_or_404(Round, event=event, number=number)
+    try:
+        round_unseat(rnd=rnd, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("round-sheet", event.slug, number)
+    messages.success(request, _("The seating of round %(n)d is taken back.") % {"n": number})
+    return redirect("event-manage", event.slug)
+
+
+@organizer_required
+@require_POST
+def stage_action(request: HttpRequest, event: Event, position: int, action: str) -> HttpResponse:
+    stage = get_object_or_404(Stage, event=event, position=position)
+    try:
+        if action == "decide":
+            result = next(r for r in event_standings(event).stages if r.stage.name == stage.name)
+            form = TieDecisionForm(request.POST, tied=[str(p) for p in result.tied_at_cut])
+            if not form.is_valid():
+                return _dashboard(request, event, tie_forms={stage.pk: form}, status=400)
+            stage_decide(
+                event=event, stage=stage, order=form.cleaned_data["order"], user=request.user
+            )
+            messages.success(request, _("The tie is settled."))
+        elif action == "close":
+            stage_close(event=event, stage=stage, user=request.user)
+            messages.success(request, _("The %(stage)s is closed.") % {"stage": stage.name})
+        else:
+            stage_reopen(event=event, stage=stage, user=request.user)
+            messages.success(request, _("The %(stage)s is open again.") % {"stage": stage.name})
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("event-manage", event.slug)
+
+
+@organizer_required
+def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
+    return render(
+        request, "tournament/manage/audit.html", {"event": event, "entries": audit_list(event)}
+    )
