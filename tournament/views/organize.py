@@ -31,7 +31,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s is ready.") % {"name": event.name})
             return redirect("event-manage", event.slug)
-    return render(request, "tournament/manage/event_new.html", {"form": form})
+    status = 400 if form.is_bound else 200  # a bound form here has errors
+    return render(request, "tournament/manage/event_new.html", {"form": form}, status=status)
 
 
 def _dashboard(
@@ -45,9 +46,11 @@ def _dashboard(
 ) -> HttpResponse:
     table = event_standings(event)
     stages = list(event.stages.order_by("position"))
+    results = {r.stage.name: r for r in table.stages}  # a stage after an open tie has none
     stage_rows = []
-    for stage, result in zip(stages, table.stages, strict=False):
-        tied = [str(p) for p in result.tied_at_cut]
+    for stage in stages:
+        result = results.get(stage.name)
+        tied = [str(p) for p in result.tied_at_cut] if result else []
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
         stage_rows.append({"stage": stage, "result": result, "tie_form": form})
     entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
