@@ -61,7 +61,7 @@ def organizer_urls(event: Event) -> list[tuple[str, str, dict]]:
 
 
 def test_every_organizer_view_refuses_visitors_and_other_users(seated):
-    event, organizer = seated
+    event, _organizer = seated
     stranger = logged_in(make_user("stranger"))
     anonymous = Client()
     for method, address, data in organizer_urls(event):

@@ -91,7 +91,7 @@ def _preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
 def _scores_page(
     request: HttpRequest, event: Event, game: Game | None, form: ScoresForm, **extra: Any
 ) -> HttpResponse:
-    status = 400 if form.is_bound and (form.errors or extra.get("conflict")) else 200
+    status = 409 if extra.get("conflict") else 400 if form.is_bound and form.errors else 200
     return render(
         request,
         "tournament/manage/game_scores.html",
@@ -176,8 +176,7 @@ def _hands_page(
     request: HttpRequest, event: Event, game: Game, form: HandForm | None, **extra: Any
 ) -> HttpResponse:
     sheet = game_sheet(event, game)
-    bound = form is not None and form.is_bound
-    status = 400 if bound and (form.errors or extra.get("conflict")) else 200  # type: ignore[union-attr]
+    status = 409 if extra.get("conflict") else 400 if form is not None and form.errors else 200
     if form is None and sheet.next is not None:
         form = HandForm(
             rules=event.rules,
