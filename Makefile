@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up
+.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up chromium
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m ruff check .
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
@@ -31,6 +31,11 @@ pg-up:
 	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in 1 2 3 4 5 6 7 8 9 10; do pg_isready -q -h 127.0.0.1 -p 5432 && exit 0; sleep 1; done; \
 	  echo "PostgreSQL is not answering on 127.0.0.1:5432" >&2; exit 1
+
+# The browser tests drive Debian's Chromium through Playwright (never a downloaded browser).
+chromium:
+	@test -x /usr/bin/chromium || apt-get install -y -q chromium >/dev/null 2>&1 || \
+	  (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
 
 demo: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --no-input

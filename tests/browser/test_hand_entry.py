@@ -1,0 +1,76 @@
+"""An organizer on a phone logs in, records a game hand by hand, and sees the standings change."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.tournament.factories import make_event
+from tournament.models import Game
+from tournament.services.rounds import round_seat
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def test_hand_by_hand_game_on_a_phone_changes_the_standings(live_server, phone):
+    from django.contrib.auth import get_user_model
+
+    event = make_event(slug="browser")
+    user = get_user_model().objects.create_user("org", "org@example.com", "secret-pw")
+    event.organizers.add(user)
+    round_seat(event=event, rng=random.Random(4))
+    game = Game.objects.filter(round__event=event).order_by("table").first()
+    seats = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    page = phone
+    base = live_server.url
+
+    page.goto(f"{base}/events/browser/")
+    winner_row = page.locator("table.standings tr", has_text=seats[2])
+    assert winner_row.locator("td").nth(3).inner_text() == "0"  # no games yet
+
+    page.goto(f"{base}/events/browser/manage/games/{game.pk}/hands/")
+    assert "/accounts/login/" in page.url  # organizers only
+    page.fill("#id_username", "org")
+    page.fill("#id_password", "secret-pw")
+    page.click("button.primary")
+    assert page.url.endswith(f"/games/{game.pk}/hands/")
+    assert page.locator(".next .label").inner_text() == "E1-0"
+
+    # East 1: seat 2 rons seat 1, 3 han 40 fu. Only the ron fields show once Ron is chosen.
+    assert not page.locator("fieldset[data-for='ron']").is_visible()
+    page.check("input[name='type'][value='ron']")
+    assert page.locator("fieldset[data-for='ron']").is_visible()
+    assert not page.locator("fieldset[data-for='tsumo']").is_visible()
+    page.select_option("#id_discarder", "1")
+    page.select_option("#id_wins_0_seat", "2")
+    page.fill("#id_wins_0_han", "3")
+    page.fill("#id_wins_0_fu", "40")
+    page.click("button.primary")
+    assert page.locator(".next .label").inner_text() == "E2-0"
+    assert "30200" in page.locator("table.running").inner_text()
+
+    # A bad hand (fu 35) is shown next to the field and keeps what was typed.
+    page.check("input[name='type'][value='tsumo']")
+    page.select_option("#id_winner", "0")
+    page.fill("#id_han", "2")
+    page.fill("#id_fu", "35")
+    page.click("button.primary")
+    assert page.locator("#id_fu_error").is_visible()
+    assert page.input_value("#id_fu") == "35"
+
+    # East 2: a yakuman ron from seat 1 takes them below zero; the game closes itself.
+    page.check("input[name='type'][value='ron']")
+    page.select_option("#id_discarder", "1")
+    page.select_option("#id_wins_0_seat", "2")
+    page.fill("#id_wins_0_han", "")
+    page.fill("#id_wins_0_fu", "")
+    page.fill("#id_wins_0_yakuman", "1")
+    page.click("button.primary")
+    assert page.locator(".card.done").is_visible()
+
+    page.goto(f"{base}/events/browser/")
+    winner_row = page.locator("table.standings tr", has_text=seats[2])
+    assert winner_row.locator("td").nth(3).inner_text() == "1"
+    assert float(winner_row.locator("td").nth(2).inner_text()) > 0
+    assert page.problems == []
