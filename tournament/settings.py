@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's own form templates, found through TEMPLATES (see FORM_RENDERER)
     "django_tables2",
     "tournament",
 ]
@@ -102,6 +103,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # Japanese and English; the browser chooses, the switcher in the page overrides.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+# Forms render through our templates: every field in one wrapper, so grids lay out whole fields.
+FORM_RENDERER = "tournament.forms.renderer.FormRenderer"
+
 LOCALE_PATHS = [BASE_DIR / "tournament" / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Tokyo")
