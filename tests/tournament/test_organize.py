@@ -221,8 +221,10 @@ def finish_round(event: Event, number: int) -> None:
 
 def test_seating_by_standings_puts_the_top_four_together(seated):
     event, organizer = seated
-    finish_round(event, 1)
     client = logged_in(organizer)
+    page = client.post(url("round-new", event.slug), {"method": "standings"})
+    assert page.status_code == 400 and "round 1 table 1 is not finished" in text(page)
+    finish_round(event, 1)
     page = client.post(url("round-new", event.slug), {"method": "standings"})
     assert page.status_code == 302 and page["Location"] == url("round-sheet", event.slug, 2)
     top = {str(r.player) for r in event_standings(event).rows[:4]}
@@ -346,3 +348,13 @@ def test_scores_post_helper_matches_the_form(seated):
         url("game-scores", event.slug, game.pk), scores_post(game, [40000, 30000, 20000, 10000])
     )
     assert page.status_code == 302
+
+
+def test_organizer_screens_speak_japanese(seated):
+    event, organizer = seated
+    client = logged_in(organizer)
+    html = text(client.get(url("event-manage", event.slug), headers={"accept-language": "ja"}))
+    assert 'lang="ja"' in html and "次の回戦の組み合わせを作る" in html and "参加者を追加" in html
+    game = Game.objects.filter(round__event=event).first()
+    sheet = client.get(url("game-hands", event.slug, game.pk), headers={"accept-language": "ja"})
+    assert "ロン" in text(sheet) and "流局" in text(sheet) and "E1-0" in text(sheet)

@@ -86,6 +86,20 @@ def round_seat(
     rng = rng or random.Random()
     number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
     size = table_size(event)
+    if method == "standings":
+        # Seating by standings needs them final: an open table would change who sits where.
+        open_game = (
+            Game.objects.filter(round__event=event, finished=False)
+            .select_related("round")
+            .order_by("round__number", "table")
+            .first()
+        )
+        if open_game is not None:
+            raise ServiceError(
+                f"round {open_game.round.number} table {open_game.table} is not finished; "
+                "seating by standings needs every result",
+                "method",
+            )
     pool, cut, _ = _pool(event, number)
     if len(pool) < size:
         raise ServiceError(
