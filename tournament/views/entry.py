@@ -46,10 +46,15 @@ def _player_names(event: Event) -> list[str]:
     return list(event.entries.order_by("player__name").values_list("player__name", flat=True))
 
 
-def _with_version(post: QueryDict, version: int) -> QueryDict:
+def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> Any:
+    """After a conflict: the form as typed, now based on the version saved meanwhile (so a
+    deliberate second save replaces it), with the conflict explained at the top."""
     data = post.copy()
     data["version"] = str(version)
-    return data
+    form = form_class(data, **kwargs)
+    form.is_valid()
+    form.add_error(None, CONFLICT)
+    return form
 
 
 def _scores_initial(game: Game) -> dict[str, Any]:
@@ -124,9 +129,7 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
         )
     except ConflictError:
         current = _game(event, game_id)
-        form = ScoresForm(_with_version(request.POST, current.version), **kwargs)
-        form.is_valid()
-        form.add_error(None, CONFLICT)
+        form = _rebased(ScoresForm, request.POST, current.version, **kwargs)
         saved = None
         if game_has_result(current):
             was = game_to_data(current)
@@ -220,9 +223,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
         )
     except ConflictError:
         current = _game(event, game_id)
-        form = HandForm(_with_version(request.POST, current.version), **kwargs)
-        form.is_valid()
-        form.add_error(None, CONFLICT)
+        form = _rebased(HandForm, request.POST, current.version, **kwargs)
         return _hands_page(request, event, current, form, conflict=True)
     except ServiceError as exc:
         form.add_service_error(exc)
