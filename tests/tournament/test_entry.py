@@ -339,3 +339,18 @@ def test_correcting_a_game_from_the_service_keeps_the_sheet_consistent():
     )
     page = client.get(url("game-hands", event.slug, game.pk))
     assert page.status_code == 200 and "E1-0" in text(page)
+
+
+def test_emperor_final_scores_have_no_bust_or_yakuman_fields():
+    event, client, game = setup("emperor", slug="emp2")
+    html = text(client.get(url("game-scores", event.slug, game.pk)))
+    assert 'name="score_3"' in html and "yk0_winner" not in html and "bust_0" not in html
+
+
+def test_a_game_is_only_reachable_through_its_own_event():
+    event, client, game = setup()
+    other = make_event(slug="other")
+    other.organizers.add(*event.organizers.all())
+    assert client.get(url("game-scores", other.slug, game.pk)).status_code == 404
+    assert client.post(url("game-delete", other.slug, game.pk)).status_code == 404
+    assert Game.objects.filter(pk=game.pk).exists()

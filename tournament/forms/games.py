@@ -51,7 +51,7 @@ def _seat_choices(names: list[str], blank: bool = True) -> list[tuple[str, str]]
 class ScoresForm(EngineForm):
     """Final scores of one table: who sat where, scores, deposits left, busts, yakuman."""
 
-    YAKUMAN_ROWS = 2
+    YAKUMAN_ROWS = 2  # the most a table sees in one game; the card game has none
 
     def __init__(
         self,
@@ -93,7 +93,8 @@ class ScoresForm(EngineForm):
                     widget=forms.CheckboxSelectMultiple,
                     required=False,
                 )
-        for k in range(self.YAKUMAN_ROWS):
+        self.yakuman_count = self.YAKUMAN_ROWS if rules.game == "riichi" else 0
+        for k in range(self.yakuman_count):
             self.fields[f"yk{k}_winner"] = forms.ChoiceField(
                 label=_("Yakuman winner"), choices=_seat_choices(names), required=False
             )
@@ -122,7 +123,7 @@ class ScoresForm(EngineForm):
 
     def yakuman_rows(self) -> list[list[forms.BoundField]]:
         keys = ("winner", "kind", "from", "count", "pao")
-        return [[self[f"yk{k}_{key}"] for key in keys] for k in range(self.YAKUMAN_ROWS)]
+        return [[self[f"yk{k}_{key}"] for key in keys] for k in range(self.yakuman_count)]
 
     def to_data(self, round_number: int, table: int) -> dict[str, Any]:
         d = self.cleaned_data
@@ -132,7 +133,7 @@ class ScoresForm(EngineForm):
             if by:
                 busts.append({"seat": i, "by": [int(j) for j in by]})
         yakuman = []
-        for k in range(self.YAKUMAN_ROWS):
+        for k in range(self.yakuman_count):
             winner = _int(d.get(f"yk{k}_winner"))
             if winner is None:
                 continue
