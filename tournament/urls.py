@@ -28,6 +28,12 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("events/new/", organize.event_new, name="event-new"),
     path("events/<slug:slug>/", public.event_detail, name="event-detail"),
+    path("events/<slug:slug>/standings/live/", public.standings_live, name="standings-live"),
+    path(
+        "events/<slug:slug>/standings.<str:fmt>",
+        public.standings_export,
+        name="standings-export",
+    ),
     path("events/<slug:slug>/manage/", include(manage)),
     path(
         "accounts/login/",

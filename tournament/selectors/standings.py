@@ -9,7 +9,7 @@ from django.db.models import Count, QuerySet
 from scoring import FORMATS, GameResult, Standings, standings
 from scoring.standings import Format
 from scoring.standings import Stage as StageRule
-from tournament.models import Entry, Event, Seat, Stage
+from tournament.models import Entry, Event, Game, Seat, Stage
 
 
 def event_list() -> QuerySet[Event]:
@@ -68,4 +68,14 @@ def event_standings(event: Event) -> Standings:
         [name for name, substitute in entries if not substitute],
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes={name for name, substitute in entries if substitute},
+    )
+
+
+def round_in_progress(event: Event) -> int | None:
+    """The first round with a table still playing (one query), for the live marker."""
+    return (
+        Game.objects.filter(round__event=event, finished=False)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
     )

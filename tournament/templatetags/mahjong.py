@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from tournament.forms.games import SEAT_WINDS
 
 register = template.Library()
+
+
+STAGE_LABELS = {"qualifier": _("Qualifier"), "final": _("Final"), "league": _("League")}
+
+
+@register.filter
+def stage_label(name: str) -> str:
+    return str(STAGE_LABELS.get(name, name))
 
 
 @register.filter

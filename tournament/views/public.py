@@ -1,11 +1,27 @@
 """Pages anyone may read."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from __future__ import annotations
 
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from tournament.exports import export_standings
 from tournament.models import Event
 from tournament.permissions import can_create_events, can_manage
-from tournament.selectors.standings import event_list, event_standings
+from tournament.selectors.standings import event_list, event_standings, round_in_progress
+from tournament.tables import standings_table
+
+EXPORTS = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+REFRESH_SECONDS = 30
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -16,14 +32,60 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """Queries: standings (3) and the round in progress (1), whatever the size."""
+    result = event_standings(event)
+    staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
+    tab = request.GET.get("stage", "")
+    stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
+    in_progress = round_in_progress(event)
+    sort = request.GET.get("sort", "")
+    table = standings_table(
+        result,
+        players_per_table=event.rules.players,
+        whole=event.rules.whole_points,
+        stage=stage,
+        in_progress=in_progress,
+        sorted_by_user=bool(sort and sort != "rank"),
+    )
+    RequestConfig(request, paginate=False).configure(table)
+    last = result.stages[-1] if result.stages else None
+    finished = bool(last and last.complete and in_progress is None and staged)
+    return {
+        "event": event,
+        "table": table,
+        "stages": result.stages if staged else [],
+        "tab": stage.stage.name if stage else "",
+        "in_progress": in_progress,
+        "live": not finished,
+        "refresh": REFRESH_SECONDS,
+        "updated": timezone.now(),
+        "query": request.GET.urlencode(),
+    }
+
+
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
-    return render(
-        request,
-        "tournament/event_detail.html",
-        {
-            "event": event,
-            "standings": event_standings(event),
-            "can_manage": can_manage(request.user, event),
-        },
-    )
+    context = _standings_context(request, event)
+    context["can_manage"] = can_manage(request.user, event)
+    return render(request, "tournament/event_detail.html", context)
+
+
+@require_GET
+def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings table alone, for the page to refresh itself without reloading."""
+    event = get_object_or_404(Event, slug=slug)
+    response = render(request, "tournament/_standings.html", _standings_context(request, event))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
+    if fmt not in EXPORTS:
+        raise Http404
+    event = get_object_or_404(Event, slug=slug)
+    response = HttpResponse(export_standings(event, fmt), content_type=EXPORTS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.{fmt}"'
+    return response

@@ -1,0 +1,83 @@
+"""Public standings: the django-tables2 table, stage tabs and the cut, the live fragment,
+downloads from the same rows — each at a fixed number of queries whatever the size."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.factories import league_data
+from tests.tournament.organize_support import text, url
+from tournament.demo import demo_events
+from tournament.models import Event
+from tournament.services.imports import event_import
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client, address: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(address)
+    assert page.status_code == 200
+    return len(captured), text(page)
+
+
+@pytest.mark.parametrize("name", ["event-detail", "standings-live"])
+def test_standings_page_costs_the_same_queries_for_any_size(client, name):
+    small = event_import(league_data(8, 2))
+    large = event_import(league_data(64, 6))
+    # Expected, whatever the number of players and rounds:
+    # * the event (with its venue)
+    # * its stages · registered players · every seat with a result (the standings, 3)
+    # * the first round with a table still playing (the live marker)
+    few, _ = queries(client, url(name, small.slug))
+    many, html = queries(client, url(name, large.slug))
+    assert few == many == 5
+    assert "Player 0063" in html and "R6" in html
+
+
+def test_demo_baba_standings_show_the_cut_tabs_and_statuses(client):
+    for data in demo_events():
+        event_import(data)
+    html = text(client.get(url("event-detail", "baba-demo")))
+    rows = re.findall(r"<tr class=\"([^\"]*)\">", html)
+    # Four finalists above the line (django-tables2 adds odd/even), everyone else below.
+    assert [i for i, r in enumerate(rows) if " cut " in f" {r} "] == [3]
+    assert all("finalist" in r or "champion" in r for r in rows[:4])
+    assert all("qualifier" in r for r in rows[4:])
+    assert "Qualifier" in html and "Final" in html and "Finalist" in html
+    assert "Out at the cut" in html
+    qualifier = text(client.get(url("event-detail", "baba-demo") + "?stage=qualifier"))
+    assert 'aria-current="page">Qualifier' in qualifier and "R7" not in qualifier
+    # Sorting by a column is django-tables2's; the cut line is dropped when not in rank order.
+    by_name = text(client.get(url("event-detail", "baba-demo") + "?sort=player"))
+    rows = re.findall(r"<tr class=\"([^\"]*)\">", by_name)
+    assert len(rows) == 16 and not any(" cut " in f" {r} " for r in rows)
+
+
+def test_downloads_are_the_contract_files(client):
+    event = event_import(league_data(8, 2))
+    page = client.get(url("standings-export", event.slug, "csv"))
+    assert page["Content-Disposition"] == f'attachment; filename="{event.slug}-standings.csv"'
+    rows = list(csv.reader(io.StringIO(page.content.decode())))
+    assert rows[0] == ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
+    assert len(rows) == 9
+    data = json.loads(client.get(url("standings-export", event.slug, "json")).content)
+    assert len(data["standings"]) == 8
+    xlsx = client.get(url("standings-export", event.slug, "xlsx"))
+    assert xlsx.content[:2] == b"PK"
+    assert client.get(url("standings-export", event.slug, "pdf")).status_code == 404
+
+
+def test_the_page_refreshes_itself_only_while_the_event_runs(client):
+    event = event_import(league_data(8, 2))
+    html = text(client.get(url("event-detail", event.slug)))
+    assert "data-live=" in html and "js/live.js" in html and "Last updated" in html
+    assert not Event.objects.filter(slug="nope").exists()
+    assert client.get(url("standings-live", "nope")).status_code == 404

@@ -1,0 +1,154 @@
+"""The public standings table (django-tables2), built from the same rows as the exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from scoring import Standings
+from scoring.standings import StageResult
+from tournament.exports import format_points
+
+STATUS_LABELS = {
+    "champion": _("Champion"),
+    "finalist": _("Finalist"),
+    "qualifier": _("Out at the cut"),
+    "tie": _("Tie to settle"),
+}
+
+
+class PointsColumn(tables.Column):
+    def __init__(self, *args: Any, whole: bool = False, **kwargs: Any) -> None:
+        self.whole = whole
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Any) -> str:
+        return format_points(value, self.whole)
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
+    player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    total = PointsColumn(verbose_name=_("Total"))
+    games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
+    top_rate = tables.Column(verbose_name=_("Top rate"), attrs={"td": {"class": "num"}})
+    average_rank = tables.Column(verbose_name=_("Avg. rank"), attrs={"td": {"class": "num"}})
+
+    class Meta:
+        template_name = "django_tables2/table.html"
+        attrs = {"class": "standings", "id": "standings-table"}
+        row_attrs = {
+            "class": lambda record: " ".join(
+                c for c in (f"status-{record['status'] or 'none'}", record["cut"] and "cut") if c
+            )
+        }
+        empty_text = _("No players yet.")
+
+    def render_top_rate(self, value: float) -> str:
+        return f"{value:.3f}"
+
+    def render_average_rank(self, value: float) -> str:
+        return f"{value:.2f}" if value else "—"
+
+
+class StatusColumn(tables.Column):
+    def render(self, value: str) -> str:
+        label = STATUS_LABELS.get(value)
+        return format_html('<span class="badge status-{}">{}</span>', value, label) if label else ""
+
+
+def standings_table(
+    result: Standings,
+    *,
+    players_per_table: int,
+    whole: bool,
+    stage: StageResult | None = None,
+    in_progress: int | None = None,
+    sorted_by_user: bool = False,
+) -> StandingsTable:
+    """The overall standings, or one stage's ranking (its rounds, its order, its cut)."""
+    rows = result.rows
+    by_player = {r.player: r for r in rows}
+    records: list[dict[str, Any]] = []
+    numbers = sorted(
+        {n for r in rows for n in r.rounds} | ({in_progress} if in_progress else set())
+    )
+    if stage is not None:
+        numbers = [n for n in numbers if stage.stage.counts(n)]
+        position = 1
+        ordered: list[tuple[int, Any, str]] = []
+        for group in stage.order:
+            for p in group:
+                if p in stage.tied_at_cut:
+                    status = "tie"
+                elif stage.stage.advance is None:
+                    status = by_player[p].status
+                else:
+                    status = "finalist" if p in stage.advancing else "qualifier"
+                ordered.append((position, by_player[p], status))
+            position += len(group)
+    else:
+        ordered = [(r.rank, r, r.status) for r in rows]
+    last_in = None
+    if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
+        last_in = stage.advancing[-1]
+    elif stage is None and not sorted_by_user:
+        finalists = [r.player for r in rows if r.status in ("finalist", "champion")]
+        if finalists and len(finalists) < len(rows):
+            last_in = finalists[-1]
+    for rank, row, status in ordered:
+        games = [n for n in row.rounds if stage is None or stage.stage.counts(n)]
+        firsts = sum(1 for n in games if row.round_ranks[n] == 1)
+        total = sum((row.rounds[n] for n in games), start=type(row.total)(0))
+        record: dict[str, Any] = {
+            "rank": rank,
+            "player": row.player,
+            "total": float(total),
+            "games": len(games),
+            "top_rate": firsts / len(games) if games else 0.0,
+            "average_rank": sum(row.round_ranks[n] for n in games) / len(games) if games else 0.0,
+            "status": status,
+            "cut": row.player == last_in,
+        }
+        for k in range(1, players_per_table + 1):
+            record[f"c{k}"] = sum(1 for n in games if row.round_ranks[n] == k)
+        for n in numbers:
+            record[f"r{n}"] = float(row.rounds[n]) if n in row.rounds else None
+        records.append(record)
+    extra: list[tuple[str, tables.Column]] = []
+    for k in range(1, players_per_table + 1):
+        extra.append(
+            (f"c{k}", tables.Column(verbose_name=_ordinal(k), attrs={"td": {"class": "num"}}))
+        )
+    for n in numbers:
+        header = f"R{n}"
+        if n == in_progress:
+            header = format_html(
+                '{} <span class="live" title="{}" aria-label="{}">●</span>',
+                header,
+                _("in progress"),
+                _("in progress"),
+            )
+        extra.append(
+            (f"r{n}", PointsColumn(verbose_name=header, whole=whole, orderable=False, default="—"))
+        )
+    if any(r["status"] for r in records):
+        extra.append(
+            (
+                "status",
+                StatusColumn(
+                    verbose_name=_("Status"), orderable=False, empty_values=(), default=""
+                ),
+            )
+        )
+    table = StandingsTable(records, extra_columns=extra)
+    table.columns["total"].column.whole = whole  # the venue decides: whole points or 0.1
+    return table
+
+
+def _ordinal(k: int) -> str:
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th")}[k]
