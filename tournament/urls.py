@@ -28,6 +28,8 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("events/new/", organize.event_new, name="event-new"),
     path("events/<slug:slug>/", public.event_detail, name="event-detail"),
+    path("events/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
+    path("events/<slug:slug>/games/<int:game_id>/", public.game_detail_page, name="game-detail"),
     path("events/<slug:slug>/standings/live/", public.standings_live, name="standings-live"),
     path(
         "events/<slug:slug>/standings.<str:fmt>",

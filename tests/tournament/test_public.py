@@ -81,3 +81,25 @@ def test_the_page_refreshes_itself_only_while_the_event_runs(client):
     assert "data-live=" in html and "js/live.js" in html and "Last updated" in html
     assert not Event.objects.filter(slug="nope").exists()
     assert client.get(url("standings-live", "nope")).status_code == 404
+
+
+def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
+    for data in demo_events():
+        if data["slug"] == "baba-demo":
+            event = event_import(data)
+    standings = text(client.get(url("event-detail", event.slug)))
+    assert url("round-detail", event.slug, 1) in standings
+    page = text(client.get(url("round-detail", event.slug, 1)))
+    assert page.count('class="card table-card"') == 4
+    # Table 1 of the Baba demo is kept hand by hand: its sheet has the log and the chart.
+    from tournament.models import Game
+
+    game = Game.objects.get(round__event=event, round__number=1, table=1)
+    with CaptureQueriesContext(connection) as captured:
+        sheet = text(client.get(url("game-detail", event.slug, game.pk)))
+    # event · game with its round · seats with players · hands
+    assert len(captured) == 4
+    assert "<polyline" in sheet and sheet.count("<polyline") == 4 and "E1-0" in sheet
+    assert "Uma" in sheet and "Oka" in sheet
+    other = event_import(league_data(8, 1))
+    assert client.get(url("game-detail", other.slug, game.pk)).status_code == 404

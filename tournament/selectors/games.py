@@ -84,3 +84,15 @@ def game_sheet(event: Event, game: Game) -> Sheet:
 
 def audit_list(event: Event, limit: int = 200) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(event=event).select_related("user")[:limit]
+
+
+def game_detail(event: Event, game_id: int) -> Game:
+    """A game for its public sheet: round, seats with players, hands (three queries)."""
+    return (
+        Game.objects.select_related("round")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
+            Prefetch("hands", Hand.objects.order_by("number")),
+        )
+        .get(pk=game_id, round__event=event)
+    )

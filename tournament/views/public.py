@@ -10,9 +10,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from tournament.charts import score_chart
 from tournament.exports import export_standings
-from tournament.models import Event
+from tournament.models import Event, Game
 from tournament.permissions import can_create_events, can_manage
+from tournament.selectors.games import game_detail, round_list
 from tournament.selectors.standings import event_list, event_standings, round_in_progress
 from tournament.tables import standings_table
 
@@ -49,6 +51,9 @@ def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         sorted_by_user=bool(sort and sort != "rank"),
     )
     RequestConfig(request, paginate=False).configure(table)
+    played = {n for row in result.rows for n in row.rounds} | (
+        {in_progress} if in_progress else set()
+    )
     last = result.stages[-1] if result.stages else None
     finished = bool(last and last.complete and in_progress is None and staged)
     return {
@@ -57,6 +62,7 @@ def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "stages": result.stages if staged else [],
         "tab": stage.stage.name if stage else "",
         "in_progress": in_progress,
+        "round_numbers": sorted(played),
         "live": not finished,
         "refresh": REFRESH_SECONDS,
         "updated": timezone.now(),
@@ -89,3 +95,45 @@ def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     response = HttpResponse(export_standings(event, fmt), content_type=EXPORTS[fmt])
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.{fmt}"'
     return response
+
+
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table of a round with seats, scores and points; tables still playing marked."""
+    event = get_object_or_404(Event, slug=slug)
+    rnd = get_object_or_404(round_list(event), number=number)
+    numbers = list(event.rounds.order_by("number").values_list("number", flat=True))
+    return render(
+        request,
+        "tournament/round_detail.html",
+        {"event": event, "round": rnd, "numbers": numbers},
+    )
+
+
+def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    """One table: results with the breakdown; for hand-by-hand games the log and a chart."""
+    event = get_object_or_404(Event, slug=slug)
+    try:
+        game = game_detail(event, game_id)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    seats = list(game.seats.all())
+    names = [s.player.name for s in seats]
+    hands = list(game.hands.all())
+    chart = None
+    if hands:
+        chart = score_chart(
+            names, event.rules.start, [h.scores for h in hands], [h.label for h in hands]
+        )
+    return render(
+        request,
+        "tournament/game_detail.html",
+        {
+            "event": event,
+            "game": game,
+            "seats": seats,
+            "names": names,
+            "log": [(h, list(zip(h.deltas, h.scores, strict=True))) for h in hands],
+            "chart": chart,
+            "whole": event.rules.whole_points,
+        },
+    )

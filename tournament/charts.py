@@ -1,0 +1,59 @@
+"""Server-rendered SVG charts (no JavaScript, no CDN): a score line per seat over the hands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Distinguishable on white and for the common colour-vision deficiencies (Okabe–Ito).
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00")
+
+
+@dataclass
+class Line:
+    name: str
+    colour: str
+    points: str  # "x,y x,y …" for <polyline>
+    last_x: float
+    last_y: float
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    lines: list[Line]
+    ticks: list[tuple[float, int]]  # (y, score)
+    zero: float | None  # y of the zero line when scores go below it
+    labels: list[tuple[float, str]]  # (x, hand label)
+
+
+def score_chart(names: list[str], start: int, series: list[list[int]], labels: list[str]) -> Chart:
+    """`series[h]` is every seat's score after hand h; the chart starts at `start`."""
+    # Drawn at phone width (a 375-px screen shows it 1:1); it scales up on wider screens.
+    width, height, left, right, top, bottom = 360, 220, 44, 18, 10, 24
+    rows = [[start] * len(names), *series]
+    low = min(min(r) for r in rows)
+    high = max(max(r) for r in rows)
+    step = 10000 if high - low > 40000 else 5000
+    low = (low // step) * step
+    high = -((-high) // step) * step
+    if high == low:
+        high = low + step
+    span_x = max(1, len(rows) - 1)
+
+    def x(i: int) -> float:
+        return round(left + (width - left - right) * i / span_x, 1)
+
+    def y(v: int) -> float:
+        return round(top + (height - top - bottom) * (high - v) / (high - low), 1)
+
+    lines = []
+    for seat, name in enumerate(names):
+        pts = [(x(i), y(r[seat])) for i, r in enumerate(rows)]
+        lines.append(
+            Line(name, COLOURS[seat % len(COLOURS)], " ".join(f"{a},{b}" for a, b in pts), *pts[-1])
+        )
+    ticks = [(y(v), v) for v in range(int(low), int(high) + 1, step)]
+    every = max(1, -(-len(labels) // 5))  # at most five hand labels fit under the axis
+    marks = [(x(i + 1), label) for i, label in enumerate(labels) if i % every == 0]
+    return Chart(width, height, lines, ticks, y(0) if low < 0 < high else None, marks)
