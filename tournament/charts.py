@@ -22,19 +22,32 @@ class Chart:
     width: int
     height: int
     lines: list[Line]
-    ticks: list[tuple[float, int]]  # (y, score)
+    ticks: list[tuple[float, str]]  # (y, value)
     zero: float | None  # y of the zero line when scores go below it
     labels: list[tuple[float, str]]  # (x, hand label)
 
 
-def score_chart(names: list[str], start: int, series: list[list[int]], labels: list[str]) -> Chart:
-    """`series[h]` is every seat's score after hand h; the chart starts at `start`."""
+def _nice_step(span: float) -> float:
+    """A round step (1, 2 or 5 × 10ⁿ) giving at most six grid lines."""
+    step = 1.0
+    while span / step > 6:
+        for factor in (2, 2.5, 2):
+            step *= factor
+            if span / step <= 6:
+                break
+    return step
+
+
+def score_chart(
+    names: list[str], start: float, series: list[list[float]], labels: list[str]
+) -> Chart:
+    """`series[h]` is every line's value after step h (a hand, a round); all start at `start`."""
     # Drawn at phone width (a 375-px screen shows it 1:1); it scales up on wider screens.
     width, height, left, right, top, bottom = 360, 220, 44, 18, 10, 24
     rows = [[start] * len(names), *series]
     low = min(min(r) for r in rows)
     high = max(max(r) for r in rows)
-    step = 10000 if high - low > 40000 else 5000
+    step = _nice_step(max(high - low, 1))
     low = (low // step) * step
     high = -((-high) // step) * step
     if high == low:
@@ -44,7 +57,7 @@ def score_chart(names: list[str], start: int, series: list[list[int]], labels: l
     def x(i: int) -> float:
         return round(left + (width - left - right) * i / span_x, 1)
 
-    def y(v: int) -> float:
+    def y(v: float) -> float:
         return round(top + (height - top - bottom) * (high - v) / (high - low), 1)
 
     lines = []
@@ -53,7 +66,12 @@ def score_chart(names: list[str], start: int, series: list[list[int]], labels: l
         lines.append(
             Line(name, COLOURS[seat % len(COLOURS)], " ".join(f"{a},{b}" for a, b in pts), *pts[-1])
         )
-    ticks = [(y(v), v) for v in range(int(low), int(high) + 1, step)]
+    count = round((high - low) / step)
+    ticks = [(y(low + k * step), _label(low + k * step)) for k in range(count + 1)]
     every = max(1, -(-len(labels) // 5))  # at most five hand labels fit under the axis
     marks = [(x(i + 1), label) for i, label in enumerate(labels) if i % every == 0]
     return Chart(width, height, lines, ticks, y(0) if low < 0 < high else None, marks)
+
+
+def _label(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"

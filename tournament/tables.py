@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -47,6 +48,9 @@ class StandingsTable(tables.Table):
             )
         }
         empty_text = _("No players yet.")
+
+    def render_player(self, value: str) -> str:
+        return format_html('<a href="{}">{}</a>', reverse("player-detail", args=[value]), value)
 
     def render_top_rate(self, value: float) -> str:
         return f"{value:.3f}"

@@ -30,6 +30,7 @@ urlpatterns = [
     path("events/<slug:slug>/", public.event_detail, name="event-detail"),
     path("events/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
     path("events/<slug:slug>/games/<int:game_id>/", public.game_detail_page, name="game-detail"),
+    path("players/<str:name>/", public.player_detail, name="player-detail"),
     path("events/<slug:slug>/standings/live/", public.standings_live, name="standings-live"),
     path(
         "events/<slug:slug>/standings.<str:fmt>",

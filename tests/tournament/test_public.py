@@ -103,3 +103,20 @@ def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
     assert "Uma" in sheet and "Oka" in sheet
     other = event_import(league_data(8, 1))
     assert client.get(url("game-detail", other.slug, game.pk)).status_code == 404
+
+
+def test_player_page_lists_every_game_across_events(client):
+    small = event_import(league_data(8, 2))
+    data = league_data(8, 3)
+    data["slug"], data["name"] = "second", "Second league"
+    second = event_import(data)
+    name = "Player 0001"
+    standings = text(client.get(url("event-detail", small.slug)))
+    assert url("player-detail", name) in standings
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(url("player-detail", name))
+    html = text(page)
+    assert len(captured) == 2  # the player · their finished seats with round, event and game
+    assert html.count("<polyline") == 2 and small.name in html and second.name in html
+    assert "5 games" in html
+    assert client.get(url("player-detail", "Nobody")).status_code == 404

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,9 +13,10 @@ from django_tables2 import RequestConfig
 
 from tournament.charts import score_chart
 from tournament.exports import export_standings
-from tournament.models import Event, Game
+from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_manage
 from tournament.selectors.games import game_detail, round_list
+from tournament.selectors.players import player_record
 from tournament.selectors.standings import event_list, event_standings, round_in_progress
 from tournament.tables import standings_table
 
@@ -136,4 +138,27 @@ def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpRespo
             "chart": chart,
             "whole": event.rules.whole_points,
         },
+    )
+
+
+def player_detail(request: HttpRequest, name: str) -> HttpResponse:
+    """A player's games in every event: totals, rank distribution, top rate, cumulative chart."""
+    player = get_object_or_404(Player, name=name)
+    records = player_record(player)
+    sections = []
+    for record in records:
+        points = record.cumulative()
+        chart = score_chart(
+            [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
+        )
+        sections.append({"record": record, "chart": chart})
+    totals = {
+        "games": sum(r.games for r in records),
+        "events": len(records),
+        "total": sum((r.total for r in records), Decimal(0)),
+    }
+    return render(
+        request,
+        "tournament/player_detail.html",
+        {"player": player, "sections": sections, "totals": totals},
     )
