@@ -8,16 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS
+from tournament.forms.base import ServiceForm
 from tournament.models import FORMAT_CHOICES, Venue
-from tournament.services.errors import ServiceError
-
-
-class ServiceErrorMixin:
-    """Puts a service's error next to its field when the form has one (else at the top)."""
-
-    def add_service_error(self, exc: ServiceError) -> None:
-        field = exc.field if exc.field in self.fields else None  # type: ignore[attr-defined]
-        self.add_error(field, exc.message)  # type: ignore[attr-defined]
 
 
 def split_names(text: str) -> list[str]:
@@ -37,7 +29,7 @@ class PlayersField(forms.CharField):
         return split_names(super().to_python(value) or "")
 
 
-class EventCreateForm(ServiceErrorMixin, forms.Form):
+class EventCreateForm(ServiceForm):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(
         label=_("Address"),
@@ -81,13 +73,13 @@ class EventCreateForm(ServiceErrorMixin, forms.Form):
         return out
 
 
-class PlayersForm(ServiceErrorMixin, forms.Form):
+class PlayersForm(ServiceForm):
     players = PlayersField(
         label=_("Add players"), help_text=_("One name per line; paste a whole list at once.")
     )
 
 
-class SeatRoundForm(ServiceErrorMixin, forms.Form):
+class SeatRoundForm(ServiceForm):
     method = forms.ChoiceField(
         label=_("Seating"),
         choices=[
@@ -108,7 +100,7 @@ class SeatRoundForm(ServiceErrorMixin, forms.Form):
     )
 
 
-class TieDecisionForm(ServiceErrorMixin, forms.Form):
+class TieDecisionForm(ServiceForm):
     """The tied players, each given a place by the organizer (lot, play-off, …)."""
 
     def __init__(self, *args: Any, tied: list[str], **kwargs: Any) -> None:

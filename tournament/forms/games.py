@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.rules import ABORT_NAMES, Ruleset
+from tournament.forms.base import ServiceForm
 from tournament.services.errors import ServiceError
 
 SEAT_WINDS = ("東", "南", "西", "北", "5")
@@ -26,21 +27,14 @@ def _int(value: Any) -> int | None:
     return None if value in (None, "") else int(value)
 
 
-class EngineForm(forms.Form):
-    """A form whose rules are checked by the engine: `add_service_error` maps its field path."""
+class EngineForm(ServiceForm):
+    """A form whose rules are checked by the engine, carrying the version it was loaded at."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def form_field(self, path: str) -> str | None:
-        return path if path in self.fields else None
-
-    def add_service_error(self, exc: ServiceError) -> None:
-        name = self.form_field(exc.field) if exc.field else None
-        if name is None:
-            message = f"{exc.field}: {exc.message}" if exc.field else exc.message
-            self.add_error(None, message)
-        else:
-            self.add_error(name, exc.message)
+    def unmapped_message(self, exc: ServiceError) -> str:
+        # An engine path the form has no field for (`hands[3]`) still tells where to look.
+        return f"{exc.field}: {exc.message}" if exc.field else exc.message
 
 
 def _seat_choices(names: list[str], blank: bool = True) -> list[tuple[str, str]]:
@@ -125,13 +119,14 @@ class ScoresForm(EngineForm):
         keys = ("winner", "kind", "from", "count", "pao")
         return [[self[f"yk{k}_{key}"] for key in keys] for k in range(self.yakuman_count)]
 
+    def _busted_seats(self) -> list[int]:
+        """Seats with a "busted by" ticked, in seat order: `busts[i]` of the data sent."""
+        d = getattr(self, "cleaned_data", {})
+        return [i for i in range(self.n) if d.get(f"bust_{i}")]
+
     def to_data(self, round_number: int, table: int) -> dict[str, Any]:
         d = self.cleaned_data
-        busts = []
-        for i in range(self.n):
-            by = d.get(f"bust_{i}") or []
-            if by:
-                busts.append({"seat": i, "by": [int(j) for j in by]})
+        busts = [{"seat": i, "by": [int(j) for j in d[f"bust_{i}"]]} for i in self._busted_seats()]
         yakuman = []
         for k in range(self.yakuman_count):
             winner = _int(d.get(f"yk{k}_winner"))
@@ -147,7 +142,6 @@ class ScoresForm(EngineForm):
             if _int(d.get(f"yk{k}_pao")) is not None:
                 row["pao"] = _int(d.get(f"yk{k}_pao"))
             yakuman.append(row)
-        self._busts = busts
         return {
             "round": d.get("round", round_number),
             "table": d.get("table", table),
@@ -162,10 +156,10 @@ class ScoresForm(EngineForm):
         if m := re.fullmatch(r"(seats|scores)\[(\d+)\]", path):
             return f"{'seat' if m[1] == 'seats' else 'score'}_{m[2]}"
         if m := re.fullmatch(r"busts\[(\d+)\](\..*)?", path):
-            busts = getattr(self, "_busts", [])
+            busted = self._busted_seats()
             i = int(m[1])
-            if i < len(busts):
-                return f"bust_{busts[i]['seat']}"
+            if i < len(busted):
+                return f"bust_{busted[i]}"
         if m := re.fullmatch(r"yakuman\[(\d+)\](?:\.(\w+))?", path):
             key = {"pao_count": "count", None: "winner"}.get(m[2], m[2])
             name = f"yk{m[1]}_{key}"

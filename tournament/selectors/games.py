@@ -65,8 +65,12 @@ class Sheet:
         return list(zip(self.names, self.flow.scores, strict=True))
 
     def log(self) -> list[tuple[Hand, list[tuple[int, int]]]]:
-        """Each hand with (change, score after) per seat."""
-        return [(h, list(zip(h.deltas, h.scores, strict=True))) for h in self.hands]
+        return hand_log(self.hands)
+
+
+def hand_log(hands: list[Hand]) -> list[tuple[Hand, list[tuple[int, int]]]]:
+    """Each hand with (change, score after) per seat, as the sheets show them."""
+    return [(h, list(zip(h.deltas, h.scores, strict=True))) for h in hands]
 
 
 def game_sheet(event: Event, game: Game) -> Sheet:

@@ -7,7 +7,7 @@ from collections import defaultdict
 from django.db.models import Count, QuerySet
 
 from scoring import FORMATS, GameResult, Standings, standings
-from scoring.standings import Format
+from scoring.standings import Format, StageResult
 from scoring.standings import Stage as StageRule
 from tournament.models import Entry, Event, Game, Seat, Stage
 
@@ -69,6 +69,11 @@ def event_standings(event: Event) -> Standings:
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes={name for name, substitute in entries if substitute},
     )
+
+
+def stage_result(event: Event, name: str) -> StageResult | None:
+    """One stage's ranking and cut (None until its players are known: a tie before it)."""
+    return next((r for r in event_standings(event).stages if r.stage.name == name), None)
 
 
 def round_in_progress(event: Event) -> int | None:

@@ -265,13 +265,11 @@ def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = No
 
 
 def _hands_data(game: Game) -> dict[str, Any]:
-    seats = list(game.seats.select_related("player"))
-    data = {
-        "round": game.round.number,
-        "table": game.table,
-        "seats": [s.player.name for s in sorted(seats, key=lambda s: s.position)],
-        "hands": [h.data for h in game.hands.order_by("number")] if game.mode == "hands" else [],
-    }
+    """The game as an event file holds it, kept hand by hand (none yet if it was not)."""
+    data = game_to_data(game)
+    if game.mode != "hands":
+        data = {"round": data["round"], "table": data["table"], "seats": data["seats"]}
+        data["hands"] = []
     return data
 
 

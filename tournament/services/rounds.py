@@ -24,8 +24,8 @@ def table_size(event: Event) -> int:
     return event.rules.players
 
 
-def _pool(event: Event, number: int) -> tuple[list[str], list[str], list[str]]:
-    """(who plays, in standings order; who is cut; the whole standings order)."""
+def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:
+    """(who plays, in standings order; who is cut)."""
     table = event_standings(event)
     order = [str(r.player) for r in table.rows]
     active = set(
@@ -46,19 +46,16 @@ def _pool(event: Event, number: int) -> tuple[list[str], list[str], list[str]]:
             )
         advancing = {str(p) for p in result.advancing}
         cut = [p for p in pool if p not in advancing]
-        return [p for p in pool if p in advancing], cut, order
-    return pool, [], order
+        return [p for p in pool if p in advancing], cut
+    return pool, []
 
 
 def _substitutes(event: Event, count: int) -> list[Player]:
     """Stand-ins, reused from earlier rounds first; new ones are registered as substitutes."""
-    known = list(
-        Entry.objects.filter(event=event, substitute=True)
-        .select_related("player")
-        .order_by("player__name")
-    )
-    players = [e.player for e in known][:count]
-    taken = set(Entry.objects.filter(event=event).values_list("player__name", flat=True))
+    entries = list(Entry.objects.filter(event=event).select_related("player"))
+    known = sorted((e.player for e in entries if e.substitute), key=lambda p: p.name)
+    players = known[:count]
+    taken = {e.player.name for e in entries}
     n = 1
     while len(players) < count:
         name = SUBSTITUTE_NAME.format(n=n)
@@ -100,7 +97,7 @@ def round_seat(
                 "seating by standings needs every result",
                 "method",
             )
-    pool, cut, _ = _pool(event, number)
+    pool, cut = _pool(event, number)
     if len(pool) < size:
         raise ServiceError(
             f"{len(pool)} players cannot fill a table of {size}; register more players", "round"

@@ -7,18 +7,18 @@ from typing import Any
 
 from django.db import transaction
 
+from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
-from tournament.selectors.standings import event_standings
+from tournament.selectors.standings import stage_result
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
 
 
-def _result(event: Event, stage: Stage) -> Any:
-    table = event_standings(event)
-    for result in table.stages:
-        if result.stage.name == stage.name:
-            return result
-    raise ServiceError(f"the {stage.name} has no players yet", "stage")
+def _result(event: Event, stage: Stage) -> StageResult:
+    result = stage_result(event, stage.name)
+    if result is None:
+        raise ServiceError(f"the {stage.name} has no players yet", "stage")
+    return result
 
 
 def _missing(event: Event, stage: Stage) -> str:

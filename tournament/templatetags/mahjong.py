@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms.games import SEAT_WINDS
+from scoring.rules import ABORT_NAMES
+from tournament.forms.games import seat_label
 
 register = template.Library()
 
@@ -21,7 +22,7 @@ def stage_label(name: str) -> str:
 @register.filter
 def wind(position: int) -> str:
     """Seat 0 is East, the starting dealer (起家)."""
-    return SEAT_WINDS[position] if 0 <= position < len(SEAT_WINDS) else str(position + 1)
+    return seat_label(position)
 
 
 def _who(seat: object, names: list[str]) -> str:
@@ -58,8 +59,6 @@ def hand_summary(data: dict, names: list[str]) -> str:
     if kind == "nagashi":
         return f"{prefix}流し満貫 {', '.join(_who(s, names) for s in result.get('winners', []))}"
     if kind == "abort":
-        from scoring.rules import ABORT_NAMES
-
         return f"{prefix}{ABORT_NAMES.get(result.get('reason'), '途中流局')}"
     if kind == "chombo":
         return f"{prefix}チョンボ {_who(result.get('offender'), names)}"

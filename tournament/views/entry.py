@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms.games import HandForm, ScoresForm, seat_label
 from tournament.models import Event, Game
 from tournament.permissions import organizer_required
-from tournament.selectors.games import game_for_entry, game_sheet
+from tournament.selectors.games import Sheet, game_for_entry, game_sheet
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import (
     game_correct,
@@ -93,6 +93,13 @@ def _preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _saved(request: HttpRequest, event: Event, data: dict[str, Any]) -> HttpResponse:
+    messages.success(
+        request, _("Round %(r)d table %(t)d is saved.") % {"r": data["round"], "t": data["table"]}
+    )
+    return redirect("round-sheet", event.slug, data["round"])
+
+
 def _scores_page(
     request: HttpRequest, event: Event, game: Game | None, form: ScoresForm, **extra: Any
 ) -> HttpResponse:
@@ -144,10 +151,7 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
     except ServiceError as exc:
         form.add_service_error(exc)
         return _scores_page(request, event, game, form)
-    messages.success(
-        request, _("Round %(r)d table %(t)d is saved.") % {"r": data["round"], "t": data["table"]}
-    )
-    return redirect("round-sheet", event.slug, data["round"])
+    return _saved(request, event, data)
 
 
 @organizer_required
@@ -169,16 +173,18 @@ def game_new(request: HttpRequest, event: Event) -> HttpResponse:
     except ServiceError as exc:
         form.add_service_error(exc)
         return _scores_page(request, event, None, form)
-    messages.success(
-        request, _("Round %(r)d table %(t)d is saved.") % {"r": data["round"], "t": data["table"]}
-    )
-    return redirect("round-sheet", event.slug, data["round"])
+    return _saved(request, event, data)
 
 
 def _hands_page(
-    request: HttpRequest, event: Event, game: Game, form: HandForm | None, **extra: Any
+    request: HttpRequest,
+    event: Event,
+    game: Game,
+    form: HandForm | None,
+    sheet: Sheet | None = None,
+    **extra: Any,
 ) -> HttpResponse:
-    sheet = game_sheet(event, game)
+    sheet = sheet or game_sheet(event, game)
     status = 409 if extra.get("conflict") else 400 if form is not None and form.errors else 200
     if form is None and sheet.next is not None:
         form = HandForm(
@@ -195,7 +201,6 @@ def _hands_page(
             "game": game,
             "sheet": sheet,
             "form": form,
-            "seats": [seat_label(i, n) for i, n in enumerate(sheet.names)],
             "by_scores": game.mode == "scores" and game.finished,
             **extra,
         },
@@ -208,12 +213,11 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     game = _game(event, game_id)
     if request.method != "POST":
         return _hands_page(request, event, game, None)
-    names = [s.player.name for s in game.seats.all()]
     sheet = game_sheet(event, game)
-    kwargs = {"rules": event.rules, "names": names, "can_stop": sheet.can_stop}
+    kwargs = {"rules": event.rules, "names": sheet.names, "can_stop": sheet.can_stop}
     form = HandForm(request.POST, **kwargs)
     if not form.is_valid():
-        return _hands_page(request, event, game, form)
+        return _hands_page(request, event, game, form, sheet)
     try:
         saved = game_hand_add(
             game=game,
@@ -225,9 +229,9 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
         current = _game(event, game_id)
         form = _rebased(HandForm, request.POST, current.version, **kwargs)
         return _hands_page(request, event, current, form, conflict=True)
-    except ServiceError as exc:
+    except ServiceError as exc:  # nothing was written: the sheet is as it was
         form.add_service_error(exc)
-        return _hands_page(request, event, game, form)
+        return _hands_page(request, event, game, form, sheet)
     if saved.finished:
         messages.success(request, _("The game is over; its result is in the standings."))
     return redirect("game-hands", event.slug, game.pk)

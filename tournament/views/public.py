@@ -15,7 +15,7 @@ from tournament.charts import score_chart
 from tournament.exports import export_standings
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_manage
-from tournament.selectors.games import game_detail, round_list
+from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import player_record
 from tournament.selectors.standings import event_list, event_standings, round_in_progress
 from tournament.tables import standings_table
@@ -134,7 +134,7 @@ def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpRespo
             "game": game,
             "seats": seats,
             "names": names,
-            "log": [(h, list(zip(h.deltas, h.scores, strict=True))) for h in hands],
+            "log": hand_log(hands),
             "chart": chart,
             "whole": event.rules.whole_points,
         },
