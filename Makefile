@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up chromium
+.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up chromium bench load
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,22 @@ demo: $(STAMP)
 	DEBUG=1 $(PY) manage.py collectstatic --no-input -v0
 	DEBUG=1 $(PY) manage.py load_demo
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+
+# Figures for docs/performance.md: a 1,024-player event on PostgreSQL and SQLite, the engine.
+BENCH_STAMP := $(VENV)/.bench
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[dev,bench]"
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP) pg-up
+	$(PY) -m bench.run
+
+# 50 clients for 60 s against gunicorn (production settings) and PostgreSQL while a writer
+# records a game a second; wrk comes from Debian's packages.
+load: $(BENCH_STAMP) pg-up
+	@command -v wrk >/dev/null || apt-get install -y -q wrk >/dev/null 2>&1 || \
+	  (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)
+	$(PY) -m bench.load
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -27,7 +27,7 @@ class GameResult:
     round: int
     players: tuple[Player, ...]  # in seat order
     ranks: tuple[int, ...]
-    points: tuple[float, ...]
+    points: tuple[float | Decimal, ...]
     chips: tuple[int, ...] = ()
 
 
@@ -133,8 +133,9 @@ class Standings:
         }
 
 
-def _points(value: float) -> Decimal:
-    return Decimal(str(value))
+def _points(value: float | Decimal) -> Decimal:
+    # A database hands Decimals already; floats go through str so 0.1 stays 0.1.
+    return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
 def standings(
@@ -158,7 +159,9 @@ def standings(
         for seat, player in enumerate(game.players):
             if player in substitutes:
                 continue
-            row = rows.setdefault(player, Row(player))
+            row = rows.get(player)
+            if row is None:
+                row = rows[player] = Row(player)
             if game.round in row.rounds:
                 raise ScoringError(f"games[{i}]", f"{player} plays round {game.round} twice")
             points = _points(game.points[seat])
@@ -275,11 +278,10 @@ def _rank_stage(
                 parts.append(Fraction(firsts, len(games)) if games else Fraction(0))
         return tuple(parts)
 
-    keyed = sorted(rows, key=key, reverse=True)
+    keyed = sorted(((key(row), row) for row in rows), key=lambda kr: kr[0], reverse=True)
     groups: list[list[Player]] = []
     last_key: Any = None
-    for row in keyed:
-        k = key(row)
+    for k, row in keyed:
         if groups and k == last_key:
             groups[-1].append(row.player)
         else:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from tournament.models import Event
-from tournament.selectors.standings import event_standings
+from tournament.selectors.standings import published_standings
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -32,7 +32,7 @@ def format_points(value: float | None, whole: bool) -> str:
 
 def iterate_standings(event: Event) -> Iterator[list[Any]]:
     """CONTRACT §2 columns: rank, player, total, games, top_rate, r1, r2, …, status."""
-    result = event_standings(event)
+    result = published_standings(event)
     rounds = sorted({r for row in result.rows for r in row.rounds})
     last = max(rounds, default=0)
     numbers = list(range(1, last + 1))

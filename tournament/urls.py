@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import entry, organize, public
+from tournament.views import accounts, entry, organize, public
 
 manage = [
     path("", organize.event_manage, name="event-manage"),
@@ -40,7 +40,7 @@ urlpatterns = [
     path("events/<slug:slug>/manage/", include(manage)),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        accounts.LoginView.as_view(),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

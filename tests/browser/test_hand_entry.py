@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.tournament.factories import make_event
 from tournament.models import Game
@@ -38,7 +39,8 @@ def test_hand_by_hand_game_on_a_phone_changes_the_standings(live_server, phone):
     assert page.locator(".next .label").inner_text() == "E1-0"
 
     # East 1: seat 2 rons seat 1, 3 han 40 fu. Only the ron fields show once Ron is chosen.
-    assert not page.locator("fieldset[data-for='ron']").is_visible()
+    # (expect waits for entry.js, which is deferred and may run after the page's load event)
+    expect(page.locator("fieldset[data-for='ron']")).to_be_hidden()
     page.check("input[name='type'][value='ron']")
     assert page.locator("fieldset[data-for='ron']").is_visible()
     assert not page.locator("fieldset[data-for='tsumo']").is_visible()

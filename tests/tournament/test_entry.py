@@ -202,6 +202,15 @@ def test_hand_by_hand_sheet_records_hands_and_undoes_the_last():
     assert AuditEntry.objects.filter(event=event, action="game.undo").exists()
 
 
+@pytest.mark.parametrize("version", ["", "abc", "-1", "１"])
+def test_an_undo_with_a_garbled_version_is_a_conflict_not_a_server_error(version):
+    event, client, game = setup()
+    assert hand(client, event, game, type="tsumo", winner="1", han="2", fu="30").status_code == 302
+    reply = client.post(url("game-undo", event.slug, game.pk), {"version": version}, follow=True)
+    assert reply.status_code == 200
+    assert Hand.objects.filter(game=game).count() == 1  # nothing taken back
+
+
 def test_fu_35_is_refused_next_to_the_fu_field():
     event, client, game = setup()
     page = hand(client, event, game, type="tsumo", winner="0", han="2", fu="35")

@@ -16,6 +16,7 @@ from tests.tournament.factories import league_data
 from tests.tournament.organize_support import text, url
 from tournament.demo import demo_events
 from tournament.models import Event
+from tournament.services.games import game_record
 from tournament.services.imports import event_import
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +41,33 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     many, html = queries(client, url(name, large.slug))
     assert few == many == 5
     assert "Player 0063" in html and "R6" in html
+
+
+def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client):
+    event = event_import(league_data(8, 1))
+    address = url("event-detail", event.slug)
+    cold, _ = queries(client, address)
+    warm, html = queries(client, address)
+    # The warm page: the event and the live marker; the standings come from this process.
+    assert (cold, warm) == (5, 2)
+    assert "R2" not in html
+    names = [f"Player {i:04d}" for i in range(4)]
+    game_record(
+        event=event,
+        data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
+    )
+    after, html = queries(client, address)
+    assert after == 5 and "R2" in html
+
+
+def test_big_standings_come_in_pages_of_100(client):
+    event = event_import(league_data(128, 1))
+    first = client.get(url("event-detail", event.slug))
+    second = client.get(url("event-detail", event.slug) + "?page=2")
+    rows = re.compile(r'<tr class="status-')
+    assert len(rows.findall(first.content.decode())) == 100
+    assert len(rows.findall(second.content.decode())) == 28
+    assert "?page=2" in first.content.decode()
 
 
 def test_demo_baba_standings_show_the_cut_tabs_and_statuses(client):

@@ -1,3 +1,4 @@
+from tournament.models.accounts import LoginFailure
 from tournament.models.audit import AuditEntry
 from tournament.models.events import FORMAT_CHOICES, Entry, Event, Round, SitOut, Stage
 from tournament.models.games import Game, Hand, Seat
@@ -11,6 +12,7 @@ __all__ = [
     "Event",
     "Game",
     "Hand",
+    "LoginFailure",
     "Player",
     "Round",
     "Seat",

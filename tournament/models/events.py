@@ -38,6 +38,9 @@ class Event(models.Model):
         blank=True,
         related_name="organized_events",
     )
+    # Bumped by every change to the event's players, games or stages (services/audit.py and
+    # the admin); readers key their cached standings by it (selectors/standings.py).
+    version = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

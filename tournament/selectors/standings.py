@@ -9,6 +9,7 @@ from django.db.models import Count, QuerySet
 from scoring import FORMATS, GameResult, Standings, standings
 from scoring.standings import Format, StageResult
 from scoring.standings import Stage as StageRule
+from tournament.caching import event_stamp, stamped_cache
 from tournament.models import Entry, Event, Game, Seat, Stage
 
 
@@ -41,16 +42,12 @@ def event_results(event: Event) -> list[GameResult]:
     by_game: dict[int, list[tuple]] = defaultdict(list)
     for row in seats:
         by_game[row[0]].append(row)
-    return [
-        GameResult(
-            round=rows[0][1],
-            players=tuple(r[2] for r in rows),
-            ranks=tuple(r[3] for r in rows),
-            points=tuple(float(r[4]) for r in rows),
-            chips=tuple(r[5] for r in rows),
-        )
-        for rows in by_game.values()
-    ]
+    results = []
+    for rows in by_game.values():
+        _, rounds, players, ranks, points, chips = zip(*rows, strict=True)
+        # Points stay Decimals: the engine adds them exactly (a float would be rounded back).
+        results.append(GameResult(rounds[0], players, ranks, points, chips))
+    return results
 
 
 def event_standings(event: Event) -> Standings:
@@ -69,6 +66,17 @@ def event_standings(event: Event) -> Standings:
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes={name for name, substitute in entries if substitute},
     )
+
+
+# Hundreds of phones refresh the same standings between two results: readers share them,
+# computed once per version of the event and process (tournament/caching.py).
+_published = stamped_cache(slots=32)
+
+
+def published_standings(event: Event) -> Standings:
+    """`event_standings` for readers (pages, fragments, downloads). Writes and organizer
+    screens use `event_standings` itself, always exact inside their transaction."""
+    return _published.get(event.pk, event_stamp(event), lambda: event_standings(event))
 
 
 def stage_result(event: Event, name: str) -> StageResult | None:

@@ -2,7 +2,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
+
 from tournament.models import AuditEntry, Event
+
+
+def event_touch(event_id: int) -> None:
+    """Mark an event as changed: what readers cached for the old version is not served again."""
+    Event.objects.filter(pk=event_id).update(version=F("version") + 1)
 
 
 def audit_record(
@@ -14,6 +21,10 @@ def audit_record(
     before: Any = None,
     after: Any = None,
 ) -> AuditEntry:
+    """Log an organizer's change. Every write to an event passes here, so this is also where
+    the event's version moves on (in the same transaction as the change)."""
+    if event is not None:
+        event_touch(event.pk)
     return AuditEntry.objects.create(
         event=event,
         user=user if getattr(user, "is_authenticated", False) else None,

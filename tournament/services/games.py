@@ -132,6 +132,20 @@ def game_to_data(
     return out
 
 
+def check_seats(ev: Evaluated, entries: dict[str, Any], taken: dict[tuple[int, str], int]) -> None:
+    """Every seat a registered player, none already at another table of the round (`taken`
+    maps (round, name) to that table). Shared by single saves and whole-file imports."""
+    for i, name in enumerate(ev.seats):
+        if name not in entries:
+            raise ServiceError(f"{name} is not registered for this event", f"seats[{i}]")
+    for i, name in enumerate(ev.seats):
+        table = taken.get((ev.round, name))
+        if table is not None:
+            raise ServiceError(
+                f"{name} already plays round {ev.round} at table {table}", f"seats[{i}]"
+            )
+
+
 def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> dict[str, Any]:
     entries = {
         e.player.name: e.player
@@ -139,33 +153,22 @@ def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> di
             "player"
         )
     }
-    for i, name in enumerate(ev.seats):
-        if name not in entries:
-            raise ServiceError(f"{name} is not registered for this event", f"seats[{i}]")
     others = Seat.objects.filter(
         round__event=event, round__number=ev.round, player__name__in=ev.seats
     )
     if exclude_game is not None:
         others = others.exclude(game=exclude_game)
-    clash = others.select_related("game", "player").first()
-    if clash is not None:
-        i = ev.seats.index(clash.player.name)
-        raise ServiceError(
-            f"{clash.player.name} already plays round {ev.round} at table {clash.game.table}",
-            f"seats[{i}]",
-        )
+    taken = {
+        (ev.round, name): table for name, table in others.values_list("player__name", "game__table")
+    }
+    check_seats(ev, entries, taken)
     return entries
 
 
-def _write(game: Game, ev: Evaluated, players: dict[str, Any]) -> None:
-    game.mode = ev.mode
-    game.deposits = ev.deposits if ev.mode == "scores" else 0
-    game.busts = ev.busts if ev.mode == "scores" else []
-    game.yakuman = ev.yakuman if ev.mode == "scores" else []
-    game.finished = ev.finished
-    game.save()
+def game_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> tuple[list[Seat], list[Hand]]:
+    """The seats and hands to store for an evaluated game (not saved yet)."""
     results = {p.seat: p for p in ev.settlement.players}
-    Seat.objects.bulk_create(
+    seats = [
         Seat(
             game=game,
             round=game.round,
@@ -179,8 +182,8 @@ def _write(game: Game, ev: Evaluated, players: dict[str, Any]) -> None:
             breakdown=results[i].breakdown if ev.finished else {},
         )
         for i, name in enumerate(ev.seats)
-    )
-    Hand.objects.bulk_create(
+    ]
+    hands = [
         Hand(
             game=game,
             number=i + 1,
@@ -193,7 +196,25 @@ def _write(game: Game, ev: Evaluated, players: dict[str, Any]) -> None:
             deposits=h["deposits"],
         )
         for i, h in enumerate(ev.hands)
-    )
+    ]
+    return seats, hands
+
+
+def game_fill(game: Game, ev: Evaluated) -> Game:
+    """Copy an evaluated game's own fields onto the row (not saved)."""
+    game.mode = ev.mode
+    game.deposits = ev.deposits if ev.mode == "scores" else 0
+    game.busts = ev.busts if ev.mode == "scores" else []
+    game.yakuman = ev.yakuman if ev.mode == "scores" else []
+    game.finished = ev.finished
+    return game
+
+
+def _write(game: Game, ev: Evaluated, players: dict[str, Any]) -> None:
+    game_fill(game, ev).save()
+    seats, hands = game_rows(game, ev, players)
+    Seat.objects.bulk_create(seats)
+    Hand.objects.bulk_create(hands)
 
 
 @transaction.atomic

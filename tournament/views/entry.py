@@ -242,9 +242,10 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
 def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     try:
-        game_hand_undo(
-            game=game, expected_version=int(request.POST.get("version") or 0), user=request.user
-        )
+        version = request.POST.get("version", "")
+        # A version that is not a number is as stale as an old one: the conflict reply says so.
+        expected = int(version) if version.isascii() and version.isdigit() else -1
+        game_hand_undo(game=game, expected_version=expected, user=request.user)
     except ServiceError as exc:  # a conflict too: the sheet reloads with the other phone's hand
         messages.error(request, exc.message)
     else:

@@ -13,7 +13,7 @@ from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm,
 from tournament.models import Entry, Event, Round, Stage
 from tournament.permissions import event_creator_required, organizer_required
 from tournament.selectors.games import audit_list, round_list
-from tournament.selectors.standings import event_standings
+from tournament.selectors.standings import event_standings, stage_result
 from tournament.services.errors import ServiceError
 from tournament.services.events import entry_withdraw, event_create, event_register_players
 from tournament.services.rounds import round_seat, round_unseat, table_size
@@ -154,7 +154,9 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
     stage = get_object_or_404(Stage, event=event, position=position)
     try:
         if action == "decide":
-            result = next(r for r in event_standings(event).stages if r.stage.name == stage.name)
+            result = stage_result(event, stage.name)
+            if result is None:
+                raise ServiceError(_("this stage has no ranking yet"), "decision")
             form = TieDecisionForm(request.POST, tied=[str(p) for p in result.tied_at_cut])
             if not form.is_valid():
                 return _dashboard(request, event, tie_forms={stage.pk: form}, status=400)

@@ -8,16 +8,18 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from tournament.caching import event_stamp, stamped_cache
 from tournament.charts import score_chart
 from tournament.exports import export_standings
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_manage
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import player_record
-from tournament.selectors.standings import event_list, event_standings, round_in_progress
+from tournament.selectors.standings import event_list, published_standings, round_in_progress
 from tournament.tables import standings_table
 
 EXPORTS = {
@@ -26,6 +28,7 @@ EXPORTS = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
 REFRESH_SECONDS = 30
+PER_PAGE = 100  # a phone scrolls 100 rows comfortably; a 1,000-player table is 10 pages
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -36,23 +39,34 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+# The rendered table (a hundred rows of twenty cells is most of a page's time), per event
+# version, language and query: between two results every phone gets the same bytes.
+_tables = stamped_cache(slots=64)
+
+
 def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
-    """Queries: standings (3) and the round in progress (1), whatever the size."""
-    result = event_standings(event)
+    """Queries: the round in progress (1), and standings (3) unless this process has them
+    for the event's version already — whatever the size."""
+    result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     tab = request.GET.get("stage", "")
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
     in_progress = round_in_progress(event)
-    sort = request.GET.get("sort", "")
-    table = standings_table(
-        result,
-        players_per_table=event.rules.players,
-        whole=event.rules.whole_points,
-        stage=stage,
-        in_progress=in_progress,
-        sorted_by_user=bool(sort and sort != "rank"),
-    )
-    RequestConfig(request, paginate=False).configure(table)
+
+    def render_table() -> str:
+        sort = request.GET.get("sort", "")
+        table = standings_table(
+            result,
+            players_per_table=event.rules.players,
+            whole=event.rules.whole_points,
+            stage=stage,
+            in_progress=in_progress,
+            sorted_by_user=bool(sort and sort != "rank"),
+        )
+        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        return table.as_html(request)
+
+    key = (event.pk, in_progress, get_language(), request.GET.urlencode())
     played = {n for row in result.rows for n in row.rounds} | (
         {in_progress} if in_progress else set()
     )
@@ -60,7 +74,7 @@ def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     finished = bool(last and last.complete and in_progress is None and staged)
     return {
         "event": event,
-        "table": table,
+        "table_html": _tables.get(key, event_stamp(event), render_table),
         "stages": result.stages if staged else [],
         "tab": stage.stage.name if stage else "",
         "in_progress": in_progress,

@@ -1,0 +1,339 @@
+"""`make bench`: the figures in docs/performance.md, measured on this machine.
+
+A synthetic national tournament (1,024 players, 8 rounds, 2,048 games: half by final scores,
+half hand by hand) is imported into a fresh database, PostgreSQL and then SQLite, and timed:
+the import, the standings page and the CSV download next to the bare SQL that reads the same
+rows, the queries a page costs at 64 and at 1,024 players, and one hand-by-hand game recorded
+through the service. Then the engine alone: hands replayed per second on one core, with the
+`mahjong` package pricing the same wins as a reference. Every figure is the median of --runs.
+
+    python -m bench.run                       # both databases, then the engine
+    python -m bench.run --database postgres   # one database only
+    python -m bench.run --engine              # the engine only
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+PG_BENCH_DB = "jansou_bench"
+
+
+def median_ms(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None = None) -> float:
+    """Median wall time of `fn` in ms; `before` runs untimed ahead of each run."""
+    times = []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def line(label: str, value: str, target: str = "") -> None:
+    print(f"  {label:<52} {value:>14}  {target}")
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+# --- one database ------------------------------------------------------------------------------
+
+
+def fresh_database(kind: str, workdir: Path, name: str = PG_BENCH_DB) -> str:
+    """An empty database (PostgreSQL: `name`, dropped and made again), as a DATABASE_URL."""
+    if kind == "sqlite":
+        path = workdir / "bench.sqlite3"
+        path.unlink(missing_ok=True)
+        return f"sqlite:///{path}"
+    import psycopg
+
+    with psycopg.connect(
+        PG_ADMIN_URL.replace("postgres://", "postgresql://"), autocommit=True
+    ) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        c.execute(f"CREATE DATABASE {name}")
+    return PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def event_file(workdir: Path, players: int, rounds: int, slug: str) -> Path:
+    from bench.synthetic import synthetic_event
+
+    path = workdir / f"{slug}.json"
+    if not path.exists():
+        path.write_text(json.dumps(synthetic_event(players, rounds, slug=slug)), encoding="utf-8")
+    return path
+
+
+def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
+    workdir = Path(tempfile.gettempdir()) / "jansou-bench"
+    workdir.mkdir(exist_ok=True)
+    os.environ["DATABASE_URL"] = fresh_database(kind, workdir)
+    # Production settings, as gunicorn runs them (DEBUG off: no query log, compiled templates).
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
+    os.environ["DEBUG"] = "0"
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    os.environ["STATIC_ROOT"] = str(workdir / "static")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.caching import clear_all
+    from tournament.models import Event, Round
+    from tournament.selectors.standings import event_standings
+    from tournament.services.games import game_record
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    big = event_file(workdir, players, rounds, "bench")
+    small = event_file(workdir, 64, rounds, "bench-64")
+    print(f"\n== {kind}: {players} players × {rounds} rounds, median of {runs} runs ==")
+
+    def drop(slug: str) -> Callable[[], None]:
+        return lambda: Event.objects.filter(slug=slug).delete()
+
+    imported = median_ms(
+        lambda: call_command("import_event", str(big), stdout=io.StringIO()),
+        runs,
+        before=drop("bench"),
+    )
+    call_command("import_event", str(small), replace=True, stdout=io.StringIO())
+    line("import the event file", f"{imported / 1000:.2f} s", "target ≤ 15 s on PostgreSQL")
+
+    client = Client()
+    page, csv_url = "/events/bench/", "/events/bench/standings.csv"
+
+    def get(address: str) -> Callable[[], None]:
+        def fetch() -> None:
+            response = client.get(address, secure=True)
+            assert response.status_code == 200, (address, response.status_code)
+
+        return fetch
+
+    # The floor: the bare SQL the standings read (every seat with a result), nothing else.
+    from tournament.models import Seat
+
+    seats = (
+        Seat.objects.filter(round__event__slug="bench", rank__isnull=False)
+        .order_by("game_id", "position")
+        .values_list("game_id", "round__number", "player__name", "rank", "points", "chips")
+    )
+    sql, params = seats.query.sql_with_params()
+
+    def floor() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            cursor.fetchall()
+
+    many = max(runs, 15)
+    floor_ms = median_ms(floor, many)
+    cold = median_ms(get(page), many, before=clear_all)
+    warm = median_ms(get(page), many)
+    csv_cold = median_ms(get(csv_url), many, before=clear_all)
+    csv_warm = median_ms(get(csv_url), many)
+    line("floor: bare SQL reading the seats (8,192 rows)", f"{floor_ms:.1f} ms")
+    line(
+        "standings page, first 100 rows (as readers get it)",
+        f"{warm:.1f} ms",
+        f"{warm / floor_ms:.2f}× floor · target ≤ 50 ms, ≤ 3× · {verdict(warm <= 50)}",
+    )
+    line(
+        "standings page, first after a write (nothing cached)",
+        f"{cold:.1f} ms",
+        f"{cold / floor_ms:.2f}× floor",
+    )
+    line("full CSV export (cached standings)", f"{csv_warm:.1f} ms", f"{csv_warm / floor_ms:.2f}×")
+    line(
+        "full CSV export, first after a write", f"{csv_cold:.1f} ms", f"{csv_cold / floor_ms:.2f}×"
+    )
+
+    def count(address: str, clear: bool) -> int:
+        if clear:
+            clear_all()
+        else:
+            get(address)()  # the page as the next phone gets it
+        with CaptureQueriesContext(connection) as captured:
+            get(address)()
+        return len(captured)
+
+    for clear, label in ((True, "after a write"), (False, "cached")):
+        few, lots = count("/events/bench-64/", clear), count(page, clear)
+        line(
+            f"queries per page, {label}: 64 / {players} players",
+            f"{few} / {lots}",
+            f"target ≤ 10, same · {verdict(few == lots <= 10)}",
+        )
+
+    # One more round, recorded table by table through the service, as an organizer would.
+    event = Event.objects.get(slug="bench")
+    from bench.synthetic import synthetic_event
+
+    extra = synthetic_event(players, 1, seed=99)["games"]
+    by_hands = [dict(g, round=rounds + 1) for g in extra if "hands" in g][: max(runs, 15)]
+    queue = iter(by_hands)
+
+    def record() -> None:
+        game_record(event=event, data=next(queue))
+
+    recorded = median_ms(record, len(by_hands))
+    queue = iter(by_hands)
+    Round.objects.filter(event=event, number=rounds + 1).delete()
+
+    def record_and_rank() -> None:
+        record()
+        event_standings(event)
+
+    both = median_ms(record_and_rank, len(by_hands))
+    hands = statistics.mean(len(g["hands"]) for g in by_hands)
+    line(f"record one hand-by-hand game ({hands:.0f} hands), service", f"{recorded:.1f} ms")
+    line(
+        "… and the standings recomputed with it",
+        f"{both:.1f} ms",
+        f"target ≤ 50 ms · {verdict(both <= 50)}",
+    )
+    connection.close()
+
+
+# --- the engine alone --------------------------------------------------------------------------
+
+
+def bench_engine(runs: int) -> None:
+    from mahjong.constants import EAST, SOUTH
+    from mahjong.hand_calculating.hand_config import HandConfig
+    from mahjong.hand_calculating.scores import ScoresCalculator
+
+    from bench.synthetic import synthetic_event
+    from scoring import PRESETS, parse_hand, replay
+    from scoring.hands import Ron, Tsumo, price_hand
+
+    rules = PRESETS["baba"]
+    games = [g["hands"] for g in synthetic_event(1024, 8)["games"] if "hands" in g]
+    count = sum(len(h) for h in games)
+    parsed = [[parse_hand(h, rules, 4) for h in game] for game in games]
+    print(f"\n== scoring engine, one core: {len(games)} games, {count} hands ==")
+
+    def replay_all() -> None:
+        for hands in parsed:
+            replay(rules, 4, hands)
+
+    def parse_and_replay() -> None:
+        for game in games:
+            replay(rules, 4, [parse_hand(h, rules, 4) for h in game])
+
+    replay_ms = median_ms(replay_all, runs)
+    full_ms = median_ms(parse_and_replay, runs)
+    rate = count / replay_ms * 1000
+    line(
+        "replay (hands already parsed)",
+        f"{rate:,.0f} hands/s",
+        f"target ≥ 20,000/s · {verdict(rate >= 20000)}",
+    )
+    line("parse and replay (what an import does)", f"{count / full_ms * 1000:,.0f} hands/s")
+
+    # The same wins priced alone: ours and the mahjong package's ScoresCalculator.
+    wins: list[tuple[Any, int, int]] = []  # (hand, dealer, honba)
+    for hands in parsed:
+        flow = replay(rules, 4, hands)
+        for hand, record in zip(hands, flow.records, strict=True):
+            result = hand.result
+            if isinstance(result, Tsumo) or (isinstance(result, Ron) and len(result.wins) == 1):
+                bare = parse_hand({"riichi": [], "result": _result_json(result)}, rules, 4)
+                wins.append((bare, record.dealer, record.honba))
+
+    def ours() -> list[int]:
+        out = []
+        for hand, dealer, honba in wins:
+            outcome = price_hand(rules, hand, players=4, dealer=dealer, honba=honba)
+            out.append(max(outcome.deltas))
+        return out
+
+    def theirs() -> list[int]:
+        out = []
+        for hand, dealer, honba in wins:
+            result = hand.result
+            win = result.win if isinstance(result, Tsumo) else result.wins[0]
+            config = HandConfig(
+                is_tsumo=isinstance(result, Tsumo),
+                player_wind=EAST if win.seat == dealer else SOUTH,
+                tsumi_number=honba,
+            )
+            han = 13 * int(win.yakuman) if win.yakuman else win.han
+            fu = win.fu or 30
+            out.append(
+                ScoresCalculator.calculate_scores(han, fu, config, bool(win.yakuman))["total"]
+            )
+        return out
+
+    ours_ms, theirs_ms = median_ms(ours, runs), median_ms(theirs, runs)
+    agree = sum(a == b for a, b in zip(ours(), theirs(), strict=True))
+    line(f"price {len(wins)} wins: scoring.price_hand", f"{len(wins) / ours_ms * 1000:,.0f} /s")
+    line("price the same wins: mahjong ScoresCalculator", f"{len(wins) / theirs_ms * 1000:,.0f} /s")
+    line("winner's takings equal in both", f"{agree} / {len(wins)}")
+
+
+def _result_json(result: Any) -> dict[str, Any]:
+    from scoring.hands import Tsumo
+
+    def win(w: Any) -> dict[str, Any]:
+        data = {"seat": w.seat}
+        data.update({k: getattr(w, k) for k in ("han", "fu", "yakuman") if getattr(w, k)})
+        return data
+
+    if isinstance(result, Tsumo):
+        out = win(result.win)
+        return {"type": "tsumo", "winner": out.pop("seat"), **out}
+    return {"type": "ron", "discarder": result.discarder, "wins": [win(result.wins[0])]}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", choices=["postgres", "sqlite", "both"], default="both")
+    parser.add_argument("--engine", action="store_true", help="the engine figures only")
+    parser.add_argument("--players", type=int, default=1024)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    if args.engine:
+        bench_engine(args.runs)
+        return
+    if args.database != "both":
+        bench_database(args.database, args.players, args.rounds, args.runs)
+        return
+    # Each database in a process of its own: Django's settings are read once per process.
+    common = [
+        "--players",
+        str(args.players),
+        "--rounds",
+        str(args.rounds),
+        "--runs",
+        str(args.runs),
+    ]
+    for kind in ("postgres", "sqlite"):
+        subprocess.run([sys.executable, "-m", "bench.run", "--database", kind, *common], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "bench.run", "--engine", "--runs", str(args.runs)], check=True
+    )
+
+
+if __name__ == "__main__":
+    main()

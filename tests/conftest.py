@@ -1,0 +1,10 @@
+import pytest
+
+from tournament.caching import clear_all
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    """Each test starts with nothing cached (ids repeat across rolled-back tests)."""
+    clear_all()
+    yield

@@ -1,0 +1,239 @@
+"""Hardening: production settings pass Django's deploy check, every response carries the
+security headers, log-ins are throttled, and on PostgreSQL two saves at once or a database
+that goes away mid-save lose nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.db import connection, connections
+from django.test import Client, override_settings
+
+from tests.tournament.factories import PLAYERS, make_event
+from tests.tournament.organize_support import logged_in, make_user, organizer_for, scores_post
+from tests.tournament.organize_support import url as address
+from tournament.models import AuditEntry, Game, LoginFailure
+from tournament.services.accounts import PER_ACCOUNT, PER_ADDRESS
+from tournament.services.errors import ConflictError
+from tournament.services.games import game_correct, game_to_data
+from tournament.services.rounds import round_seat
+
+ROOT = Path(__file__).resolve().parents[2]
+postgres_only = pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+    reason="row locks and connection loss are PostgreSQL's (SQLite serialises whole writes)",
+)
+
+
+def production_env() -> dict[str, str]:
+    skip = ("DEBUG", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")  # the browser tests set the last
+    env = {k: v for k, v in os.environ.items() if k not in skip}
+    env.update(SECRET_KEY="a-production-key-" + "x" * 50, ALLOWED_HOSTS="results.example.org")
+    return env
+
+
+def test_deploy_check_passes_with_production_settings():
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no issues" in run.stdout
+
+
+def test_production_cookies_are_secure_and_https_is_enforced():
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+        "s.SECURE_HSTS_SECONDS > 0, s.DEBUG)"
+    )
+    run = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert run.stdout.split() == ["True", "True", "True", "True", "False"], run.stderr
+
+
+@pytest.mark.django_db
+def test_every_page_sends_the_security_headers(client):
+    page = client.get("/")
+    policy = page["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert page["X-Frame-Options"] == "DENY"
+    assert page["Referrer-Policy"] == "same-origin"
+    assert page["X-Content-Type-Options"] == "nosniff"
+    assert "Strict-Transport-Security" not in page  # plain HTTP: HSTS would mean nothing
+
+
+@pytest.mark.django_db
+@override_settings(SECURE_HSTS_SECONDS=31536000)
+def test_hsts_is_sent_over_https(client):
+    assert "max-age=31536000" in client.get("/", secure=True)["Strict-Transport-Security"]
+
+
+# --- log-in throttling ------------------------------------------------------------------------
+
+
+def login(client: Client, username: str, password: str, ip: str = "10.0.0.1"):
+    return client.post(
+        address("login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_lock_the_account_for_a_while_even_with_the_right_one():
+    make_user("alice")
+    make_user("bob")
+    client = Client()
+    for _ in range(PER_ACCOUNT):
+        assert login(client, "alice", "guess").status_code == 200  # the form again, an error
+    locked = login(client, "alice", "pw")
+    assert locked.status_code == 429
+    assert int(locked["Retry-After"]) > 0
+    html = locked.content.decode()
+    assert "Too many failed log-ins" in html and 'value="alice"' in html
+    assert "_auth_user_id" not in client.session
+    assert login(Client(), "bob", "pw").status_code == 302  # another account is not locked
+
+
+@pytest.mark.django_db
+def test_a_right_password_forgets_earlier_mistakes():
+    make_user("carol")
+    for _ in range(PER_ACCOUNT - 1):
+        login(Client(), "carol", "guess")
+    assert login(Client(), "carol", "pw").status_code == 302
+    assert not LoginFailure.objects.filter(username="carol").exists()
+
+
+@pytest.mark.django_db
+def test_many_names_tried_from_one_address_are_stopped():
+    make_user("dave")
+    for i in range(PER_ADDRESS):
+        login(Client(), f"nobody{i}", "guess", ip="10.9.9.9")
+    assert login(Client(), "dave", "pw", ip="10.9.9.9").status_code == 429
+    assert login(Client(), "dave", "pw", ip="10.1.1.1").status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", ["\x00", "ali\x00ce", "x" * 400])
+def test_a_name_the_database_cannot_hold_is_refused_like_any_wrong_log_in(username):
+    # PostgreSQL text cannot hold NUL: the throttle must not pass one through (was a 500).
+    make_user("alice")
+    assert login(Client(), username, "pw").status_code == 200
+    assert LoginFailure.objects.count() == 1
+
+
+@pytest.mark.django_db
+@override_settings(BEHIND_PROXY=True)
+def test_a_forwarded_address_that_is_not_an_ip_is_not_stored():
+    reply = Client().post(
+        address("login"),
+        {"username": "nobody", "password": "x"},
+        HTTP_X_FORWARDED_FOR="10.0.0.1, not-an-address",
+    )
+    assert reply.status_code == 200
+    assert LoginFailure.objects.get().address is None
+
+
+# --- PostgreSQL: two saves at once, a database gone mid-save ----------------------------------
+
+
+def seated_game(slug: str = "hard"):
+    event = make_event(slug=slug, players=PLAYERS[:4])
+    round_seat(event=event)
+    return event, Game.objects.get(round__event=event)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_saves_of_one_game_at_once_one_wins_the_other_gets_a_conflict():
+    event, game = seated_game()
+    seats = game_to_data(game)["seats"]
+    base = {"round": 1, "table": 1, "seats": seats}
+    tries = [
+        {**base, "scores": [40000, 30000, 20000, 10000]},
+        {**base, "scores": [10000, 20000, 30000, 40000]},
+    ]
+    start = threading.Barrier(2)
+    outcomes: list[object] = [None, None]
+
+    def save(i: int) -> None:
+        try:
+            start.wait()
+            game_correct(game=Game.objects.get(pk=game.pk), data=tries[i], expected_version=1)
+            outcomes[i] = "saved"
+        except ConflictError as exc:
+            outcomes[i] = exc
+        finally:
+            connections.close_all()  # each thread has its own connection
+
+    threads = [threading.Thread(target=save, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(map(str, outcomes)).count("saved") == 1
+    loser = next(o for o in outcomes if isinstance(o, ConflictError))
+    assert loser.field == "version"
+    winner = tries[outcomes.index("saved")]
+    game.refresh_from_db()
+    assert game.version == 2
+    assert [s.score for s in game.seats.order_by("position")] == winner["scores"]
+    assert AuditEntry.objects.filter(event=event, action="game.record").count() == 1
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypatch):
+    event, game = seated_game("gone")
+    client = logged_in(organizer_for(event))
+    first = scores_post(game, [40000, 30000, 20000, 10000])
+    assert client.post(address("game-scores", event.slug, game.pk), first).status_code == 302
+    game.refresh_from_db()
+    before = game_to_data(game)
+
+    import tournament.services.games as games
+
+    real = games.audit_record
+
+    def cut_then_audit(**kwargs):
+        # The seats are rewritten by now; the server drops this connection before the commit.
+        pid = connection.connection.info.backend_pid
+        settings = connection.settings_dict
+        with psycopg.connect(
+            host=settings["HOST"],
+            port=settings["PORT"] or 5432,
+            user=settings["USER"],
+            dbname=settings["NAME"],
+            autocommit=True,
+        ) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+        return real(**kwargs)
+
+    monkeypatch.setattr(games, "audit_record", cut_then_audit)
+    second = scores_post(game, [10000, 20000, 30000, 40000])
+    page = client.post(address("game-scores", event.slug, game.pk), second)
+    assert page.status_code == 503
+    assert "Nothing was saved" in page.content.decode()
+
+    monkeypatch.setattr(games, "audit_record", real)
+    connection.close()  # what Django does at the end of a request with a broken connection
+    game.refresh_from_db()
+    assert game.version == 2 and game_to_data(game) == before
+    assert AuditEntry.objects.filter(event=event, action="game.correct").count() == 0
+    # And the next save goes through as usual.
+    again = scores_post(game, [10000, 20000, 30000, 40000])
+    assert client.post(address("game-scores", event.slug, game.pk), again).status_code == 302
