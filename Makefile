@@ -53,11 +53,13 @@ bench: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.run
 
 # 50 clients for 60 s against gunicorn (production settings) and PostgreSQL while a writer
-# records a game a second; wrk comes from Debian's packages.
+# records a game a second (wrk comes from Debian's packages); then PostgreSQL is stopped in the
+# middle of an organizer's saves and started again (needs root: pg_ctlcluster).
 load: $(BENCH_STAMP) pg-up
 	@command -v wrk >/dev/null || apt-get install -y -q wrk >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)
 	$(PY) -m bench.load
+	$(PY) -m bench.outage
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -81,6 +81,58 @@ def manage(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
     return run.stdout
 
 
+def server_env(workdir: Path, database_url: str) -> dict[str, str]:
+    """Production settings, as behind a TLS proxy (X-Forwarded-Proto says HTTPS)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "load-test-only-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "BEHIND_PROXY": "1",
+        "STATIC_ROOT": str(workdir / "static"),
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "PYTHONPATH": str(ROOT),
+    }
+    env.pop("DEBUG", None)
+    return env
+
+
+def start_server(env: dict[str, str], workers: int, ready_path: str, log: Path) -> subprocess.Popen:
+    """gunicorn on PORT, returned once `ready_path` answers. Its errors go to `log` (a pipe
+    nobody reads would fill up and stall the workers the first time they log a traceback)."""
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournament.wsgi",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{PORT}",
+            "--access-logfile",
+            "-",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+        text=True,
+    )
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{PORT}{ready_path}", headers={"X-Forwarded-Proto": "https"}
+    )
+    for _ in range(50):
+        try:
+            urllib.request.urlopen(request)
+            break
+        except OSError:
+            time.sleep(0.2)
+    return server
+
+
 def peak_memory_mb(pid: int) -> float:
     for row in Path(f"/proc/{pid}/status").read_text().splitlines():
         if row.startswith("VmHWM:"):
@@ -98,17 +150,7 @@ def main(argv: list[str] | None = None) -> None:
 
     workdir = Path(tempfile.gettempdir()) / "jansou-load"
     workdir.mkdir(exist_ok=True)
-    env = {
-        **os.environ,
-        "DATABASE_URL": fresh_database("postgres", workdir, LOAD_DB),
-        "SECRET_KEY": "load-test-only-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "BEHIND_PROXY": "1",  # as behind a TLS proxy: X-Forwarded-Proto says HTTPS
-        "STATIC_ROOT": str(workdir / "static"),
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("DEBUG", None)
+    env = server_env(workdir, fresh_database("postgres", workdir, LOAD_DB))
     manage(env, "migrate", "--no-input", "-v0")
     manage(env, "collectstatic", "--no-input", "-v0")
     manage(env, "import_event", str(event_file(workdir, args.players, 8, "bench")))
@@ -139,39 +181,9 @@ def main(argv: list[str] | None = None) -> None:
     extra = [g for g in synthetic_event(args.players, 1, seed=77)["games"] if "hands" in g]
     writes = [dict(g, round=9) for g in extra][: args.seconds]
 
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "tournament.wsgi",
-            "-w",
-            str(args.workers),
-            "-b",
-            f"127.0.0.1:{PORT}",
-            "--access-logfile",
-            "-",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = start_server(env, args.workers, "/events/bench/", workdir / "gunicorn.log")
     try:
         base = f"http://127.0.0.1:{PORT}"
-        for _ in range(50):
-            try:
-                urllib.request.urlopen(
-                    urllib.request.Request(
-                        base + "/events/bench/", headers={"X-Forwarded-Proto": "https"}
-                    )
-                )
-                break
-            except OSError:
-                time.sleep(0.2)
         workers = [
             int(p)
             for p in subprocess.run(

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
@@ -24,15 +25,30 @@ class SecurityHeadersMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        """The database unreachable (stopped, restarted, connection cut): every write runs in
-        one transaction, so nothing was saved; say so and ask to try again, not a bare 500."""
-        if not isinstance(exception, OperationalError | InterfaceError):
-            return None
-        logger.error(
-            "database unavailable during %s %s", request.method, request.path, exc_info=exception
-        )
-        # No request context: its processors would ask the session, in the database, again.
-        html = render_to_string("503.html")
-        response = HttpResponse(html, status=503)
-        response["Retry-After"] = "10"
-        return response
+        if isinstance(exception, DATABASE_GONE):
+            return database_gone_response(request, exception)
+        return None
+
+
+DATABASE_GONE = (OperationalError, InterfaceError)
+
+
+def database_gone_response(request: HttpRequest, exception: BaseException) -> HttpResponse:
+    """The database unreachable (stopped, restarted, connection cut): every write runs in one
+    transaction, so nothing was saved; say so and ask to try again, not a bare 500."""
+    logger.error(
+        "database unavailable during %s %s", request.method, request.path, exc_info=exception
+    )
+    html = render_to_string(
+        "error.html",
+        {
+            "title": _("Try again in a moment"),
+            "message": _(
+                "The database did not answer. Nothing was saved by this request: go back and "
+                "send it again in a few seconds."
+            ),
+        },
+    )
+    response = HttpResponse(html, status=503)
+    response["Retry-After"] = "10"
+    return response

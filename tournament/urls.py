@@ -4,6 +4,8 @@ from django.urls import include, path
 
 from tournament.views import accounts, entry, organize, public
 
+handler500 = "tournament.views.errors.server_error"
+
 manage = [
     path("", organize.event_manage, name="event-manage"),
     path("players/", organize.players_add, name="players-add"),

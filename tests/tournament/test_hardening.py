@@ -12,7 +12,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from django.db import connection, connections
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.db import OperationalError, connection, connections
 from django.test import Client, override_settings
 
 from tests.tournament.factories import PLAYERS, make_event
@@ -107,6 +108,10 @@ def test_wrong_passwords_lock_the_account_for_a_while_even_with_the_right_one():
     assert "Too many failed log-ins" in html and 'value="alice"' in html
     assert "_auth_user_id" not in client.session
     assert login(Client(), "bob", "pw").status_code == 302  # another account is not locked
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").post(
+        address("login"), {"username": "alice", "password": "pw"}, REMOTE_ADDR="10.0.0.1"
+    )
+    assert japanese.status_code == 429 and "ログインの失敗が多すぎます" in japanese.content.decode()
 
 
 @pytest.mark.django_db
@@ -146,6 +151,27 @@ def test_a_forwarded_address_that_is_not_an_ip_is_not_stored():
     )
     assert reply.status_code == 200
     assert LoginFailure.objects.get().address is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("exception", "status", "says"),
+    [
+        (OperationalError("the server closed the connection"), 503, "Nothing was saved"),
+        (ValueError("a bug"), 500, "Something went wrong on our side"),
+    ],
+)
+def test_a_failure_outside_any_view_still_gets_a_page_that_says_what_happened(
+    monkeypatch, exception, status, says
+):
+    # The session saved on the way out is past the views' process_exception: handler500.
+    def fail(self, request, response):
+        raise exception
+
+    monkeypatch.setattr(SessionMiddleware, "process_response", fail)
+    page = Client(raise_request_exception=False).get(address("home"))
+    assert page.status_code == status and says in page.content.decode()
+    assert "Content-Security-Policy" in page
 
 
 # --- PostgreSQL: two saves at once, a database gone mid-save ----------------------------------
