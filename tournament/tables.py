@@ -6,7 +6,8 @@ from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Standings
@@ -40,7 +41,7 @@ class StandingsTable(tables.Table):
     average_rank = tables.Column(verbose_name=_("Avg. rank"), attrs={"td": {"class": "num"}})
 
     class Meta:
-        template_name = "django_tables2/table.html"
+        template_name = "tournament/_standings_table.html"
         attrs = {"class": "standings", "id": "standings-table"}
         row_attrs = {
             "class": lambda record: " ".join(
@@ -48,6 +49,29 @@ class StandingsTable(tables.Table):
             )
         }
         empty_text = _("No players yet.")
+
+    def body_html(self) -> SafeString:
+        """This page's rows in one pass. The stock template renders each cell through a
+        template node and inspects its render method's signature, ~1 ms a row: 100 ms of the
+        first page after each write. Same cells, same classes (a test compares the two)."""
+        columns = []
+        for bound in self.columns:
+            render = getattr(self, f"render_{bound.name}", None) or bound.column.render
+            td = bound.attrs["td"].as_html()
+            columns.append((bound.name, bound.column.empty_values, bound.default, td, render))
+        rows = []
+        for row in self.paginated_rows:
+            record = row.record
+            cells = "".join(
+                f"<td {td}>"
+                + conditional_escape(
+                    default if record.get(name) in empty else render(value=record.get(name))
+                )
+                + "</td>"
+                for name, empty, default, td, render in columns
+            )
+            rows.append(f"<tr {row.attrs.as_html()}>{cells}</tr>")
+        return mark_safe("".join(rows))  # every cell escaped above
 
     def render_player(self, value: str) -> str:
         return format_html('<a href="{}">{}</a>', reverse("player-detail", args=[value]), value)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from itertools import groupby
+from operator import itemgetter
 
 from django.db.models import Count, QuerySet
 
@@ -10,7 +11,7 @@ from scoring import FORMATS, GameResult, Standings, standings
 from scoring.standings import Format, StageResult
 from scoring.standings import Stage as StageRule
 from tournament.caching import event_stamp, stamped_cache
-from tournament.models import Entry, Event, Game, Seat, Stage
+from tournament.models import Entry, Event, Game, Player, Seat, Stage
 
 
 def event_list() -> QuerySet[Event]:
@@ -32,20 +33,25 @@ def event_format(event: Event, stages: list[Stage] | None = None) -> Format:
     )
 
 
-def event_results(event: Event) -> list[GameResult]:
-    """Every finished game's stored per-seat results, in one query."""
+def event_results(event: Event, names: dict[int, str] | None = None) -> list[GameResult]:
+    """Every finished game's stored per-seat results, in one query. `names` (player id →
+    name, from the entries the caller read anyway) spares the join to players: with 8,192
+    seats PostgreSQL may misjudge that join and look each player up one by one (9 ms)."""
+    names = dict(names or {})
     seats = (
         Seat.objects.filter(round__event=event, rank__isnull=False)
         .order_by("game_id", "position")
-        .values_list("game_id", "round__number", "player__name", "rank", "points", "chips")
+        .values_list("game_id", "round__number", "player_id", "rank", "points", "chips")
     )
-    by_game: dict[int, list[tuple]] = defaultdict(list)
-    for row in seats:
-        by_game[row[0]].append(row)
+    rows = list(seats)
+    unknown = {row[2] for row in rows} - names.keys()
+    if unknown:  # a seat without an entry: the services never make one, the admin could
+        names.update(Player.objects.filter(pk__in=unknown).values_list("pk", "name"))
     results = []
-    for rows in by_game.values():
-        _, rounds, players, ranks, points, chips = zip(*rows, strict=True)
+    for _, seated in groupby(rows, itemgetter(0)):
+        _, rounds, ids, ranks, points, chips = zip(*seated, strict=True)
         # Points stay Decimals: the engine adds them exactly (a float would be rounded back).
+        players = tuple(names[i] for i in ids)
         results.append(GameResult(rounds[0], players, ranks, points, chips))
     return results
 
@@ -57,14 +63,14 @@ def event_standings(event: Event) -> Standings:
     entries = list(
         Entry.objects.filter(event=event)
         .order_by("player__name")
-        .values_list("player__name", "substitute")
+        .values_list("player_id", "player__name", "substitute")
     )
     return standings(
-        event_results(event),
+        event_results(event, {pk: name for pk, name, _ in entries}),
         fmt,
-        [name for name, substitute in entries if not substitute],
+        [name for _, name, substitute in entries if not substitute],
         decisions={s.name: s.decision for s in stages if s.decision},
-        substitutes={name for name, substitute in entries if substitute},
+        substitutes={name for _, name, substitute in entries if substitute},
     )
 
 

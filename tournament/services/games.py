@@ -155,7 +155,7 @@ def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> di
     }
     others = Seat.objects.filter(
         round__event=event, round__number=ev.round, player__name__in=ev.seats
-    )
+    ).order_by()  # the default order joins four tables for nothing
     if exclude_game is not None:
         others = others.exclude(game=exclude_game)
     taken = {
