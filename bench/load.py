@@ -68,12 +68,11 @@ print(json.dumps({"written": written, "failed": failed}))
 """
 
 
-def manage(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
+def manage(env: dict[str, str], *args: str) -> str:
     run = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
-        input=stdin,
         capture_output=True,
         text=True,
         check=True,
@@ -95,6 +94,20 @@ def server_env(workdir: Path, database_url: str) -> dict[str, str]:
     }
     env.pop("DEBUG", None)
     return env
+
+
+def served_event(
+    folder: str, database: str, players: int, rounds: int, slug: str
+) -> tuple[Path, dict[str, str]]:
+    """A fresh PostgreSQL database holding one synthetic event, ready for gunicorn: the
+    working folder and the server's environment."""
+    workdir = Path(tempfile.gettempdir()) / folder
+    workdir.mkdir(exist_ok=True)
+    env = server_env(workdir, fresh_database("postgres", workdir, database))
+    manage(env, "migrate", "--no-input", "-v0")
+    manage(env, "collectstatic", "--no-input", "-v0")
+    manage(env, "import_event", str(event_file(workdir, players, rounds, slug)))
+    return workdir, env
 
 
 def start_server(env: dict[str, str], workers: int, ready_path: str, log: Path) -> subprocess.Popen:
@@ -148,12 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=1024)
     args = parser.parse_args(argv)
 
-    workdir = Path(tempfile.gettempdir()) / "jansou-load"
-    workdir.mkdir(exist_ok=True)
-    env = server_env(workdir, fresh_database("postgres", workdir, LOAD_DB))
-    manage(env, "migrate", "--no-input", "-v0")
-    manage(env, "collectstatic", "--no-input", "-v0")
-    manage(env, "import_event", str(event_file(workdir, args.players, 8, "bench")))
+    workdir, env = served_event("jansou-load", LOAD_DB, args.players, 8, "bench")
     ids = json.loads(
         manage(
             env,

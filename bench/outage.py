@@ -28,7 +28,6 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -36,8 +35,8 @@ from collections import Counter
 from http.cookies import SimpleCookie
 from pathlib import Path
 
-from bench.load import PORT, manage, server_env, start_server
-from bench.run import event_file, fresh_database
+from bench.load import PORT, manage, served_event, server_env, start_server
+from bench.run import fresh_database
 
 OUTAGE_DB = "jansou_outage"
 CHECK_DB = "jansou_outage_check"
@@ -170,12 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--readers", type=int, default=6)
     args = parser.parse_args(argv)
 
-    workdir = Path(tempfile.gettempdir()) / "jansou-outage"
-    workdir.mkdir(exist_ok=True)
-    env = server_env(workdir, fresh_database("postgres", workdir, OUTAGE_DB))
-    manage(env, "migrate", "--no-input", "-v0")
-    manage(env, "collectstatic", "--no-input", "-v0")
-    manage(env, "import_event", str(event_file(workdir, 64, 2, SLUG)))
+    workdir, env = served_event("jansou-outage", OUTAGE_DB, 64, 2, SLUG)
     games = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP))
     paths = [f"/events/{SLUG}/", f"/events/{SLUG}/standings/live/"]
     paths += [f"/events/{SLUG}/games/{pk}/" for pk in list(games)[:8]]
