@@ -117,8 +117,7 @@ class Phone:
             connection.close()
 
     def fields(self, html: str) -> dict[str, str]:
-        found = dict(re.findall(r'name="(csrfmiddlewaretoken|version)" value="([^"]*)"', html))
-        return found
+        return dict(re.findall(r'name="(csrfmiddlewaretoken|version)" value="([^"]*)"', html))
 
 
 def writer(

@@ -49,10 +49,15 @@ def iterate_standings(event: Event) -> Iterator[list[Any]]:
         ]
 
 
+def _is_points(column: str) -> bool:
+    """The total and the round columns (r1, r2, …) hold points."""
+    return column == "total" or (column.startswith("r") and column[1:].isdigit())
+
+
 def _text_cells(header: Sequence[str], row: Sequence[Any], whole: bool) -> list[str]:
     cells = []
     for name, value in zip(header, row, strict=True):
-        if name == "total" or (name.startswith("r") and name[1:].isdigit()):
+        if _is_points(name):
             cells.append(format_points(value, whole))
         elif name == "top_rate":
             cells.append(f"{value:.3f}")
@@ -96,7 +101,7 @@ def render_xlsx(rows: Iterable[list[Any]], whole: bool) -> bytes:
     for row in iterator:
         sheet.append([neutralise(v) for v in row])
         for cell, name in zip(sheet[sheet.max_row], header, strict=True):
-            if name == "total" or (name.startswith("r") and name[1:].isdigit()):
+            if _is_points(name):
                 cell.number_format = number_format
             elif name == "top_rate":
                 cell.number_format = "0.000"

@@ -61,16 +61,12 @@ class StandingsTable(tables.Table):
             columns.append((bound.name, bound.column.empty_values, bound.default, td, render))
         rows = []
         for row in self.paginated_rows:
-            record = row.record
-            cells = "".join(
-                f"<td {td}>"
-                + conditional_escape(
-                    default if record.get(name) in empty else render(value=record.get(name))
-                )
-                + "</td>"
-                for name, empty, default, td, render in columns
-            )
-            rows.append(f"<tr {row.attrs.as_html()}>{cells}</tr>")
+            cells = []
+            for name, empty, default, td, render in columns:
+                value = row.record.get(name)
+                html = conditional_escape(default if value in empty else render(value=value))
+                cells.append(f"<td {td}>{html}</td>")
+            rows.append(f"<tr {row.attrs.as_html()}>{''.join(cells)}</tr>")
         return mark_safe("".join(rows))  # every cell escaped above
 
     def render_player(self, value: str) -> str:

@@ -27,10 +27,14 @@ def _int(value: Any) -> int | None:
     return None if value in (None, "") else int(value)
 
 
-class EngineForm(ServiceForm):
-    """A form whose rules are checked by the engine, carrying the version it was loaded at."""
+class VersionForm(ServiceForm):
+    """The version of the game a screen was loaded at (alone: the undo button)."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+
+class EngineForm(VersionForm):
+    """A form whose rules are checked by the engine, carrying the version it was loaded at."""
 
     def unmapped_message(self, exc: ServiceError) -> str:
         # An engine path the form has no field for (`hands[3]`) still tells where to look.

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.forms.games import HandForm, ScoresForm, seat_label
+from tournament.forms.games import HandForm, ScoresForm, VersionForm, seat_label
 from tournament.models import Event, Game
 from tournament.permissions import organizer_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet
@@ -242,10 +242,12 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
 def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     try:
-        version = request.POST.get("version", "")
+        form = VersionForm(request.POST)
         # A version that is not a number is as stale as an old one: the conflict reply says so.
-        expected = int(version) if version.isascii() and version.isdigit() else -1
-        game_hand_undo(game=game, expected_version=expected, user=request.user)
+        expected = form.cleaned_data["version"] if form.is_valid() else None
+        game_hand_undo(
+            game=game, expected_version=-1 if expected is None else expected, user=request.user
+        )
     except ServiceError as exc:  # a conflict too: the sheet reloads with the other phone's hand
         messages.error(request, exc.message)
     else:
