@@ -26,6 +26,11 @@ from tournament.views.public import PER_PAGE
 pytestmark = pytest.mark.django_db
 
 
+def has_column(html: str, header: str) -> bool:
+    """A column heading, not the same letters inside the page's random CSRF token."""
+    return re.search(rf">\s*{header}\s*<", html) is not None
+
+
 def queries(client, address: str) -> tuple[int, str]:
     with CaptureQueriesContext(connection) as captured:
         page = client.get(address)
@@ -44,7 +49,7 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
     assert few == many == 5
-    assert "Player 0063" in html and "R6" in html
+    assert "Player 0063" in html and has_column(html, "R6")
 
 
 def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client):
@@ -54,14 +59,14 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     warm, html = queries(client, address)
     # The warm page: the event and the live marker; the standings come from this process.
     assert (cold, warm) == (5, 2)
-    assert "R2" not in html
+    assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
         event=event,
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     after, html = queries(client, address)
-    assert after == 5 and "R2" in html
+    assert after == 5 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):
@@ -111,7 +116,7 @@ def test_demo_baba_standings_show_the_cut_tabs_and_statuses(client):
     assert "Qualifier" in html and "Final" in html and "Finalist" in html
     assert "Out at the cut" in html
     qualifier = text(client.get(url("event-detail", "baba-demo") + "?stage=qualifier"))
-    assert 'aria-current="page">Qualifier' in qualifier and "R7" not in qualifier
+    assert 'aria-current="page">Qualifier' in qualifier and not has_column(qualifier, "R7")
     # Sorting by a column is django-tables2's; the cut line is dropped when not in rank order.
     by_name = text(client.get(url("event-detail", "baba-demo") + "?sort=player"))
     rows = re.findall(r"<tr class=\"([^\"]*)\">", by_name)
