@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, replay
 from scoring.hands import busts_after, parse_hand, price_hand
-from scoring.parse import Doc, check_int, check_table_names
+from scoring.parse import Doc, check_int, check_table_names, load_json
 from scoring.presets import PRESETS
 from scoring.rules import ruleset_from_json
 from scoring.settlement import parse_settle, settle
@@ -143,14 +143,7 @@ def main(
         if argv[0] == "presets":
             answer: Any = presets()
         else:
-            text = stdin.read()
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ScoringError(
-                    "input", f"not valid JSON ({exc.msg} at line {exc.lineno})"
-                ) from None
-            answer = run(argv[0], data)
+            answer = run(argv[0], load_json(stdin.read()))
     except ScoringError as exc:
         print(str(exc).replace("\n", " "), file=stderr)
         return 2

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ScoringError(ValueError):
-    """Bad input. `field` is a path into the input document (`result.wins[0].fu`)."""
+    """Bad input. `field` is a path into the input document (`result.wins[0].fu`).
+    `code` and `params`, where given, let a caller say the same in its reader's language
+    (`name.control` with `{"char": "U+0007"}`); `message` is the English for everyone else."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(
+        self, field: str, message: str, *, code: str = "", params: dict[str, Any] | None = None
+    ) -> None:
         self.field = field
         self.message = message
+        self.code = code
+        self.params = params or {}
         super().__init__(f"{field}: {message}" if field else message)
 
     def within(self, prefix: str) -> ScoringError:
@@ -21,4 +29,4 @@ class ScoringError(ValueError):
             field = prefix + self.field
         else:
             field = f"{prefix}.{self.field}"
-        return ScoringError(field, self.message)
+        return ScoringError(field, self.message, code=self.code, params=self.params)

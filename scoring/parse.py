@@ -2,13 +2,88 @@
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.errors import ScoringError
+from scoring.names import normalize_name
 
 _MISSING: Any = object()
+
+# No score, point or count is anywhere near a billion; beyond it a number is a typo or an
+# attack (PostgreSQL's integer column ends at 2^31, float arithmetic at 1e308).
+INT_LIMIT = 10**9
+NUMBER_LIMIT = 1e15  # what the JSON reader lets through at all
+
+
+class Unusable:
+    """A JSON number no field can take (NaN, Infinity, beyond ±1e15, thousands of digits).
+    The reader leaves this in its place; every type check refuses it, so the error names the
+    field it was found in, like any other wrong value."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        if len(self.text) > 20:
+            return f"a number of {len(self.text)} characters"
+        return self.text
+
+
+def _parse_int(text: str) -> Any:
+    return int(text) if len(text.lstrip("-")) <= 15 else Unusable(text)
+
+
+def _parse_float(text: str) -> Any:
+    value = float(text)
+    return value if math.isfinite(value) and abs(value) <= NUMBER_LIMIT else Unusable(text)
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
+
+
+def _deep_path(text: str, limit: int = 6) -> str:
+    """Where a document nests too deeply: the path of its first `limit` levels, then "…"."""
+    stack: list[list[Any]] = []  # [kind, key or index]
+    key = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            if stack and stack[-1][0] == "{":
+                stack[-1][1] = key
+            stack.append([token, 0 if token == "[" else None])
+            if len(stack) > limit:
+                break
+        elif token in "]}":
+            if stack:
+                stack.pop()
+        elif token == ",":
+            if stack and stack[-1][0] == "[":
+                stack[-1][1] += 1
+        elif token != ":":
+            key = json.loads(token)
+    parts = ""
+    for kind, where in stack[:-1]:
+        parts += f"[{where}]" if kind == "[" else f".{where}" if parts else str(where)
+    return (parts or "input") + "…"
+
+
+def load_json(text: str) -> Any:
+    """A JSON document, or a ScoringError naming where it is unusable: bad syntax, nesting
+    deeper than Python can read, and numbers no field takes (left as `Unusable`)."""
+    try:
+        return json.loads(
+            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=Unusable
+        )
+    except json.JSONDecodeError as exc:
+        raise ScoringError(
+            "input", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise ScoringError(_deep_path(text), "nested too deeply to be an event or a game") from None
 
 
 def is_int(value: Any) -> bool:
@@ -108,9 +183,11 @@ class Doc:
 def check_int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
     if not is_int(value):
         raise ScoringError(path, f"must be a whole number, not {value!r}")
-    if low is not None and value < low:
+    low = -INT_LIMIT if low is None else low
+    high = INT_LIMIT if high is None else high
+    if value < low:
         raise ScoringError(path, f"must be at least {low}")
-    if high is not None and value > high:
+    if value > high:
         raise ScoringError(path, f"must be at most {high}")
     return value
 
@@ -122,10 +199,12 @@ def check_seat(value: Any, path: str, players: int) -> int:
 
 
 def check_table_names(names: Sequence[Any], path: str) -> list[str]:
-    """The players of one table, in seat order: names, each seated once."""
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise ScoringError(f"{path}[{i}]", "must be a player's name")
-        if name in names[:i]:
+    """The players of one table, in seat order: names (in their one spelling), each seated
+    once."""
+    out: list[str] = []
+    for i, raw in enumerate(names):
+        name = normalize_name(raw, f"{path}[{i}]")
+        if name in out:
             raise ScoringError(f"{path}[{i}]", f"{name} sits at this table twice")
-    return list(names)
+        out.append(name)
+    return out

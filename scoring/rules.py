@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.parse import is_int
+from scoring.parse import INT_LIMIT, is_int
 
 GAMES = ("riichi", "emperor")
 SCORE_STEP = 100  # every payment and score is a multiple of this
@@ -83,7 +83,13 @@ class PaymentRow:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    # Bounded: no knob is near a billion points, and 1e308 in an uma overflows the arithmetic.
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and abs(value) <= INT_LIMIT
+    )
 
 
 def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:

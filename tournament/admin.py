@@ -1,87 +1,201 @@
-"""Django admin for every model: filters, search, and related rows loaded in one query."""
+"""Django admin: every model to read, with filters and search. What decides results — seats,
+hands, rounds, stages, derived results — is read-only here: it is changed on the organizer
+screens, whose services check it with the engine. The few writes left (an event's name and
+organizers, a withdrawal, a player's name, deleting an event) go through services too, so each
+is logged and moves the event's version on like any other change."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django import forms
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from scoring import ScoringError
+from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import (
     AuditEntry,
     Entry,
     Event,
     Game,
     Hand,
+    LoginFailure,
     Player,
     Round,
     Seat,
     Stage,
     Venue,
 )
+from tournament.services.errors import ServiceError
+from tournament.services.events import entry_withdraw, event_organizers_set, event_rename
+from tournament.services.imports import event_delete
+from tournament.services.players import player_rename
+from tournament.services.stages import stage_require_open
+
+
+class ReadOnly:
+    """Shown, never written here (the organizer screens and their services write it)."""
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _name_field(value: Any, **kwargs: Any) -> str:
+    try:
+        return normalize_name(value, **kwargs)
+    except ScoringError as exc:
+        raise forms.ValidationError(exc.message) from None
 
 
 @admin.register(Venue)
 class VenueAdmin(admin.ModelAdmin):
+    # A venue's rules are copied into each event when it is made: editing one changes no result.
     list_display = ["name", "slug", "preset", "created_at"]
     list_filter = ["preset"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
 
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name"]
+
+    def clean_name(self) -> str:
+        return _name_field(self.cleaned_data["name"])
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ["name", "created_at"]
     search_fields = ["name"]
 
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if change:
+            player_rename(player=obj, name=form.cleaned_data["name"], user=request.user)
+        else:
+            obj.save()  # a player in no event yet: no result can change
 
-class StageInline(admin.TabularInline):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # seats and entries keep players (PROTECT); unused ones harm nothing
+
+
+class StageInline(ReadOnly, admin.TabularInline):
     model = Stage
     extra = 0
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnly, admin.TabularInline):
     model = Entry
     extra = 0
-    autocomplete_fields = ["player"]
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = ["name", "organizers"]
+
+    def clean_name(self) -> str:
+        return _name_field(
+            self.cleaned_data["name"], max_length=EVENT_NAME_MAX, what="an event's name"
+        )
 
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventForm
     list_display = ["name", "slug", "format", "venue", "created_at"]
     list_filter = ["format", "venue"]
     search_fields = ["name", "slug"]
     list_select_related = ["venue"]
     filter_horizontal = ["organizers"]
     inlines = [StageInline, EntryInline]
-    readonly_fields = ["ruleset_snapshot"]
+    fields = ["name", "slug", "venue", "format", "organizers", "version", "ruleset_snapshot"]
+    readonly_fields = ["slug", "venue", "format", "version", "ruleset_snapshot"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # "New event" on the home page makes its stages and registers players
+
+    def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
+        # Never obj.save(): it would write back the version read when the page was opened.
+        if "name" in form.changed_data:
+            event_rename(event=obj, name=form.cleaned_data["name"], user=request.user)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        # The inlines are read-only; the organizers are the one relation written here.
+        event_organizers_set(
+            event=form.instance, users=list(form.cleaned_data["organizers"]), user=request.user
+        )
+
+    def delete_model(self, request: HttpRequest, obj: Event) -> None:
+        event_delete(event=obj, user=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Event]) -> None:
+        for event in queryset:
+            event_delete(event=event, user=request.user)
+
+
+class EntryForm(forms.ModelForm):
+    class Meta:
+        model = Entry
+        fields = ["withdrawn"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "withdrawn" in self.changed_data:
+            try:
+                stage_require_open(self.instance.event, entrants=True)
+            except ServiceError as exc:
+                raise forms.ValidationError(exc.message) from None
+        return data
 
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["player", "event", "withdrawn"]
+    form = EntryForm
+    list_display = ["player", "event", "withdrawn", "substitute"]
     list_filter = ["withdrawn", "event"]
     search_fields = ["player__name", "event__name"]
     list_select_related = ["player", "event"]
-    autocomplete_fields = ["player"]
+    fields = ["event", "player", "substitute", "withdrawn"]
+    readonly_fields = ["event", "player", "substitute"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players are registered on the event's organizer screen
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a registered player's games would lose their owner; withdraw instead
+
+    def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
+        entry_withdraw(entry=obj, withdrawn=form.cleaned_data["withdrawn"], user=request.user)
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["event", "number"]
     list_filter = ["event"]
     search_fields = ["event__name"]
     list_select_related = ["event"]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnly, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ["position", "player", "score", "rank", "points", "chips"]
-    readonly_fields = ["rank", "points", "chips"]
-    autocomplete_fields = ["player"]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    """Read results here; record and correct games through the services (they re-derive)."""
+class GameAdmin(ReadOnly, admin.ModelAdmin):
+    """Read results here; record, correct and delete games on the organizer screens."""
 
     list_display = ["__str__", "mode", "finished", "version", "updated_at"]
     list_filter = ["mode", "finished", "round__event"]
@@ -91,16 +205,15 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["game", "position", "player", "score", "rank", "points", "chips"]
     list_filter = ["rank", "round__event"]
     search_fields = ["player__name", "round__event__name"]
     list_select_related = ["game__round__event", "player"]
-    autocomplete_fields = ["player"]
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["game", "number", "label", "dealer", "honba", "deposits"]
     list_filter = ["game__round__event"]
     search_fields = ["game__round__event__name", "label"]
@@ -108,23 +221,29 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(Stage)
-class StageAdmin(admin.ModelAdmin):
-    list_display = ["event", "position", "name", "first_round", "last_round", "advance"]
+class StageAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["event", "position", "name", "first_round", "last_round", "advance", "closed"]
     list_filter = ["event"]
     search_fields = ["event__name", "name"]
     list_select_related = ["event"]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["created_at", "event", "user", "action", "summary"]
     list_filter = ["action", "event"]
     search_fields = ["summary", "event__name", "user__username"]
     list_select_related = ["event", "user"]
-    readonly_fields = ["created_at", "event", "user", "action", "summary", "before", "after"]
 
-    def has_add_permission(self, request) -> bool:
+
+@admin.register(LoginFailure)
+class LoginFailureAdmin(admin.ModelAdmin):
+    # Deleting rows here lifts a lock-out early; nothing else is changed here.
+    list_display = ["at", "username", "address"]
+    search_fields = ["username", "address"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from tournament.requestid import current_request_id
+
 logger = logging.getLogger(__name__)
 
 
@@ -47,6 +49,7 @@ def database_gone_response(request: HttpRequest, exception: BaseException) -> Ht
                 "The database did not answer. Nothing was saved by this request: go back and "
                 "send it again in a few seconds."
             ),
+            "request_id": current_request_id(),
         },
     )
     response = HttpResponse(html, status=503)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tournament.requestid.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tournament.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -163,3 +165,47 @@ CONTENT_SECURITY_POLICY = (
 )
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+
+# What a person or a file can send at once (README "Reliability"): an event file is refused
+# before it is parsed when larger; a paste of names when longer.
+EVENT_FILE_MAX_BYTES = int(os.environ.get("EVENT_FILE_MAX_BYTES", str(20 * 1024 * 1024)))
+PASTE_MAX_NAMES = int(os.environ.get("PASTE_MAX_NAMES", "10000"))
+
+# Errors reach stderr with their traceback and the request id (what gunicorn and systemd
+# collect), and mail to ADMINS when it is set ("Ann <ann@example.org>, bob@example.org").
+ADMINS = [parseaddr(a) for a in envlist("ADMINS", "")]
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "request_id": {"()": "tournament.requestid.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "request_id"],
+        },
+    },
+    "loggers": {
+        # Server errors (5xx) with their traceback; 4xx answers are a person's typo, not ours.
+        "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR"},
+        "django.security": {"handlers": ["stderr", "mail_admins"], "level": "WARNING"},
+        "tournament": {"handlers": ["stderr", "mail_admins"], "level": "INFO"},
+    },
+}

@@ -33,6 +33,7 @@ class PointsColumn(tables.Column):
 
 
 class StandingsTable(tables.Table):
+    player_ids: dict[str, int] = {}  # name → id, for the links (set by standings_table)
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
     player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
     total = PointsColumn(verbose_name=_("Total"))
@@ -70,7 +71,10 @@ class StandingsTable(tables.Table):
         return mark_safe("".join(rows))  # every cell escaped above
 
     def render_player(self, value: str) -> str:
-        return format_html('<a href="{}">{}</a>', reverse("player-detail", args=[value]), value)
+        player_id = self.player_ids.get(value)
+        if player_id is None:
+            return value
+        return format_html('<a href="{}">{}</a>', reverse("player-detail", args=[player_id]), value)
 
     def render_top_rate(self, value: float) -> str:
         return f"{value:.3f}"
@@ -93,6 +97,7 @@ def standings_table(
     stage: StageResult | None = None,
     in_progress: int | None = None,
     sorted_by_user: bool = False,
+    player_ids: dict[str, int] | None = None,
 ) -> StandingsTable:
     """The overall standings, or one stage's ranking (its rounds, its order, its cut)."""
     rows = result.rows
@@ -170,6 +175,7 @@ def standings_table(
             )
         )
     table = StandingsTable(records, extra_columns=extra)
+    table.player_ids = player_ids or {}
     table.columns["total"].column.whole = whole  # the venue decides: whole points or 0.1
     return table
 

@@ -1,8 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
+from tournament.converters import EventSlugConverter, StageActionConverter
 from tournament.views import accounts, entry, organize, public
+
+register_converter(EventSlugConverter, "event")
+register_converter(StageActionConverter, "stage_action")
 
 handler500 = "tournament.views.errors.server_error"
 
@@ -14,7 +18,7 @@ manage = [
     path("rounds/<int:number>/", organize.round_sheet, name="round-sheet"),
     path("rounds/<int:number>/unseat/", organize.round_remove, name="round-unseat"),
     path(
-        "stages/<int:position>/<str:action>/",
+        "stages/<int:position>/<stage_action:action>/",
         organize.stage_action,
         name="stage-action",
     ),
@@ -29,17 +33,19 @@ manage = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("events/new/", organize.event_new, name="event-new"),
-    path("events/<slug:slug>/", public.event_detail, name="event-detail"),
-    path("events/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
-    path("events/<slug:slug>/games/<int:game_id>/", public.game_detail_page, name="game-detail"),
-    path("players/<str:name>/", public.player_detail, name="player-detail"),
-    path("events/<slug:slug>/standings/live/", public.standings_live, name="standings-live"),
+    path("events/<event:slug>/", public.event_detail, name="event-detail"),
+    path("events/<event:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
+    path("events/<event:slug>/games/<int:game_id>/", public.game_detail_page, name="game-detail"),
+    path("players/<int:player_id>/", public.player_detail, name="player-detail"),
+    # Links shared before players had ids: found by name, sent on to the id.
+    path("players/<path:name>/", public.player_by_name, name="player-by-name"),
+    path("events/<event:slug>/standings/live/", public.standings_live, name="standings-live"),
     path(
-        "events/<slug:slug>/standings.<str:fmt>",
+        "events/<event:slug>/standings.<str:fmt>",
         public.standings_export,
         name="standings-export",
     ),
-    path("events/<slug:slug>/manage/", include(manage)),
+    path("events/<event:slug>/manage/", include(manage)),
     path(
         "accounts/login/",
         accounts.LoginView.as_view(),

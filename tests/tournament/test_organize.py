@@ -131,10 +131,13 @@ def test_create_an_event_from_a_preset_with_a_pasted_list():
             "slug": "autumn",
             "rules": "preset:jan-niki",
             "format": "league",
-            "players": "Aoki\nBaba, Chiba\tDoi\n\nAoki",
+            "players": "Aoki\nBaba, Chiba\tDoi\n\n",
         },
     )
     assert page.status_code == 302 and page["Location"] == url("event-manage", "autumn")
+    assert "Known from earlier events, reused (not a new player): Aoki." in text(
+        client.get(page["Location"])
+    )
     event = Event.objects.get(slug="autumn")
     assert event.rules.slug == "jan-niki" and user in event.organizers.all()
     names = sorted(event.entries.values_list("player__name", flat=True))

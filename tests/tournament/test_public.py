@@ -16,7 +16,7 @@ from django_tables2 import RequestConfig
 from tests.tournament.factories import league_data
 from tests.tournament.organize_support import text, url
 from tournament.demo import demo_events
-from tournament.models import Event
+from tournament.models import Event, Player
 from tournament.selectors.standings import event_standings
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
@@ -173,12 +173,16 @@ def test_player_page_lists_every_game_across_events(client):
     data["slug"], data["name"] = "second", "Second league"
     second = event_import(data)
     name = "Player 0001"
+    player = Player.objects.get(name=name)
     standings = text(client.get(url("event-detail", small.slug)))
-    assert url("player-detail", name) in standings
+    assert url("player-detail", player.pk) in standings
+    # An address made from the name, shared before players had ids, leads to the same page.
+    assert client.get(f"/players/{name}/")["Location"] == url("player-detail", player.pk)
     with CaptureQueriesContext(connection) as captured:
-        page = client.get(url("player-detail", name))
+        page = client.get(url("player-detail", player.pk))
     html = text(page)
     assert len(captured) == 2  # the player · their finished seats with round, event and game
     assert html.count("<polyline") == 2 and small.name in html and second.name in html
     assert "5 games" in html
-    assert client.get(url("player-detail", "Nobody")).status_code == 404
+    assert client.get("/players/Nobody/").status_code == 404
+    assert client.get(url("player-detail", 10**9)).status_code == 404

@@ -12,7 +12,9 @@ class ServiceForm(forms.Form):
     `unmapped_message` says an error shown at the top."""
 
     def form_field(self, path: str) -> str | None:
-        return path if path in self.fields else None
+        # A hidden field shows no error: what concerns it is said at the top.
+        field = self.fields.get(path)
+        return path if field is not None and not field.widget.is_hidden else None
 
     def unmapped_message(self, exc: ServiceError) -> str:
         return exc.message

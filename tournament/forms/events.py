@@ -5,28 +5,73 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from scoring import PRESETS
+from scoring import PRESETS, ScoringError
+from scoring.names import normalize_name
 from tournament.forms.base import ServiceForm
 from tournament.models import FORMAT_CHOICES, Venue
 
+SEPARATORS = str.maketrans({"\t": "\n", ",": "\n", "、": "\n"})
+
 
 def split_names(text: str) -> list[str]:
-    """One name per line (commas and tabs also separate, as pasted from a spreadsheet)."""
-    names: list[str] = []
-    for line in text.replace("\t", "\n").replace(",", "\n").replace("、", "\n").splitlines():
-        name = " ".join(line.split())
-        if name and name not in names:
-            names.append(name)
-    return names
+    """One name per line (commas and tabs also separate, as pasted from a spreadsheet); blank
+    lines skipped, everything else kept as typed — PlayersField judges it."""
+    return [line for line in text.translate(SEPARATORS).splitlines() if line.strip()]
+
+
+NAME_PROBLEMS = {
+    "name.control": _("Line %(line)d: a control character (%(char)s) is in the name; remove it."),
+    "name.long": _("Line %(line)d: the name is %(length)d characters long; the most is %(max)d."),
+}
 
 
 class PlayersField(forms.CharField):
+    """A pasted list of names → the names in their one spelling (scoring.names). Refused as a
+    whole, each problem named by its line: too many names, a name that cannot be stored, a
+    name twice (after spelling is folded: ＳＡＴＯ and SATO are one name)."""
+
     widget = forms.Textarea(attrs={"rows": 6, "autocomplete": "off"})
 
     def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
         return split_names(super().to_python(value) or "")
+
+    def validate(self, value: list[str]) -> None:
+        super().validate(value)
+        if len(value) > settings.PASTE_MAX_NAMES:
+            raise forms.ValidationError(
+                _("%(n)d names at once is too many; paste at most %(max)d at a time.")
+                % {"n": len(value), "max": settings.PASTE_MAX_NAMES}
+            )
+
+    def clean(self, value: Any) -> list[str]:
+        lines = super().clean(value)
+        names: dict[str, int] = {}
+        errors = []
+        for line, raw in enumerate(lines, start=1):
+            try:
+                name = normalize_name(raw)
+            except ScoringError as exc:
+                message = NAME_PROBLEMS.get(exc.code, _("Line %(line)d: %(message)s"))
+                errors.append(message % {"line": line, "message": exc.message, **exc.params})
+                continue
+            if name in names:
+                errors.append(
+                    _("Line %(line)d: %(name)s is listed twice (also line %(first)d).")
+                    % {"line": line, "name": name, "first": names[name]}
+                )
+                continue
+            names[name] = line
+        if errors:
+            more = len(errors) - 5
+            if more > 0:
+                tail = ngettext("…and %(n)d more problem.", "…and %(n)d more problems.", more)
+                errors = [*errors[:5], tail % {"n": more}]
+            raise forms.ValidationError(errors)
+        return list(names)
 
 
 class EventCreateForm(ServiceForm):
@@ -35,6 +80,7 @@ class EventCreateForm(ServiceForm):
         label=_("Address"),
         max_length=80,
         required=False,
+        allow_unicode=True,
         help_text=_(
             "Letters, digits and hyphens for the page address; made from the name if empty."
         ),
@@ -80,6 +126,8 @@ class PlayersForm(ServiceForm):
 
 
 class SeatRoundForm(ServiceForm):
+    # The round this form seats: sent again (a second tap, the back button), it is refused.
+    round = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
     method = forms.ChoiceField(
         label=_("Seating"),
         choices=[

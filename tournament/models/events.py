@@ -20,7 +20,7 @@ FORMAT_CHOICES = [
 
 class Event(models.Model):
     name = models.CharField(_("name"), max_length=200)
-    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=True)
     venue = models.ForeignKey(
         Venue,
         verbose_name=_("venue"),

@@ -58,6 +58,12 @@ def event_results(event: Event, names: dict[int, str] | None = None) -> list[Gam
 
 def event_standings(event: Event) -> Standings:
     """Standings of one event. Queries: stages, entries, seats — three, whatever the size."""
+    return _standings_with_ids(event)[0]
+
+
+def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
+    """The standings, and each player's id by name (pages link players by id, never by a
+    name that may hold any character) — from the entries read anyway."""
     stages = list(event.stages.all())
     fmt = event_format(event, stages)
     entries = list(
@@ -65,13 +71,14 @@ def event_standings(event: Event) -> Standings:
         .order_by("player__name")
         .values_list("player_id", "player__name", "substitute")
     )
-    return standings(
+    result = standings(
         event_results(event, {pk: name for pk, name, _ in entries}),
         fmt,
         [name for _, name, substitute in entries if not substitute],
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes={name for _, name, substitute in entries if substitute},
     )
+    return result, {name: pk for pk, name, _ in entries}
 
 
 # Hundreds of phones refresh the same standings between two results: readers share them,
@@ -82,7 +89,16 @@ _published = stamped_cache(slots=32)
 def published_standings(event: Event) -> Standings:
     """`event_standings` for readers (pages, fragments, downloads). Writes and organizer
     screens use `event_standings` itself, always exact inside their transaction."""
-    return _published.get(event.pk, event_stamp(event), lambda: event_standings(event))
+    return _published_with_ids(event)[0]
+
+
+def published_player_ids(event: Event) -> dict[str, int]:
+    """Player id by name for the published standings (the same cached reading)."""
+    return _published_with_ids(event)[1]
+
+
+def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
+    return _published.get(event.pk, event_stamp(event), lambda: _standings_with_ids(event))
 
 
 def stage_result(event: Event, name: str) -> StageResult | None:

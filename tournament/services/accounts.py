@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth.forms import UsernameField
 from django.utils import timezone
 
 from tournament.models import LoginFailure
@@ -15,9 +16,11 @@ PER_ADDRESS = 20  # wrong passwords from one address (any usernames) within the 
 
 
 def _account(username: str) -> str:
-    """The name failures are counted under: as typed, less NUL characters (PostgreSQL text
-    cannot hold them, and the log-in form refuses them anyway), at most the field's length."""
-    return username.replace("\x00", "")[:150]
+    """The name failures are counted under: exactly what log-in compares — Django's log-in
+    form trims the name and folds it by NFKC (` victim1` and `ｖｉｃｔｉｍ1` are victim1) — so
+    no other spelling of one account gets guesses of its own. NUL characters are dropped
+    (PostgreSQL text cannot hold them, and the form refuses them anyway); the field's length."""
+    return UsernameField().to_python(username.replace("\x00", ""))[:150]
 
 
 def login_wait(username: str, address: str | None) -> timedelta | None:

@@ -1,19 +1,28 @@
-"""Writes for events: create, register players."""
+"""Writes for events: create, register players, withdraw."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_unicode_slug
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from scoring import FORMATS, Ruleset, ScoringError, ruleset_from_json
+from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import Entry, Event, Player, Stage, Venue
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
+from tournament.services.locks import event_lock
+from tournament.services.stages import stage_require_open
 
 RESERVED_SLUGS = {"new"}  # /events/new/ creates an event
+SLUG_MAX = 80  # the column's length
 
 
 def ruleset_snapshot(rules: Ruleset) -> dict[str, Any]:
@@ -32,17 +41,88 @@ def parse_ruleset(spec: Any) -> Ruleset:
 
 
 def player_names(names: Sequence[Any], field: str = "players") -> list[str]:
-    out: list[str] = []
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise ServiceError("must be a player's name", f"{field}[{i}]")
-        name = " ".join(name.split())
-        if len(name) > 100:
-            raise ServiceError("is longer than 100 characters", f"{field}[{i}]")
+    """Every name in its one spelling (scoring.names); a name listed twice is refused, naming
+    both places. Linear: a list of thousands costs what its length costs."""
+    out: dict[str, int] = {}
+    for i, raw in enumerate(names):
+        try:
+            name = normalize_name(raw, f"{field}[{i}]")
+        except ScoringError as exc:
+            raise ServiceError(exc.message, exc.field) from None
         if name in out:
-            raise ServiceError(f"{name} is listed twice", f"{field}[{i}]")
-        out.append(name)
-    return out
+            raise ServiceError(
+                f"{name} is listed twice ({field}[{out[name]}] and {field}[{i}])", f"{field}[{i}]"
+            )
+        out[name] = i
+    return list(out)
+
+
+def check_slug(slug: Any, field: str = "slug") -> str:
+    """An event's address as given by a person or a file: letters (any script), digits,
+    hyphens, underscores; not a page of the site."""
+    if not isinstance(slug, str):
+        raise ServiceError("must be a text", field)
+    try:
+        validate_unicode_slug(slug)
+    except ValidationError:
+        raise ServiceError(
+            f"{slug[:100]!r} is not an address: use letters, digits, hyphens and underscores",
+            field,
+        ) from None
+    if len(slug) > SLUG_MAX:
+        raise ServiceError(f"is {len(slug)} characters long; the most is {SLUG_MAX}", field)
+    if slug in RESERVED_SLUGS:
+        raise ServiceError(f"{slug!r} is taken by a page of the site; choose another", field)
+    return slug
+
+
+def _has_letter(text: str) -> bool:
+    return any(char.isalpha() for char in text)
+
+
+def event_slug(name: str) -> str:
+    """A readable address made from the name: ASCII where the name has Latin letters, the
+    name's own script otherwise (水曜リーグ-11月), the date when it has no letters at all —
+    never a bare number. Taken already by another event: -2, -3, … is added."""
+    base = slugify(name)
+    if not _has_letter(base):
+        base = slugify(name, allow_unicode=True)
+    if not _has_letter(base):
+        base = "-".join(p for p in (timezone.localdate().isoformat(), base) if p)
+    base = base[: SLUG_MAX - 4].strip("-_")
+    taken = (
+        set(Event.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+        | RESERVED_SLUGS
+    )
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@dataclass
+class Registered:
+    """What a registration did: new players, players known from earlier events (reused, not
+    duplicated), and names that were registered for this event already."""
+
+    players: list[Player]
+    new: list[str] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+
+
+def _created_event(**fields: Any) -> Event:
+    """Insert the event; a second request that raced this one to the same address is told the
+    event exists (the unique index decides, so one of two simultaneous taps wins)."""
+    try:
+        with transaction.atomic():  # a savepoint: PostgreSQL may go on after the refusal
+            return Event.objects.create(**fields)
+    except IntegrityError:
+        raise ServiceError(
+            _("An event at the address %(slug)s was created just now.") % {"slug": fields["slug"]},
+            "slug",
+        ) from None
 
 
 @transaction.atomic
@@ -56,21 +136,35 @@ def event_create(
     players: Sequence[str] = (),
     user: Any = None,
 ) -> Event:
-    if not name or not name.strip():
-        raise ServiceError("an event needs a name", "name")
-    slug = slug or slugify(name, allow_unicode=False) or "event"
-    if slug in RESERVED_SLUGS:
-        raise ServiceError(f"{slug!r} is taken by a page of the site; choose another", "slug")
-    if Event.objects.filter(slug=slug).exists():
-        raise ServiceError(f"an event called {slug!r} exists already", "slug")
+    """A new event. A slug given is kept or refused; without one, one is made from the name.
+    The same name twice without a slug is refused (a double tap, the back button), never a
+    second copy of the event."""
+    try:
+        name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, what="an event's name")
+    except ScoringError as exc:
+        raise ServiceError(exc.message, exc.field) from None
     if format not in FORMATS:
         raise ServiceError(f"unknown format {format!r} (known: {', '.join(FORMATS)})", "format")
+    if slug:
+        slug = check_slug(slug)
+        if Event.objects.filter(slug=slug).exists():
+            raise ServiceError(f"an event called {slug!r} exists already", "slug")
+    else:
+        twin = Event.objects.filter(name=name).order_by("-created_at").first()
+        if twin is not None:
+            raise ServiceError(
+                _("An event named %(name)s exists already (/events/%(slug)s/).")
+                % {"name": name, "slug": twin.slug},
+                "name",
+            )
+        slug = event_slug(name)
     if venue is not None and ruleset is None:
         rules = venue.ruleset()
     else:
         rules = parse_ruleset(ruleset if ruleset is not None else "baba")
-    event = Event.objects.create(
-        name=name.strip(),
+    names = player_names(players)
+    event = _created_event(
+        name=name,
         slug=slug,
         venue=venue,
         format=format,
@@ -89,46 +183,75 @@ def event_create(
     )
     if user is not None and getattr(user, "is_authenticated", False):
         event.organizers.add(user)
-    names = player_names(players)
-    event_register_players(event=event, names=names, user=None)
+    registered = _register(event, names)
     audit_record(
         event=event,
         user=user,
         action="event.create",
         summary=f"created {event.name}",
-        after={"slug": slug, "format": format, "players": names},
+        after={"slug": slug, "format": format, "players": names, "known": registered.known},
     )
+    event.registered = registered  # for the confirmation: who was known already
     return event
 
 
-@transaction.atomic
-def event_register_players(*, event: Event, names: Sequence[str], user: Any = None) -> list[Player]:
-    """New names become players; known names are reused. Already registered: left as they are."""
-    names = player_names(names)
-    existing = {p.name: p for p in Player.objects.filter(name__in=names)}
-    created = Player.objects.bulk_create(Player(name=n) for n in names if n not in existing)
-    players = {**existing, **{p.name: p for p in created}}
-    registered = set(Entry.objects.filter(event=event).values_list("player__name", flat=True))
-    Entry.objects.bulk_create(
-        Entry(event=event, player=players[n]) for n in names if n not in registered
+def _register(event: Event, names: list[str]) -> Registered:
+    """Players and entries for `names` in a fixed number of statements, whatever the count.
+    Rows another request inserted meanwhile are skipped by the database (ignore_conflicts),
+    then read back, so two simultaneous registrations both end well."""
+    known = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
+    Player.objects.bulk_create(
+        (Player(name=n) for n in names if n not in known), ignore_conflicts=True
     )
-    if user is not None and names:
+    players = {p.name: p for p in Player.objects.filter(name__in=names)}
+    entered = set(
+        Entry.objects.filter(event=event, player__name__in=names).values_list(
+            "player__name", flat=True
+        )
+    )
+    Entry.objects.bulk_create(
+        (Entry(event=event, player=players[n]) for n in names if n not in entered),
+        ignore_conflicts=True,
+    )
+    return Registered(
+        players=[players[n] for n in names],
+        new=[n for n in names if n not in known],
+        known=[n for n in names if n in known and n not in entered],
+        already=[n for n in names if n in entered],
+    )
+
+
+@transaction.atomic
+def event_register_players(*, event: Event, names: Sequence[str], user: Any = None) -> Registered:
+    """New names become players; known names are reused. Already registered: left as they are
+    (so a second tap on the same list registers nobody twice)."""
+    names = player_names(names)
+    event_lock(event.pk)
+    registered = _register(event, names)
+    added = registered.new + registered.known
+    if added:
+        # New entrants would join a closed stage's ranking.
+        stage_require_open(event, entrants=True)
+    if user is not None and added:
         audit_record(
             event=event,
             user=user,
             action="event.players",
-            summary=f"registered {len(names)} players",
-            after={"players": names},
+            summary=f"registered {len(added)} players",
+            after={"players": added, "known": registered.known},
         )
-    return [players[n] for n in names]
+    return registered
 
 
 @transaction.atomic
 def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) -> Entry:
     """Withdraw a player from the rounds still to be seated (or take them back). Their games so
     far stay in the standings."""
+    event_lock(entry.event_id)
+    entry.refresh_from_db(fields=["withdrawn"])
     if entry.withdrawn == withdrawn:
         return entry
+    stage_require_open(entry.event, entrants=True)
     entry.withdrawn = withdrawn
     entry.save(update_fields=["withdrawn"])
     audit_record(
@@ -138,3 +261,45 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
         summary=f"{entry.player.name} {'withdrawn' if withdrawn else 'reinstated'}",
     )
     return entry
+
+
+@transaction.atomic
+def event_rename(*, event: Event, name: str, user: Any = None) -> Event:
+    """A new name for the event (its address stays: printed links keep working)."""
+    try:
+        name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, what="an event's name")
+    except ScoringError as exc:
+        raise ServiceError(exc.message, exc.field) from None
+    event_lock(event.pk)
+    before = Event.objects.values_list("name", flat=True).get(pk=event.pk)
+    if before == name:
+        return event
+    Event.objects.filter(pk=event.pk).update(name=name)
+    event.name = name
+    audit_record(
+        event=event,
+        user=user,
+        action="event.rename",
+        summary=f"renamed {before} → {name}",
+        before={"name": before},
+        after={"name": name},
+    )
+    return event
+
+
+@transaction.atomic
+def event_organizers_set(*, event: Event, users: Sequence[Any], user: Any = None) -> None:
+    """Who may change the event (logged: rights over results are worth a line in the log)."""
+    event_lock(event.pk)
+    before = sorted(event.organizers.values_list("username", flat=True))
+    event.organizers.set(users)
+    after = sorted(u.get_username() for u in users)
+    if before != after:
+        audit_record(
+            event=event,
+            user=user,
+            action="event.organizers",
+            summary=f"organizers: {', '.join(after) or '—'}",
+            before={"organizers": before},
+            after={"organizers": after},
+        )

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from scoring import ScoringError, parse_hand, replay, settle
 from scoring.parse import Doc, check_table_names
@@ -16,6 +17,8 @@ from scoring.settlement import Settlement, parse_settle
 from tournament.models import Entry, Event, Game, Hand, Round, Seat
 from tournament.services.audit import audit_record
 from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.locks import event_lock
+from tournament.services.stages import stage_require_open
 
 GAME_KEYS = ("round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands")
 
@@ -53,7 +56,7 @@ def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
     if len(seats) not in rules.player_counts:
         counts = " or ".join(str(n) for n in rules.player_counts)
         raise ScoringError("seats", f"{rules.slug} plays {counts} players, not {len(seats)}")
-    check_table_names(seats, "seats")
+    seats = check_table_names(seats, "seats")
     n = len(seats)
     if doc.has("hands"):
         for key in ("scores", "deposits", "busts", "yakuman"):
@@ -217,16 +220,43 @@ def _write(game: Game, ev: Evaluated, players: dict[str, Any]) -> None:
     Hand.objects.bulk_create(hands)
 
 
+def _same(game: Game, ev: Evaluated) -> bool:
+    """Whether the stored game is exactly what `ev` would store (a replayed save)."""
+    seats = list(game.seats.select_related("player").order_by("position"))
+    stored = game_to_data(game, seats)
+    wanted: dict[str, Any] = {"round": ev.round, "table": ev.table, "seats": ev.seats}
+    if ev.mode == "hands":
+        wanted["hands"] = [h["data"] for h in ev.hands]
+    else:
+        wanted.update(scores=ev.scores, deposits=ev.deposits, busts=ev.busts, yakuman=ev.yakuman)
+    return game.mode == ev.mode and stored == wanted
+
+
+def _recorded_already(ev: Evaluated) -> ServiceError:
+    return ServiceError(f"round {ev.round} table {ev.table} is recorded already", "table")
+
+
 @transaction.atomic
 def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
-    """Record a new game (final scores or hands) and its derived results."""
+    """Record a new game (final scores or hands) and its derived results. The same save twice
+    (a double tap, a retry) records it once: the second finds it and changes nothing."""
     ev = game_evaluate(event.rules, data)
+    event_lock(event.pk)
+    stage_require_open(event, rounds=[ev.round])
+    existing = Game.objects.filter(round__event=event, round__number=ev.round, table=ev.table)
+    game = existing.select_related("round").first()
+    if game is not None:
+        if game_has_result(game) and _same(game, ev):
+            return game
+        raise _recorded_already(ev)
     players = _check_players(event, ev, None)
-    rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
-    if Game.objects.filter(round=rnd, table=ev.table).exists():
-        raise ServiceError(f"round {ev.round} table {ev.table} is recorded already", "table")
+    rnd, _created = Round.objects.get_or_create(event=event, number=ev.round)
     game = Game(round=rnd, table=ev.table)
-    _write(game, ev, players)
+    try:
+        with transaction.atomic():  # a savepoint: the unique indexes decide between racers
+            _write(game, ev, players)
+    except IntegrityError:
+        raise _recorded_already(ev) from None
     audit_record(
         event=event,
         user=user,
@@ -237,18 +267,29 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
     return game
 
 
-def _locked(game: Game, expected_version: int) -> Game:
-    locked = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+def _lock(game: Game) -> Game:
+    """The game's event locked first (services/locks.py), then the game itself."""
+    event_id = Game.objects.filter(pk=game.pk).values_list("round__event_id", flat=True).first()
+    if event_id is None:
+        raise ServiceError(_("This table was deleted meanwhile."), "version")
+    event_lock(event_id)
+    return Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+
+
+def _check_version(locked: Game, expected_version: int) -> None:
     if locked.version != expected_version:
         raise ConflictError(
             "someone else saved this game meanwhile; reload it and try again", "version"
         )
-    return locked
 
 
-def _replace(locked: Game, data: Any, *, user: Any, action: str, summary: str = "") -> Game:
+def _replace(
+    locked: Game, ev: Evaluated, data: Any, *, user: Any, action: str, summary: str = ""
+) -> Game:
+    """Write `ev` over a locked game. Refused if the game's round, or the round it moves to,
+    belongs to a closed stage."""
     event = locked.round.event
-    ev = game_evaluate(event.rules, data)
+    stage_require_open(event, rounds=[locked.round.number, ev.round])
     before = game_to_data(locked) if game_has_result(locked) else None
     players = _check_players(event, ev, locked)
     if ev.round != locked.round.number or ev.table != locked.table:
@@ -279,10 +320,20 @@ def game_has_result(game: Game) -> bool:
 @transaction.atomic
 def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = None) -> Game:
     """Replace a game's record (or give a seated game its first). Refused if someone saved
-    it since `expected_version`."""
-    locked = _locked(game, expected_version)
+    it since `expected_version` — unless what is stored is exactly this save (a double tap,
+    a retry after a lost answer): then nothing is written twice."""
+    locked = _lock(game)
+    rules = locked.round.event.rules
+    if locked.version != expected_version and game_has_result(locked):
+        try:
+            if _same(locked, game_evaluate(rules, data)):
+                return locked
+        except ServiceError:
+            pass  # not the same save: the conflict below says what happened
+    _check_version(locked, expected_version)
+    ev = game_evaluate(rules, data)
     action = "game.correct" if game_has_result(locked) else "game.record"
-    return _replace(locked, data, user=user, action=action)
+    return _replace(locked, ev, data, user=user, action=action)
 
 
 def _hands_data(game: Game) -> dict[str, Any]:
@@ -298,7 +349,12 @@ def _hands_data(game: Game) -> dict[str, Any]:
 def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = None) -> Game:
     """Play one more hand at a table recorded hand by hand; the game closes itself when the
     flow says it is over. An error names the field of the hand (`result.wins[1].seat`)."""
-    locked = _locked(game, expected_version)
+    locked = _lock(game)
+    if locked.version == expected_version + 1 and locked.mode == "hands":
+        last = locked.hands.order_by("-number").values_list("data", flat=True).first()
+        if last == hand:  # this very hand, saved by a tap whose answer was not seen
+            return locked
+    _check_version(locked, expected_version)
     if locked.mode == "scores" and locked.finished:
         raise ServiceError(
             "this game was entered by its final scores; correct those instead", "type"
@@ -307,7 +363,10 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
     index = len(data["hands"])
     data["hands"].append(hand)
     try:
-        return _replace(locked, data, user=user, action="game.hand", summary=f"hand {index + 1}")
+        ev = game_evaluate(locked.round.event.rules, data)
+        return _replace(
+            locked, ev, data, user=user, action="game.hand", summary=f"hand {index + 1}"
+        )
     except ServiceError as exc:
         prefix = f"hands[{index}]"
         if exc.field == prefix or exc.field.startswith(prefix + "."):
@@ -319,21 +378,24 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
 @transaction.atomic
 def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Game:
     """Take back the last hand (the game reopens if that hand had ended it)."""
-    locked = _locked(game, expected_version)
+    locked = _lock(game)
+    _check_version(locked, expected_version)
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("there is no hand to undo", "version")
     data["hands"].pop()
+    ev = game_evaluate(locked.round.event.rules, data)
     return _replace(
-        locked, data, user=user, action="game.undo", summary=f"hand {len(data['hands']) + 1}"
+        locked, ev, data, user=user, action="game.undo", summary=f"hand {len(data['hands']) + 1}"
     )
 
 
 @transaction.atomic
 def game_remove(*, game: Game, user: Any = None) -> None:
-    locked = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
-    before = game_to_data(locked)
+    locked = _lock(game)
     event = locked.round.event
+    stage_require_open(event, rounds=[locked.round.number])
+    before = game_to_data(locked)
     locked.delete()
     audit_record(
         event=event,

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from scoring import FORMATS, PRESETS
 from scoring.errors import ScoringError
-from scoring.parse import Doc
+from scoring.parse import Doc, load_json
 from tournament.models import Entry, Event, Game, Hand, Round, Seat, Stage
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
-from tournament.services.events import event_create, parse_ruleset, player_names
+from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
 from tournament.services.games import (
     Evaluated,
     check_seats,
@@ -27,6 +29,36 @@ EVENT_KEYS = ("name", "slug", "ruleset", "format", "players", "games", "entries"
 # files written by hand, simply leave them out):
 #   "entries": {"withdrawn": [names], "substitutes": [names]}  — among "players"
 #   "stages": [{"name": "qualifier", "closed": true, "decision": [names]}]
+
+
+def event_file_read(path: Path) -> Any:
+    """An event file's JSON, or a ServiceError in one line: missing, over the size limit
+    (checked before a byte is parsed), not UTF-8, not JSON, nested too deeply, or holding a
+    number no field takes (scoring.parse.load_json names where)."""
+    limit = settings.EVENT_FILE_MAX_BYTES
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise ServiceError(
+                f"{size / 1e6:.1f} MB is over the {limit / 1e6:g} MB limit for event files "
+                "(EVENT_FILE_MAX_BYTES)",
+                str(path),
+            )
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ServiceError("no such file", str(path)) from None
+    except IsADirectoryError:
+        raise ServiceError("is a folder, not an event file", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ServiceError(
+            f"not UTF-8 text ({exc.reason} at byte {exc.start})", str(path)
+        ) from None
+    try:
+        return load_json(text)
+    except ScoringError as exc:
+        if exc.field == "input":  # the syntax: say which file
+            raise ServiceError(f"not a JSON event file ({exc.message})", str(path)) from None
+        raise ServiceError(exc.message, exc.field) from None
 
 
 def _game_label(data: Any, index: int) -> str:
@@ -45,12 +77,12 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
     try:
         doc = Doc(data).only(*EVENT_KEYS)
         name = doc.text("name")
-        slug = doc.text("slug")
+        slug = check_slug(doc.text("slug"))
         fmt = doc.text("format", tuple(FORMATS), default="league")
         players = player_names(doc.list("players", default=[]))
         games = doc.list("games", default=[])
         flags = _entry_flags(doc, players)
-        stage_states = _stage_states(doc, fmt)
+        stage_states = _stage_states(doc, fmt, players)
     except ScoringError as exc:
         raise ServiceError(exc.message, exc.field) from None
     rules = parse_ruleset(data.get("ruleset", "baba"))
@@ -84,23 +116,33 @@ def _entry_flags(doc: Doc, players: list[str]) -> dict[str, list[str]]:
     entries = doc.doc("entries").only("withdrawn", "substitutes")
     flags = {}
     for key, flag in (("withdrawn", "withdrawn"), ("substitutes", "substitute")):
-        names = entries.list(key, default=[])
-        for i, name in enumerate(names):
-            if name not in players:
-                raise ScoringError(f"entries.{key}[{i}]", f"{name!r} is not among the players")
-        flags[flag] = list(names)
+        names = player_names(entries.list(key, default=[]), f"entries.{key}")
+        _among_players(names, players, f"entries.{key}")
+        flags[flag] = names
     return flags
 
 
-def _stage_states(doc: Doc, fmt: str) -> dict[str, dict[str, Any]]:
+def _among_players(names: list[str], players: list[str], field: str) -> None:
+    known = set(players)
+    for i, name in enumerate(names):
+        if name not in known:
+            raise ScoringError(f"{field}[{i}]", f"{name!r} is not among the players")
+
+
+def _stage_states(doc: Doc, fmt: str, players: list[str]) -> dict[str, dict[str, Any]]:
+    """A decision orders players of the event (each once); anything else is refused here,
+    before it could rank somebody who never played."""
     known = [s.name for s in FORMATS[fmt].stages]
     states = {}
     for i, raw in enumerate(doc.list("stages", default=[])):
         stage = Doc(raw, f"stages[{i}]").only("name", "closed", "decision")
         name = stage.text("name", tuple(known))
-        decision = stage.list("decision", default=[])
-        if not all(isinstance(p, str) for p in decision):
-            raise ScoringError(f"stages[{i}].decision", "a decision is a list of player names")
+        field = f"stages[{i}].decision"
+        try:
+            decision = player_names(stage.list("decision", default=[]), field)
+        except ServiceError as exc:
+            raise ScoringError(exc.field, exc.message) from None
+        _among_players(decision, players, field)
         states[name] = {"closed": stage.bool("closed", default=False), "decision": decision}
     return states
 
@@ -202,3 +244,17 @@ def event_export(event: Event) -> dict[str, Any]:
     if stages:
         out["stages"] = stages
     return out
+
+
+@transaction.atomic
+def event_delete(*, event: Event, user: Any = None) -> None:
+    """Delete an event with everything in it. Its event file is kept in the log entry (with
+    no event to point at), so a mistaken deletion can be imported back."""
+    audit_record(
+        event=None,
+        user=user,
+        action="event.delete",
+        summary=f"deleted {event.name} ({event.slug})",
+        before=event_export(event),
+    )
+    event.delete()

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
 
 from scoring import ScoringError
 from scoring.seating import choose_byes, draw_winds, meetings, seat
@@ -15,8 +16,20 @@ from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
 from tournament.selectors.standings import event_standings
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
+from tournament.services.locks import event_lock
+from tournament.services.stages import stage_require_open
 
 SHORTFALLS = ("bye", "substitute")
+
+
+class RoundSeatedError(ServiceError):
+    """The round a form meant to seat is seated already (a replay of the same request)."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        super().__init__(_("Round %(n)d is seated already.") % {"n": number}, "round")
+
+
 SUBSTITUTE_NAME = "代走 {n}"  # 代走: the usual word at a Japanese table for a stand-in
 
 
@@ -74,14 +87,26 @@ def round_seat(
     event: Event,
     method: str = "random",
     shortfall: str = "",
+    number: int | None = None,
     user: Any = None,
     rng: random.Random | None = None,
 ) -> Round:
     """Seat the next round. Players who do not fill the last table sit out (`bye`, recorded)
-    or play with stand-ins (`substitute`); with neither chosen, the organizer is asked."""
-    Event.objects.select_for_update().filter(pk=event.pk).first()  # one seating at a time
+    or play with stand-ins (`substitute`); with neither chosen, the organizer is asked.
+    `number` is the round the organizer's form meant to seat: a second tap, a retry or the
+    back button finds it seated and is refused (RoundSeatedError), never seats another."""
+    event_lock(event.pk)  # one seating at a time
     rng = rng or random.Random()
-    number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    next_number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    if number is not None and number != next_number:
+        if number < next_number:
+            raise RoundSeatedError(number)
+        raise ServiceError(
+            _("Round %(n)d cannot be seated before round %(m)d.") % {"n": number, "m": next_number},
+            "round",
+        )
+    number = next_number
+    stage_require_open(event, rounds=[number])
     size = table_size(event)
     if method == "standings":
         # Seating by standings needs them final: an open table would change who sits where.
@@ -157,6 +182,10 @@ def round_seat(
 @transaction.atomic
 def round_unseat(*, rnd: Round, user: Any = None) -> None:
     """Take back a seating, as long as no result has been entered for it."""
+    event_lock(rnd.event_id)
+    if not Round.objects.filter(pk=rnd.pk).exists():
+        return  # taken back meanwhile by the same request sent twice: nothing left to do
+    stage_require_open(rnd.event, rounds=[rnd.number])
     started = rnd.games.filter(Q(finished=True) | Q(hands__isnull=False)).first()
     if started is not None:
         raise ServiceError(

@@ -1,17 +1,54 @@
-"""Writes for stages: settle a tie the rules leave open, close a stage (the cut), reopen it."""
+"""Writes for stages: settle a tie the rules leave open, close a stage (the cut), reopen it;
+and the check every other write makes so that a closed stage's result cannot change."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
 from tournament.selectors.standings import stage_result
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
+from tournament.services.locks import event_lock
+
+
+def _counts(stage: Stage, number: int) -> bool:
+    return (stage.first_round is None or number >= stage.first_round) and (
+        stage.last_round is None or number <= stage.last_round
+    )
+
+
+def stage_require_open(event: Event, *, rounds: Iterable[int] = (), entrants: bool = False) -> None:
+    """Refuse a write that would change a closed stage's result: one to a game of its rounds
+    (`rounds`), or to who takes part (`entrants`: registering, withdrawing). The caller holds
+    the event lock (services/locks.py), so a stage cannot close between this check and the
+    write. One query."""
+    numbers = sorted(set(rounds))
+    for stage in Stage.objects.filter(event=event, closed=True).order_by("position"):
+        hit = next((n for n in numbers if _counts(stage, n)), None)
+        if hit is not None:
+            raise ServiceError(
+                _(
+                    "Round %(round)d belongs to the %(stage)s, which is closed: its results "
+                    "are final. Reopen the %(stage)s first to change them."
+                )
+                % {"round": hit, "stage": stage.name},
+                "",
+            )
+        if entrants:
+            raise ServiceError(
+                _(
+                    "The %(stage)s is closed: its players are final. Reopen the %(stage)s "
+                    "first to change them."
+                )
+                % {"stage": stage.name},
+                "",
+            )
 
 
 def _result(event: Event, stage: Stage) -> StageResult:
@@ -48,6 +85,14 @@ def _missing(event: Event, stage: Stage) -> str:
 @transaction.atomic
 def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any = None) -> Stage:
     """The organizer's order for players tied across the cut (by lot, play-off, …)."""
+    event_lock(event.pk)
+    stage.refresh_from_db()
+    if stage.closed:
+        raise ServiceError(
+            _("The %(stage)s is closed: reopen it first to change its tie decision.")
+            % {"stage": stage.name},
+            "order",
+        )
     result = _result(event, stage)
     tied = [str(p) for p in result.tied_at_cut]
     if not tied:
@@ -71,6 +116,8 @@ def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any 
 @transaction.atomic
 def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     """Close a stage: its games are all finished and its cut is clear of ties."""
+    event_lock(event.pk)
+    stage.refresh_from_db()
     if stage.closed:
         raise ServiceError(f"the {stage.name} is closed already", "stage")
     missing = _missing(event, stage)
@@ -94,9 +141,19 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
 
 @transaction.atomic
 def stage_reopen(*, event: Event, stage: Stage, user: Any = None) -> Stage:
+    """Open a closed stage again (logged). Refused while a later stage has begun: its seating
+    and results were made from this stage's cut."""
+    event_lock(event.pk)
+    stage.refresh_from_db()
+    if not stage.closed:
+        raise ServiceError(_("The %(stage)s is open already.") % {"stage": stage.name}, "stage")
     if stage.last_round is not None and event.rounds.filter(number__gt=stage.last_round).exists():
         raise ServiceError(
-            f"round {stage.last_round + 1} is seated already; unseat it before reopening",
+            _(
+                "Round %(round)d, after the %(stage)s, is seated already: unseat it (and delete "
+                "its results) before reopening the %(stage)s."
+            )
+            % {"round": stage.last_round + 1, "stage": stage.name},
             "stage",
         )
     stage.closed = False

@@ -14,16 +14,23 @@ from django.utils.translation import ngettext
 from tournament.services.accounts import login_failed, login_succeeded, login_wait
 
 
-def client_address(request: HttpRequest) -> str | None:
-    """The caller's address; behind our own proxy, the one it saw (the last it appended).
-    None if it is not an IP address (the column is an inet on PostgreSQL)."""
-    address = request.META.get("REMOTE_ADDR", "")
-    if settings.BEHIND_PROXY:
-        address = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1].strip() or address
+def _ip(text: str) -> str | None:
     try:
-        return str(ipaddress.ip_address(address))
+        return str(ipaddress.ip_address(text.strip()))
     except ValueError:
         return None
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The caller's address. Behind our own proxy (BEHIND_PROXY), the one it appended last to
+    X-Forwarded-For — the only entry it vouches for; the rest is whatever the client sent.
+    Without BEHIND_PROXY the header is ignored. A forwarded entry that is not an address
+    falls back to the connection's own, so garbage never switches the address limit off."""
+    own = _ip(request.META.get("REMOTE_ADDR", ""))
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1]
+        return _ip(forwarded) or own
+    return own
 
 
 class LoginView(auth_views.LoginView):

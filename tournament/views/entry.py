@@ -257,10 +257,18 @@ def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
 
 @organizer_required
 def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    if request.method == "POST" and not Game.objects.filter(pk=game_id).exists():
+        # Deleted by a first tap whose answer was not seen: the same outcome, said again.
+        messages.info(request, _("That table is deleted."))
+        return redirect("event-manage", event.slug)
     game = _game(event, game_id)
     if request.method == "POST":
         number = game.round.number
-        game_remove(game=game, user=request.user)
+        try:
+            game_remove(game=game, user=request.user)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return redirect("round-sheet", event.slug, number)
         messages.success(
             request, _("Round %(r)d table %(t)d is deleted.") % {"r": number, "t": game.table}
         )

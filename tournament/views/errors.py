@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from tournament.middleware import DATABASE_GONE, database_gone_response
+from tournament.requestid import current_request_id
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -26,6 +27,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
                 "The error is logged for the organizers. Go back and try again; if it happens "
                 "again, tell the tournament desk what you were doing."
             ),
+            "request_id": current_request_id(),
         },
     )
     return HttpResponse(html, status=500)

@@ -6,7 +6,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
@@ -15,8 +18,13 @@ from tournament.permissions import event_creator_required, organizer_required
 from tournament.selectors.games import audit_list, round_list
 from tournament.selectors.standings import event_standings, stage_result
 from tournament.services.errors import ServiceError
-from tournament.services.events import entry_withdraw, event_create, event_register_players
-from tournament.services.rounds import round_seat, round_unseat, table_size
+from tournament.services.events import (
+    Registered,
+    entry_withdraw,
+    event_create,
+    event_register_players,
+)
+from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 
 
@@ -30,9 +38,31 @@ def event_new(request: HttpRequest) -> HttpResponse:
             form.add_service_error(exc)
         else:
             messages.success(request, _("%(name)s is ready.") % {"name": event.name})
+            _registered_messages(request, event.registered)
             return redirect("event-manage", event.slug)
     status = 400 if form.is_bound else 200  # a bound form here has errors
     return render(request, "tournament/manage/event_new.html", {"form": form}, status=status)
+
+
+def _registered_messages(request: HttpRequest, registered: Registered) -> None:
+    """Who was reused: a name known from earlier events is that same player (their other
+    events' games are theirs), which the organizer should see rather than guess."""
+    if registered.known:
+        messages.info(
+            request,
+            ngettext(
+                "Known from earlier events, reused (not a new player): %(names)s.",
+                "Known from earlier events, reused (not new players): %(names)s.",
+                len(registered.known),
+            )
+            % {"names": ", ".join(registered.known)},
+        )
+    if registered.already:
+        messages.info(
+            request,
+            _("Registered for this event already, left as they were: %(names)s.")
+            % {"names": ", ".join(registered.already)},
+        )
 
 
 def _dashboard(
@@ -54,6 +84,7 @@ def _dashboard(
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
         stage_rows.append({"stage": stage, "result": result, "tie_form": form})
     entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
+    rounds = list(round_list(event))
     return render(
         request,
         "tournament/manage/dashboard.html",
@@ -62,10 +93,11 @@ def _dashboard(
             "entries": entries,
             "active": sum(1 for e in entries if not e.withdrawn and not e.substitute),
             "table_size": table_size(event),
-            "rounds": round_list(event),
+            "rounds": rounds,
             "stages": stage_rows,
             "players_form": players_form or PlayersForm(),
-            "seat_form": seat_form or SeatRoundForm(),
+            "seat_form": seat_form
+            or SeatRoundForm(initial={"round": max((r.number for r in rounds), default=0) + 1}),
         },
         status=status,
     )
@@ -82,13 +114,19 @@ def players_add(request: HttpRequest, event: Event) -> HttpResponse:
     form = PlayersForm(request.POST)
     if form.is_valid():
         try:
-            added = event_register_players(
+            registered = event_register_players(
                 event=event, names=form.cleaned_data["players"], user=request.user
             )
         except ServiceError as exc:
             form.add_service_error(exc)
         else:
-            messages.success(request, _("%(n)d players registered.") % {"n": len(added)})
+            added = len(registered.new) + len(registered.known)
+            messages.success(
+                request,
+                ngettext("%(n)d player registered.", "%(n)d players registered.", added)
+                % {"n": added},
+            )
+            _registered_messages(request, registered)
             return redirect("event-manage", event.slug)
     return _dashboard(request, event, players_form=form, status=400)
 
@@ -100,7 +138,11 @@ def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRe
         Entry.objects.select_related("player", "event"), pk=entry_id, event=event
     )
     withdrawn = request.POST.get("withdrawn", "1") == "1"
-    entry_withdraw(entry=entry, withdrawn=withdrawn, user=request.user)
+    try:
+        entry_withdraw(entry=entry, withdrawn=withdrawn, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("event-manage", event.slug)
     messages.success(
         request,
         (_("%(name)s is withdrawn.") if withdrawn else _("%(name)s is back in."))
@@ -119,8 +161,21 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
                 event=event,
                 method=form.cleaned_data["method"],
                 shortfall=form.cleaned_data["shortfall"],
+                number=form.cleaned_data["round"],
                 user=request.user,
             )
+        except RoundSeatedError as exc:  # a second tap, a retry, the back button
+            messages.warning(
+                request,
+                format_html(
+                    '{} {} <a href="{}">{}</a>',
+                    exc.message,
+                    _("Nothing was seated again."),
+                    reverse("round-sheet", args=[event.slug, exc.number]),
+                    _("Open round %(n)d") % {"n": exc.number},
+                ),
+            )
+            return redirect("event-manage", event.slug)
         except ServiceError as exc:
             form.add_service_error(exc)
         else:
@@ -138,7 +193,10 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
 @organizer_required
 @require_POST
 def round_remove(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    rnd = get_object_or_404(Round, event=event, number=number)
+    rnd = Round.objects.filter(event=event, number=number).select_related("event").first()
+    if rnd is None:  # taken back by a first tap: say so rather than 404
+        messages.info(request, _("The seating of round %(n)d is taken back.") % {"n": number})
+        return redirect("event-manage", event.slug)
     try:
         round_unseat(rnd=rnd, user=request.user)
     except ServiceError as exc:

@@ -6,12 +6,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from scoring import ScoringError
+from scoring.names import normalize_name
 from tournament.caching import event_stamp, stamped_cache
 from tournament.charts import score_chart
 from tournament.exports import export_standings
@@ -19,7 +22,12 @@ from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_manage
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import player_record
-from tournament.selectors.standings import event_list, published_standings, round_in_progress
+from tournament.selectors.standings import (
+    event_list,
+    published_player_ids,
+    published_standings,
+    round_in_progress,
+)
 from tournament.tables import standings_table
 
 EXPORTS = {
@@ -62,6 +70,7 @@ def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
             stage=stage,
             in_progress=in_progress,
             sorted_by_user=bool(sort and sort != "rank"),
+            player_ids=published_player_ids(event),
         )
         RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
         return table.as_html(request)
@@ -109,7 +118,10 @@ def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         raise Http404
     event = get_object_or_404(Event, slug=slug)
     response = HttpResponse(export_standings(event, fmt), content_type=EXPORTS[fmt])
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.{fmt}"'
+    # An address in Japanese needs RFC 6266's filename*= to reach the download intact.
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}-standings.{fmt}"
+    )
     return response
 
 
@@ -155,9 +167,19 @@ def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpRespo
     )
 
 
-def player_detail(request: HttpRequest, name: str) -> HttpResponse:
-    """A player's games in every event: totals, rank distribution, top rate, cumulative chart."""
+def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
+    """An address made from a name before players had ids: on to the player's page."""
+    try:
+        name = normalize_name(name)
+    except ScoringError:
+        raise Http404 from None
     player = get_object_or_404(Player, name=name)
+    return redirect("player-detail", player.pk, permanent=True)
+
+
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's games in every event: totals, rank distribution, top rate, cumulative chart."""
+    player = get_object_or_404(Player, pk=player_id)
     records = player_record(player)
     sections = []
     for record in records:

@@ -1,11 +1,10 @@
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.models import Game
 from tournament.services.errors import ServiceError
-from tournament.services.imports import event_import
+from tournament.services.imports import event_file_read, event_import
 
 
 class Command(BaseCommand):
@@ -16,16 +15,11 @@ class Command(BaseCommand):
         parser.add_argument("--replace", action="store_true")
 
     def handle(self, *args, **options):
-        path = Path(options["file"])
+        # Every refusal is one line and exit status 2 (CONTRACT: errors name the field).
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise CommandError(f"{path}: no such file", returncode=2) from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"{path}: not a JSON event file ({exc})", returncode=2) from None
-        try:
+            data = event_file_read(Path(options["file"]))
             event = event_import(data, replace=options["replace"])
         except ServiceError as exc:
-            raise CommandError(str(exc), returncode=2) from None
+            raise CommandError(str(exc).replace("\n", " "), returncode=2) from None
         games = Game.objects.filter(round__event=event).count()
         self.stdout.write(f"imported {event.slug}: {event.entries.count()} players, {games} games")

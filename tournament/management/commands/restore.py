@@ -1,11 +1,10 @@
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tournament.services.errors import ServiceError
-from tournament.services.imports import event_import
+from tournament.services.imports import event_file_read, event_import
 
 
 class Command(BaseCommand):
@@ -25,12 +24,8 @@ class Command(BaseCommand):
         with transaction.atomic():  # one bad file leaves the database as it was
             for path in paths:
                 try:
-                    data = json.loads(path.read_text(encoding="utf-8"))
-                    event_import(data, replace=options["replace"])
-                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                    raise CommandError(
-                        f"{path.name}: not a JSON event file ({exc})", returncode=2
-                    ) from None
+                    event_import(event_file_read(path), replace=options["replace"])
                 except ServiceError as exc:
-                    raise CommandError(f"{path.name}: {exc}", returncode=2) from None
+                    message = str(exc).replace("\n", " ")
+                    raise CommandError(f"{path.name}: {message}", returncode=2) from None
         self.stdout.write(f"restored {len(paths)} events from {folder}")

@@ -1,0 +1,57 @@
+"""Names as people type them, in one normal form: the one function every entrance uses (the
+engine's tables, the organizer forms, event files, the admin).
+
+NFKC folds what looks the same into one spelling (full-width ｖｉｃｔｉｍ1 is victim1, half-width
+ｶﾅ is カナ), whitespace is trimmed and collapsed, and control characters are refused: a NUL
+cannot be stored by PostgreSQL, a BEL breaks spreadsheets, and neither is ever meant.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from scoring.errors import ScoringError
+
+NAME_MAX = 100  # a player's name (the database column's length)
+EVENT_NAME_MAX = 200
+# Tabs and line breaks inside a name are whitespace a paste or a spreadsheet brought in: they
+# are collapsed like spaces. Every other control character (C0, DEL, C1) and lone surrogates
+# (which UTF-8 cannot encode) are refused.
+_WHITESPACE_CONTROLS = frozenset("\t\n\r")
+
+
+def _control(text: str) -> str | None:
+    for char in text:
+        if char in _WHITESPACE_CONTROLS:
+            continue
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            return char
+    return None
+
+
+def normalize_name(
+    value: Any, field: str = "name", *, max_length: int = NAME_MAX, what: str = "a player's name"
+) -> str:
+    """The name in its one spelling, or a ScoringError naming `field` and what to fix."""
+    if not isinstance(value, str):
+        raise ScoringError(field, f"must be {what}", code="name.empty")
+    bad = _control(value)
+    if bad is not None:
+        raise ScoringError(
+            field,
+            f"contains the control character U+{ord(bad):04X}; remove it",
+            code="name.control",
+            params={"char": f"U+{ord(bad):04X}"},
+        )
+    name = " ".join(unicodedata.normalize("NFKC", value).split())
+    if not name:
+        raise ScoringError(field, f"must be {what}", code="name.empty")
+    if len(name) > max_length:
+        raise ScoringError(
+            field,
+            f"is {len(name)} characters long; the most is {max_length}",
+            code="name.long",
+            params={"length": len(name), "max": max_length},
+        )
+    return name
