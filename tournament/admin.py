@@ -131,10 +131,13 @@ class EventAdmin(admin.ModelAdmin):
             event_rename(event=obj, name=form.cleaned_data["name"], user=request.user)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # The inlines are read-only; the organizers are the one relation written here.
+        # The organizers are the one relation written here; the inlines are read-only (saving
+        # them writes nothing, but the admin's change message reads what they did).
         event_organizers_set(
             event=form.instance, users=list(form.cleaned_data["organizers"]), user=request.user
         )
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
 
     def delete_model(self, request: HttpRequest, obj: Event) -> None:
         event_delete(event=obj, user=request.user)

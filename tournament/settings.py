@@ -204,8 +204,17 @@ LOGGING = {
     },
     "loggers": {
         # Server errors (5xx) with their traceback; 4xx answers are a person's typo, not ours.
-        "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR"},
-        "django.security": {"handlers": ["stderr", "mail_admins"], "level": "WARNING"},
+        # Not on to Django's own "django" logger, which would mail the same error again.
+        "django.request": {
+            "handlers": ["stderr", "mail_admins"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+        "django.security": {
+            "handlers": ["stderr", "mail_admins"],
+            "level": "WARNING",
+            "propagate": False,
+        },
         "tournament": {"handlers": ["stderr", "mail_admins"], "level": "INFO"},
     },
 }
