@@ -217,7 +217,53 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
         f"{both:.1f} ms",
         f"target ≤ 50 ms · {verdict(both <= 50)}",
     )
+    bench_paste(client, runs)
     connection.close()
+
+
+def bench_paste(client: Any, runs: int) -> None:
+    """An organizer pastes 5,000 names into "Add players" (the form, the service, the
+    redirect), each run into a new event; and 80,000 names, which are refused at once."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import Entry, Event, Player
+    from tournament.services.events import event_create
+
+    admin = get_user_model().objects.create_superuser(f"bench-{os.getpid()}", "", "x")
+    client.force_login(admin)
+    counter = iter(range(10**6))
+    target = {"slug": ""}  # the event the next run pastes into
+    paste = "\n".join(f"Pasted {i:05d}" for i in range(5000))
+
+    def fresh() -> None:
+        Entry.objects.filter(player__name__startswith="Pasted ").delete()
+        Player.objects.filter(name__startswith="Pasted ").delete()
+        event = event_create(name=f"Paste {next(counter)}", ruleset="baba", players=[])
+        target["slug"] = event.slug
+
+    def post() -> None:
+        reply = client.post(
+            f"/events/{target['slug']}/manage/players/", {"players": paste}, secure=True
+        )
+        assert reply.status_code == 302, reply.status_code
+
+    pasted = median_ms(post, runs, before=fresh)
+    line(
+        "add 5,000 pasted names (form and service)",
+        f"{pasted:.0f} ms",
+        f"target ≤ 1 s · {verdict(pasted <= 1000)}",
+    )
+    flood = "\n".join(f"Flood {i}" for i in range(80_000))
+
+    def refuse() -> None:
+        reply = client.post(
+            f"/events/{target['slug']}/manage/players/", {"players": flood}, secure=True
+        )
+        assert reply.status_code == 400, reply.status_code
+
+    refused = median_ms(refuse, runs)
+    line("refuse a paste of 80,000 names", f"{refused:.0f} ms")
+    Event.objects.filter(name__startswith="Paste ").delete()
 
 
 # --- the engine alone --------------------------------------------------------------------------
