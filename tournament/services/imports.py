@@ -138,10 +138,7 @@ def _stage_states(doc: Doc, fmt: str, players: list[str]) -> dict[str, dict[str,
         stage = Doc(raw, f"stages[{i}]").only("name", "closed", "decision")
         name = stage.text("name", tuple(known))
         field = f"stages[{i}].decision"
-        try:
-            decision = player_names(stage.list("decision", default=[]), field)
-        except ServiceError as exc:
-            raise ScoringError(exc.field, exc.message) from None
+        decision = player_names(stage.list("decision", default=[]), field)
         _among_players(decision, players, field)
         states[name] = {"closed": stage.bool("closed", default=False), "decision": decision}
     return states

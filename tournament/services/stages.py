@@ -9,18 +9,13 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.standings import Stage as StageRule
 from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
 from tournament.selectors.standings import stage_result
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
-
-
-def _counts(stage: Stage, number: int) -> bool:
-    return (stage.first_round is None or number >= stage.first_round) and (
-        stage.last_round is None or number <= stage.last_round
-    )
 
 
 def stage_require_open(event: Event, *, rounds: Iterable[int] = (), entrants: bool = False) -> None:
@@ -30,7 +25,8 @@ def stage_require_open(event: Event, *, rounds: Iterable[int] = (), entrants: bo
     write. One query."""
     numbers = sorted(set(rounds))
     for stage in Stage.objects.filter(event=event, closed=True).order_by("position"):
-        hit = next((n for n in numbers if _counts(stage, n)), None)
+        rule = StageRule(stage.name, stage.first_round, stage.last_round, stage.advance)
+        hit = next((n for n in numbers if rule.counts(n)), None)
         if hit is not None:
             raise ServiceError(
                 _(
