@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, replay
 from scoring.hands import busts_after, parse_hand, price_hand
+from scoring.messages import fail
 from scoring.parse import Doc, check_int, check_table_names, load_json
 from scoring.presets import PRESETS
 from scoring.rules import ruleset_from_json
@@ -43,9 +44,9 @@ def hand(data: Any) -> dict[str, Any]:
         scores = [check_int(v, f"scores[{i}]") for i, v in enumerate(raw)]
     players = doc.int("players", default=len(scores) if scores else rules.players, low=3, high=5)
     if players not in rules.player_counts:
-        raise ScoringError("players", f"{rules.slug} does not play {players} players")
+        raise fail("players.unplayed", "players", venue=rules.slug, players=players)
     if scores is not None and len(scores) != players:
-        raise ScoringError("scores", f"needs one score per seat ({players})")
+        raise fail("scores.per_seat", "scores", players=players)
     emperor = None
     if rules.game == "emperor":
         emperor = doc.seat("emperor", players, default=None)
@@ -118,7 +119,7 @@ def run(command: str, data: Any) -> Any:
         answers = []
         for i, item in enumerate(data):
             if not isinstance(item, dict):
-                raise ScoringError(f"[{i}]", "must be a JSON object")
+                raise fail("value.object", f"[{i}]")
             try:
                 answers.append(handler(item))
             except ScoringError as exc:

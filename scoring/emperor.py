@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scoring.errors import ScoringError
+from scoring.errors import Seat
 from scoring.hands import Chombo, Draw, EmperorWin, HandOutcome, Result, turn_order
+from scoring.messages import fail
 from scoring.parse import Doc
 from scoring.rules import Ruleset
 
@@ -40,7 +41,7 @@ def parse_emperor_result(doc: Doc, rules: Ruleset, players: int) -> Result:
     if kind == "ron":
         discarder = doc.seat("discarder", players)
         if discarder == winner:
-            raise ScoringError(doc.field("discarder"), "the winner cannot ron their own discard")
+            raise fail("emperor.own_discard", doc.field("discarder"))
     special = doc.text("special", SPECIALS, default=None)
     yaku = doc.int("yaku", default=0, low=0, high=MAX_YAKU)
     calls = doc.int("calls", default=0, low=0, high=MAX_CALLS)
@@ -55,19 +56,20 @@ def parse_emperor_result(doc: Doc, rules: Ruleset, players: int) -> Result:
         special=special,
     )
     if special == "sansou" and yaku:
-        raise ScoringError(doc.field("yaku"), "三双 has no yaku (無役): yaku must be 0")
+        raise fail("emperor.sansou", doc.field("yaku"))
     if special in ("tenhou", "chiihou"):
         if kind != "tsumo":
-            raise ScoringError(doc.field("special"), f"{SPECIAL_NAMES[special]} is a tsumo")
+            raise fail(
+                "emperor.special_tsumo", doc.field("special"), special=SPECIAL_NAMES[special]
+            )
         if calls:
-            raise ScoringError(doc.field("calls"), f"{SPECIAL_NAMES[special]} has no calls")
+            raise fail("emperor.special_calls", doc.field("calls"), special=SPECIAL_NAMES[special])
     if special is None:
         needed = rules.emperor_min_yaku[players] + calls
         if yaku < needed:
-            raise ScoringError(
-                doc.field("yaku"),
-                f"{yaku} yaku is below the minimum (縛り) of {needed} for {players} players"
-                + (f" with {calls} call{'s' if calls > 1 else ''}" if calls else ""),
+            code = "emperor.min_yaku_calls" if calls else "emperor.min_yaku"
+            raise fail(
+                code, doc.field("yaku"), yaku=yaku, needed=needed, players=players, calls=calls
             )
     return win
 
@@ -93,9 +95,9 @@ def emperor_win(
     rules: Ruleset, out: HandOutcome, win: EmperorWin, n: int, *, emperor: int | None, dealer: int
 ) -> None:
     if win.special == "tenhou" and win.winner != dealer:
-        raise ScoringError("result.special", f"天和 is the dealer's win; seat {dealer} deals")
+        raise fail("emperor.tenhou", "result.special", dealer=Seat(dealer))
     if win.special == "chiihou" and win.winner == dealer:
-        raise ScoringError("result.special", "地和 is a non-dealer's win; the dealer's is 天和")
+        raise fail("emperor.chiihou", "result.special")
     value = win_value(rules, n, win, is_emperor=win.winner == emperor)
     base = value["base"]
     if win.kind == "tsumo":

@@ -30,3 +30,17 @@ class ScoringError(ValueError):
         else:
             field = f"{prefix}.{self.field}"
         return ScoringError(field, self.message, code=self.code, params=self.params)
+
+
+class Seat(int):
+    """A seat number (0 = the first dealer) given to an error's message: "seat 2" in the English
+    the command line prints; the web app shows the seat as the table sees it (北 鈴木)."""
+
+    def __format__(self, spec: str) -> str:
+        return f"seat {int(self)}"
+
+    def __str__(self) -> str:
+        return f"seat {int(self)}"
+
+    def __repr__(self) -> str:
+        return f"Seat({int(self)})"

@@ -23,6 +23,7 @@ from scoring.hands import (
     busts_after,
     price_hand,
 )
+from scoring.messages import fail
 from scoring.rules import WINDS, Ruleset
 from scoring.settlement import Bust, Settlement, rank_order, settle
 
@@ -60,7 +61,7 @@ class GameFlow:
     def __init__(self, rules: Ruleset, players: int) -> None:
         if players not in rules.player_counts:
             counts = " or ".join(str(c) for c in rules.player_counts)
-            raise ScoringError("players", f"{rules.slug} plays {counts} players, not {players}")
+            raise fail("players.count", "players", venue=rules.slug, counts=counts, players=players)
         self.rules = rules
         self.n = players
         self.scores = [rules.start] * players
@@ -113,7 +114,7 @@ class GameFlow:
     def play(self, hand: Hand) -> HandRecord:
         if self.over:
             last = self.records[-1].label if self.records else "the start"
-            raise ScoringError("", f"the game is already over (after {last}): no more hands")
+            raise fail("game.over", "", last=last)
         rules = self.rules
         outcome = price_hand(
             rules,
@@ -140,7 +141,7 @@ class GameFlow:
         record.busts = busts_after(rules, outcome, before)
         if rules.game == "emperor":
             if hand.stop:
-                raise ScoringError("stop", "the emperor game has no アガリ止め")
+                raise fail("stop.emperor", "stop")
             self._advance_emperor(hand, outcome)
         else:
             self._advance_riichi(hand, outcome, scores, bool(record.busts))
@@ -159,7 +160,7 @@ class GameFlow:
         if isinstance(result, Chombo):
             keeps, honba = True, self.honba  # the same hand is replayed
             if hand.stop:
-                raise ScoringError("stop", "a chombo hand is replayed; the dealer cannot stop")
+                raise fail("stop.chombo", "stop")
         elif outcome.winners:
             keeps = self.dealer in outcome.winners
             honba = self.honba + 1 if keeps else 0
@@ -208,15 +209,13 @@ class GameFlow:
     def _check_stop(self, outcome: HandOutcome, scores: list[int]) -> None:
         rules = self.rules
         if rules.agari_yame == "never":
-            raise ScoringError("stop", f"{rules.slug} has no アガリ止め: the dealer plays on")
+            raise fail("stop.never", "stop", venue=rules.slug)
         if self.dealer not in outcome.winners:
-            raise ScoringError("stop", "only a dealer who has just won may stop (アガリ止め)")
+            raise fail("stop.not_won", "stop")
         if not self.is_last_hand:
-            raise ScoringError(
-                "stop", f"the dealer may stop only at the last hand, not {self.label}"
-            )
+            raise fail("stop.not_last", "stop", hand=self.label)
         if rules.agari_yame == "if_top" and rank_order(rules, scores)[0] != self.dealer:
-            raise ScoringError("stop", "the dealer may stop only when the win made them top")
+            raise fail("stop.not_top", "stop")
 
     def _advance_emperor(self, hand: Hand, outcome: HandOutcome) -> None:
         if isinstance(hand.result, Chombo):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import ScoringError
+from scoring.errors import Seat
+from scoring.messages import fail
 from scoring.parse import Doc
 from scoring.rules import ABORT_NAMES, ABORT_REASONS, Ruleset
 
@@ -171,20 +172,15 @@ def parse_hand(
     doc = Doc(data, path).only("riichi", "penalties", "result", "stop", *extra)
     riichi = doc.seats("riichi", players)
     if riichi and rules.riichi_stick == 0:
-        raise ScoringError(
-            doc.field("riichi"), f"{rules.slug} has no riichi sticks; leave riichi out"
-        )
+        raise fail("riichi.none", doc.field("riichi"), venue=rules.slug)
     penalties = doc.seats("penalties", players)
     if penalties and rules.penalty == 0:
-        raise ScoringError(doc.field("penalties"), f"{rules.slug} has no 罰符 into deposits")
+        raise fail("penalty.none", doc.field("penalties"), venue=rules.slug)
     result = parse_result(doc.doc("result"), rules, players)
     if isinstance(result, Draw):
         for seat in riichi:
             if seat not in result.tenpai:
-                raise ScoringError(
-                    doc.field("result.tenpai"),
-                    f"seat {seat} declared riichi and must be tenpai (a noten riichi is a chombo)",
-                )
+                raise fail("riichi.noten", doc.field("result.tenpai"), seat=Seat(seat))
     return Hand(result=result, riichi=riichi, penalties=penalties, stop=doc.bool("stop"))
 
 
@@ -199,7 +195,7 @@ def parse_result(doc: Doc, rules: Ruleset, players: int) -> Result:
         discarder = doc.seat("discarder", players)
         raw_wins = doc.list("wins")
         if not raw_wins:
-            raise ScoringError(doc.field("wins"), "needs at least one winner")
+            raise fail("ron.no_winner", doc.field("wins"))
         wins = tuple(
             _parse_win(Doc(w, f"{doc.field('wins')}[{i}]"), rules, players, "seat", tsumo=False)
             for i, w in enumerate(raw_wins)
@@ -215,20 +211,22 @@ def parse_result(doc: Doc, rules: Ruleset, players: int) -> Result:
     if kind == "nagashi":
         doc.only("type", "winners")
         if rules.nagashi is None:
-            raise ScoringError(doc.field("type"), f"nagashi is not played under {rules.slug}")
+            raise fail("nagashi.none", doc.field("type"), venue=rules.slug)
         winners = doc.seats("winners", players)
         if not winners:
-            raise ScoringError(doc.field("winners"), "needs at least one seat")
+            raise fail("nagashi.no_winner", doc.field("winners"))
         return Nagashi(winners)
     if kind == "abort":
         doc.only("type", "reason")
         reason = doc.text("reason", ABORT_REASONS)
         if reason not in rules.aborts:
             allowed = ", ".join(rules.aborts) or "none"
-            raise ScoringError(
+            raise fail(
+                "abort.not_allowed",
                 doc.field("reason"),
-                f"{ABORT_NAMES[reason]} is not an abortive draw under {rules.slug} "
-                f"(allowed: {allowed})",
+                reason=ABORT_NAMES[reason],
+                venue=rules.slug,
+                allowed=allowed,
             )
         return Abort(reason)
     doc.only("type", "offender")
@@ -243,7 +241,7 @@ def _parse_win(doc: Doc, rules: Ruleset, players: int, seat_key: str, *, tsumo: 
     han = fu = None
     if doc.has("yakuman"):
         if doc.has("han") or doc.has("fu"):
-            raise ScoringError(doc.field("yakuman"), "give either yakuman or han/fu, not both")
+            raise fail("win.yakuman_and_han", doc.field("yakuman"))
         yakuman = _check_multiple(doc, "yakuman", rules, low=1)
     else:
         han = doc.int("han", low=1, high=MAX_HAN)
@@ -251,20 +249,15 @@ def _parse_win(doc: Doc, rules: Ruleset, players: int, seat_key: str, *, tsumo: 
     pao = doc.seat("pao", players, default=None)
     pao_yakuman = None
     if pao is not None and pao == seat:
-        raise ScoringError(doc.field("pao"), "the winner cannot be responsible for their own win")
+        raise fail("pao.self", doc.field("pao"))
     if doc.has("pao_yakuman"):
         if pao is None or yakuman is None:
-            raise ScoringError(doc.field("pao_yakuman"), "needs a pao seat and a yakuman")
+            raise fail("pao.needs_yakuman", doc.field("pao_yakuman"))
         pao_yakuman = _check_multiple(doc, "pao_yakuman", rules, low=0.5)
         if pao_yakuman > yakuman:
-            raise ScoringError(
-                doc.field("pao_yakuman"), f"covers more than the {yakuman:g} yakuman won"
-            )
+            raise fail("pao.too_many", doc.field("pao_yakuman"), count=f"{yakuman:g}")
     if pao is not None and yakuman is None and not tsumo:
-        raise ScoringError(
-            doc.field("pao"),
-            "pao on a ron needs a yakuman (a responsibility payment is a tsumo with a pao seat)",
-        )
+        raise fail("pao.ron", doc.field("pao"))
     return Win(seat, han, fu, yakuman, pao, pao_yakuman)
 
 
@@ -272,23 +265,21 @@ def _check_multiple(doc: Doc, key: str, rules: Ruleset, low: float) -> float:
     value = doc.number(key, low=low)
     step = 0.5 if rules.yakuman_half_steps else 1
     if value > MAX_YAKUMAN or (value / step) != int(value / step):
-        kind = "a multiple of 0.5" if rules.yakuman_half_steps else "a whole number"
-        raise ScoringError(doc.field(key), f"must be {kind} from {low:g} to {MAX_YAKUMAN}")
+        code = "yakuman.half" if rules.yakuman_half_steps else "yakuman.whole"
+        raise fail(code, doc.field(key), low=f"{low:g}", high=MAX_YAKUMAN)
     return int(value) if value == int(value) else value
 
 
 def _check_fu(doc: Doc, rules: Ruleset, han: int, *, tsumo: bool) -> int | None:
     if not rules.fu:
         if doc.has("fu") and doc.raw("fu") != 30:
-            raise ScoringError(
-                doc.field("fu"), f"{rules.slug} counts every hand as 30 fu; leave fu out"
-            )
+            raise fail("fu.none", doc.field("fu"), venue=rules.slug)
         return None
     mangan_from = rules.limits[0][0]
     if not doc.has("fu"):
         if han >= mangan_from:
             return None  # fu does not matter from mangan up
-        raise ScoringError(doc.field("fu"), f"is required below {mangan_from} han")
+        raise fail("fu.required", doc.field("fu"), han=mangan_from)
     fu = doc.raw("fu")
     path = doc.field("fu")
     if (
@@ -296,13 +287,13 @@ def _check_fu(doc: Doc, rules: Ruleset, han: int, *, tsumo: bool) -> int | None:
         or isinstance(fu, bool)
         or not (fu in (20, 25) or (fu % 10 == 0 and 30 <= fu <= 110))
     ):
-        raise ScoringError(path, f"{fu!r} is not a fu count: 20, 25, or 30–110 in tens")
+        raise fail("fu.invalid", path, value=fu)
     if fu == 25 and han < 2:
-        raise ScoringError(path, "25 fu needs at least 2 han (chiitoitsu)")
+        raise fail("fu.25_han", path)
     if fu == 20 and not tsumo:
-        raise ScoringError(path, "20 fu is only a tsumo (pinfu tsumo); a ron has at least 30 fu")
+        raise fail("fu.20_ron", path)
     if fu == 20 and han < 2:
-        raise ScoringError(path, "20 fu needs at least 2 han (pinfu tsumo)")
+        raise fail("fu.20_han", path)
     return fu
 
 
@@ -313,25 +304,18 @@ def _check_ron_winners(
     for i, win in enumerate(wins):
         path = f"{doc.field('wins')}[{i}].seat"
         if win.seat == discarder:
-            raise ScoringError(path, "the discarder cannot win on their own discard")
+            raise fail("ron.own_discard", path)
         if win.seat in seen:
-            raise ScoringError(path, f"seat {win.seat} is listed twice")
+            raise fail("seat.twice", path, seat=Seat(win.seat))
         seen.add(win.seat)
     if len(wins) > rules.max_ron_winners:
         nearest = min(wins, key=lambda w: (w.seat - discarder) % players).seat
+        path = doc.field("wins")
         if rules.max_ron_winners == 1:
-            message = (
-                f"atamahane (頭ハネ): only one ron winner — seat {nearest}, "
-                "nearest the discarder, takes it"
-            )
-        elif "sanchahou" in rules.aborts and len(wins) == 3:
-            message = (
-                f"at most {rules.max_ron_winners} ron winners; a third makes it 三家和 — "
-                "record an abortive draw (sanchahou)"
-            )
-        else:
-            message = f"at most {rules.max_ron_winners} ron winners under {rules.slug}"
-        raise ScoringError(doc.field("wins"), message)
+            raise fail("ron.atamahane", path, seat=Seat(nearest))
+        if "sanchahou" in rules.aborts and len(wins) == 3:
+            raise fail("ron.sanchahou", path, max=rules.max_ron_winners)
+        raise fail("ron.too_many", path, max=rules.max_ron_winners, venue=rules.slug)
 
 
 # --- prices -----------------------------------------------------------------------------------
@@ -434,10 +418,12 @@ def price_hand(
     if scores is not None and rules.riichi_min_score is not None:
         for seat in hand.riichi:
             if scores[seat] < rules.riichi_min_score:
-                raise ScoringError(
+                raise fail(
+                    "riichi.min_score",
                     "riichi",
-                    f"seat {seat} has {scores[seat]} points; "
-                    f"a riichi needs {rules.riichi_min_score}",
+                    seat=Seat(seat),
+                    score=scores[seat],
+                    needed=rules.riichi_min_score,
                 )
     if not isinstance(result, Chombo):  # a chombo hand returns its riichi sticks
         for seat in hand.riichi:

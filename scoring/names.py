@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scoring.errors import ScoringError
+from scoring.messages import fail
 
 NAME_MAX = 100  # a player's name (the database column's length)
 EVENT_NAME_MAX = 200
@@ -31,27 +31,19 @@ def _control(text: str) -> str | None:
 
 
 def normalize_name(
-    value: Any, field: str = "name", *, max_length: int = NAME_MAX, what: str = "a player's name"
+    value: Any, field: str = "name", *, max_length: int = NAME_MAX, event: bool = False
 ) -> str:
-    """The name in its one spelling, or a ScoringError naming `field` and what to fix."""
+    """The name in its one spelling, or a ScoringError naming `field` and what to fix.
+    `event`: an event's name (the message says so), not a player's."""
+    empty = "name.event_empty" if event else "name.player_empty"
     if not isinstance(value, str):
-        raise ScoringError(field, f"must be {what}", code="name.empty")
+        raise fail(empty, field)
     bad = _control(value)
     if bad is not None:
-        raise ScoringError(
-            field,
-            f"contains the control character U+{ord(bad):04X}; remove it",
-            code="name.control",
-            params={"char": f"U+{ord(bad):04X}"},
-        )
+        raise fail("name.control", field, char=f"U+{ord(bad):04X}")
     name = " ".join(unicodedata.normalize("NFKC", value).split())
     if not name:
-        raise ScoringError(field, f"must be {what}", code="name.empty")
+        raise fail(empty, field)
     if len(name) > max_length:
-        raise ScoringError(
-            field,
-            f"is {len(name)} characters long; the most is {max_length}",
-            code="name.long",
-            params={"length": len(name), "max": max_length},
-        )
+        raise fail("name.long", field, length=len(name), max=max_length)
     return name

@@ -8,7 +8,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.errors import ScoringError
+from scoring.errors import Seat
+from scoring.messages import fail
 from scoring.names import normalize_name
 
 _MISSING: Any = object()
@@ -79,11 +80,11 @@ def load_json(text: str) -> Any:
             text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=Unusable
         )
     except json.JSONDecodeError as exc:
-        raise ScoringError(
-            "input", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        raise fail(
+            "json.invalid", "input", reason=exc.msg, line=exc.lineno, column=exc.colno
         ) from None
     except RecursionError:
-        raise ScoringError(_deep_path(text), "nested too deeply to be an event or a game") from None
+        raise fail("json.deep", _deep_path(text)) from None
 
 
 def is_int(value: Any) -> bool:
@@ -95,7 +96,7 @@ class Doc:
 
     def __init__(self, data: Any, path: str = "") -> None:
         if not isinstance(data, Mapping):
-            raise ScoringError(path or "input", "must be a JSON object")
+            raise fail("value.object", path or "input")
         self.data = data
         self.path = path
 
@@ -106,7 +107,7 @@ class Doc:
         """Refuse keys this document does not know (a typo would otherwise be ignored)."""
         for key in self.data:
             if key not in keys:
-                raise ScoringError(self.field(key), f"unknown key (known: {', '.join(keys)})")
+                raise fail("value.unknown_key", self.field(key), known=", ".join(keys))
         return self
 
     def has(self, key: str) -> bool:
@@ -115,7 +116,7 @@ class Doc:
     def raw(self, key: str, default: Any = _MISSING) -> Any:
         if self.data.get(key) is None:
             if default is _MISSING:
-                raise ScoringError(self.field(key), "is required")
+                raise fail("value.required", self.field(key))
             return default
         return self.data[key]
 
@@ -132,15 +133,15 @@ class Doc:
         if value is default and default is not _MISSING:
             return value
         if not (is_int(value) or isinstance(value, float)) or not math.isfinite(value):
-            raise ScoringError(self.field(key), f"must be a number, not {value!r}")
+            raise fail("value.number", self.field(key), value=value)
         if low is not None and value < low:
-            raise ScoringError(self.field(key), f"must be at least {low:g}")
+            raise fail("value.min", self.field(key), low=f"{low:g}")
         return value
 
     def bool(self, key: str, default: bool = False) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
-            raise ScoringError(self.field(key), "must be true or false")
+            raise fail("value.bool", self.field(key))
         return value
 
     def text(self, key: str, choices: Sequence[str] | None = None, default: Any = _MISSING) -> Any:
@@ -148,9 +149,9 @@ class Doc:
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, str):
-            raise ScoringError(self.field(key), "must be a text")
+            raise fail("value.text", self.field(key))
         if choices is not None and value not in choices:
-            raise ScoringError(self.field(key), f"{value!r} is not one of {', '.join(choices)}")
+            raise fail("value.choice", self.field(key), value=value, choices=", ".join(choices))
         return value
 
     def seat(self, key: str, players: int, default: Any = _MISSING) -> Any:
@@ -163,11 +164,11 @@ class Doc:
         value = self.raw(key, default)
         path = self.field(key)
         if not isinstance(value, list | tuple):
-            raise ScoringError(path, "must be a list of seats")
+            raise fail("seat.list", path)
         seats = tuple(check_seat(v, f"{path}[{i}]", players) for i, v in enumerate(value))
         for i, seat in enumerate(seats):
             if seat in seats[:i]:
-                raise ScoringError(f"{path}[{i}]", f"seat {seat} is listed twice")
+                raise fail("seat.twice", f"{path}[{i}]", seat=Seat(seat))
         return seats
 
     def doc(self, key: str) -> Doc:
@@ -176,25 +177,25 @@ class Doc:
     def list(self, key: str, default: Any = _MISSING) -> list[Any]:
         value = self.raw(key, default)
         if not isinstance(value, list | tuple):
-            raise ScoringError(self.field(key), "must be a list")
+            raise fail("value.list", self.field(key))
         return list(value)
 
 
 def check_int(value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
     if not is_int(value):
-        raise ScoringError(path, f"must be a whole number, not {value!r}")
+        raise fail("value.int", path, value=value)
     low = -INT_LIMIT if low is None else low
     high = INT_LIMIT if high is None else high
     if value < low:
-        raise ScoringError(path, f"must be at least {low}")
+        raise fail("value.min", path, low=low)
     if value > high:
-        raise ScoringError(path, f"must be at most {high}")
+        raise fail("value.max", path, high=high)
     return value
 
 
 def check_seat(value: Any, path: str, players: int) -> int:
     if not is_int(value) or not 0 <= value < players:
-        raise ScoringError(path, f"unknown seat {value!r}: seats are 0–{players - 1}")
+        raise fail("seat.unknown", path, value=value, last=players - 1)
     return value
 
 
@@ -205,6 +206,6 @@ def check_table_names(names: Sequence[Any], path: str) -> list[str]:
     for i, raw in enumerate(names):
         name = normalize_name(raw, f"{path}[{i}]")
         if name in out:
-            raise ScoringError(f"{path}[{i}]", f"{name} sits at this table twice")
+            raise fail("name.twice_at_table", f"{path}[{i}]", name=name)
         out.append(name)
     return out

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import ScoringError
+from scoring.messages import fail
 from scoring.parse import INT_LIMIT, is_int
 
 GAMES = ("riichi", "emperor")
@@ -47,18 +48,14 @@ class PaymentRow:
     @classmethod
     def from_json(cls, data: Any, path: str) -> PaymentRow:
         if not isinstance(data, Mapping):
-            raise ScoringError(
-                path, "must be an object with han, ron, tsumo, dealer_ron, dealer_tsumo"
-            )
+            raise fail("rules.payment_row", path)
         known = {"han", "ron", "tsumo", "dealer_ron", "dealer_tsumo"}
         for key in data:
             if key not in known:
-                raise ScoringError(
-                    f"{path}.{key}", f"unknown key (known: {', '.join(sorted(known))})"
-                )
+                raise fail("value.unknown_key", f"{path}.{key}", known=", ".join(sorted(known)))
         tsumo = data.get("tsumo")
         if not (isinstance(tsumo, list | tuple) and len(tsumo) == 2):
-            raise ScoringError(f"{path}.tsumo", "must be [from each non-dealer, from the dealer]")
+            raise fail("rules.payment_tsumo", f"{path}.tsumo")
         values = {
             "han": data.get("han", 0),
             "ron": data.get("ron"),
@@ -69,7 +66,7 @@ class PaymentRow:
         }
         for key, value in values.items():
             if not is_int(value) or value < 0:
-                raise ScoringError(f"{path}.{key}", "must be a whole number ≥ 0")
+                raise fail("value.whole_nonneg", f"{path}.{key}")
         return cls(**values)
 
     def to_json(self) -> dict[str, Any]:
@@ -182,7 +179,7 @@ class Ruleset:
         """A new ruleset with these knobs changed (validated)."""
         unknown = sorted(set(knobs) - KNOBS)
         if unknown:
-            raise ScoringError(f"ruleset.{unknown[0]}", "unknown knob")
+            raise fail("rules.knob", f"ruleset.{unknown[0]}")
         return dataclasses.replace(self, **knobs)
 
     @property
@@ -245,7 +242,7 @@ def _normalise(rules: Ruleset) -> None:
     if rules.payment_table is not None:
         rows = rules.payment_table
         if not isinstance(rows, list | tuple):
-            raise ScoringError("ruleset.payment_table", "must be a list of rows")
+            raise fail("rules.rows", "ruleset.payment_table")
         put(
             rules,
             "payment_table",
@@ -275,7 +272,7 @@ def _normalise(rules: Ruleset) -> None:
 
 def _ints(value: Any, name: str) -> list[int]:
     if not isinstance(value, list | tuple) or not all(is_int(v) for v in value):
-        raise ScoringError(f"ruleset.{name}", "must be a list of whole numbers")
+        raise fail("rules.ints", f"ruleset.{name}")
     return list(value)
 
 
@@ -283,7 +280,7 @@ def _key_int(key: Any, name: str) -> int:
     try:
         return int(key)
     except (TypeError, ValueError):
-        raise ScoringError(f"ruleset.{name}", f"key {key!r} must be a whole number") from None
+        raise fail("rules.key_int", f"ruleset.{name}", key=key) from None
 
 
 def _table_map(value: Any, name: str, players: int | None) -> dict[int, tuple[float, ...]]:
@@ -291,37 +288,35 @@ def _table_map(value: Any, name: str, players: int | None) -> dict[int, tuple[fl
     if isinstance(value, list | tuple) and players is not None:
         value = {players: value}
     if not isinstance(value, Mapping):
-        raise ScoringError(
-            f"ruleset.{name}", "must be an object {players: [points by rank]} or a list"
-        )
+        raise fail("rules.table_map", f"ruleset.{name}")
     out = {}
     for key, table in value.items():
         k = _key_int(key, name)
         if not isinstance(table, list | tuple) or not all(_is_number(v) for v in table):
-            raise ScoringError(f"ruleset.{name}.{k}", "must be a list of numbers, one per rank")
+            raise fail("rules.rank_list", f"ruleset.{name}.{k}")
         out[k] = tuple(table)
     return out
 
 
 def _str_map(value: Any, name: str) -> dict[str, str]:
     if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
-        raise ScoringError(f"ruleset.{name}", "must be an object of names to words")
+        raise fail("rules.str_map", f"ruleset.{name}")
     return {str(k): v for k, v in value.items()}
 
 
 def _int_map(value: Any, name: str) -> dict[int, int]:
     if not isinstance(value, Mapping) or not all(is_int(v) for v in value.values()):
-        raise ScoringError(f"ruleset.{name}", "must be an object {players: whole number}")
+        raise fail("rules.int_map", f"ruleset.{name}")
     return {_key_int(k, name): v for k, v in value.items()}
 
 
 def _limits(value: Any) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list | tuple) or not value:
-        raise ScoringError("ruleset.limits", "must be a list of [han, basic points] rows")
+        raise fail("rules.limits", "ruleset.limits")
     rows = []
     for i, row in enumerate(value):
         if not (isinstance(row, list | tuple) and len(row) == 2 and all(is_int(v) for v in row)):
-            raise ScoringError(f"ruleset.limits[{i}]", "must be [han, basic points]")
+            raise fail("rules.limit_row", f"ruleset.limits[{i}]")
         rows.append((row[0], row[1]))
     return tuple(rows)
 
@@ -333,7 +328,7 @@ def _one_of(rules: Ruleset, name: str, allowed: tuple[Any, ...]) -> None:
     value = getattr(rules, name)
     if value not in allowed:
         shown = ", ".join("null" if a is None else str(a) for a in allowed)
-        raise ScoringError(f"ruleset.{name}", f"{value!r} is not one of {shown}")
+        raise fail("value.choice", f"ruleset.{name}", value=value, choices=shown)
 
 
 def _whole(rules: Ruleset, name: str, low: int | None = 0, optional: bool = False) -> None:
@@ -341,15 +336,15 @@ def _whole(rules: Ruleset, name: str, low: int | None = 0, optional: bool = Fals
     if value is None and optional:
         return
     if not is_int(value):
-        raise ScoringError(f"ruleset.{name}", "must be a whole number")
+        raise fail("value.whole", f"ruleset.{name}")
     if low is not None and value < low:
-        raise ScoringError(f"ruleset.{name}", f"must be at least {low}")
+        raise fail("value.min", f"ruleset.{name}", low=low)
 
 
 def _validate(r: Ruleset) -> None:
     for name in ("slug", "name"):
         if not isinstance(getattr(r, name), str) or not getattr(r, name):
-            raise ScoringError(f"ruleset.{name}", "must be a non-empty text")
+            raise fail("value.nonempty_text", f"ruleset.{name}")
     _one_of(r, "game", GAMES)
     for name in (
         "fu",
@@ -360,115 +355,105 @@ def _validate(r: Ruleset) -> None:
         "chips_follow_pao",
     ):
         if not isinstance(getattr(r, name), bool):
-            raise ScoringError(f"ruleset.{name}", "must be true or false")
+            raise fail("value.bool", f"ruleset.{name}")
     counts = (3, 4) if r.game == "riichi" else (3, 4, 5)
     if not r.player_counts or any(n not in counts for n in r.player_counts):
-        raise ScoringError("ruleset.player_counts", f"each must be one of {counts} for {r.game}")
+        raise fail("rules.player_counts", "ruleset.player_counts", counts=counts, game=r.game)
     _whole(r, "players", 3)
     if r.players not in r.player_counts:
-        raise ScoringError("ruleset.players", f"{r.players} is not among player_counts")
+        raise fail("rules.players", "ruleset.players", players=r.players)
 
     _whole(r, "start", 1)
     _whole(r, "return_points", 1)
     if r.return_points < r.start:
-        raise ScoringError("ruleset.return_points", "must be at least the start points (oka ≥ 0)")
+        raise fail("rules.return_points", "ruleset.return_points")
     _whole(r, "point_value", 1)
     _one_of(r, "rounding", ("exact", "gosha_rokunyu"))
     _one_of(r, "tie", ("seat", "split"))
     _one_of(r, "leftover_deposits", ("top", "lost"))
     for n, table in r.uma.items():
         if n not in r.player_counts:
-            raise ScoringError(f"ruleset.uma.{n}", "is not among player_counts")
+            raise fail("rules.uma_size", f"ruleset.uma.{n}")
         _check_uma_table(table, n, f"ruleset.uma.{n}")
     if r.uma_floating is not None:
         if len(r.player_counts) != 1:
-            raise ScoringError("ruleset.uma_floating", "needs a single table size")
+            raise fail("rules.uma_floating", "ruleset.uma_floating")
         for floaters, table in r.uma_floating.items():
             if not 0 <= floaters <= r.players:
-                raise ScoringError(
-                    f"ruleset.uma_floating.{floaters}", f"must be 0–{r.players} floaters"
-                )
+                raise fail("rules.floaters", f"ruleset.uma_floating.{floaters}", players=r.players)
             _check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
 
     # Every score stays a multiple of 100 (SCORE_STEP), so points show exactly to 0.1.
     _whole(r, "unit", SCORE_STEP)
     if r.unit % SCORE_STEP:
-        raise ScoringError("ruleset.unit", f"must be a multiple of {SCORE_STEP}")
+        raise fail("value.step", "ruleset.unit", step=SCORE_STEP)
     for name in ("honba", "riichi_stick", "penalty", "noten_total", "chombo_amount"):
         _whole(r, name, 0)
         if getattr(r, name) % SCORE_STEP:
-            raise ScoringError(f"ruleset.{name}", f"must be a multiple of {SCORE_STEP}")
+            raise fail("value.step", f"ruleset.{name}", step=SCORE_STEP)
     _whole(r, "riichi_min_score", None, optional=True)
     for n in r.player_counts:
         if r.honba % ((n - 1) * SCORE_STEP):
-            raise ScoringError(
-                "ruleset.honba", f"must split among {n - 1} tsumo payers in {SCORE_STEP}s"
-            )
+            raise fail("rules.honba_split", "ruleset.honba", payers=n - 1, step=SCORE_STEP)
         for k in range(1, n):
             if r.noten_total % (k * SCORE_STEP):
-                raise ScoringError(
-                    "ruleset.noten_total", f"must split among {k} players in {SCORE_STEP}s"
-                )
+                raise fail("rules.noten_split", "ruleset.noten_total", players=k, step=SCORE_STEP)
         # Each noten player pays each tenpai player noten_total / (noten × tenpai).
         split = math.lcm(*(k * (n - k) for k in range(1, n)))
         if r.noten_total % split:
-            raise ScoringError("ruleset.noten_total", f"must split evenly ({split} divides it)")
+            raise fail("rules.noten_even", "ruleset.noten_total", split=split)
 
     hans = [h for h, _ in r.limits]
     values = [b for _, b in r.limits]
     if hans != sorted(set(hans)) or values != sorted(set(values)) or hans[0] < 1:
-        raise ScoringError("ruleset.limits", "han and basic points must both rise row by row")
+        raise fail("rules.limits_rise", "ruleset.limits")
     _whole(r, "kazoe_han", 1, optional=True)
     if r.kazoe_han is not None and r.kazoe_han <= hans[-1]:
-        raise ScoringError("ruleset.kazoe_han", "must be above the last limit row")
+        raise fail("rules.kazoe", "ruleset.kazoe_han")
     _whole(r, "mangan_han", 1)
     if r.payment_table is None:
         if r.payment_table_yakuman is not None:
-            raise ScoringError("ruleset.payment_table_yakuman", "needs a payment_table")
+            raise fail("rules.table_yakuman_alone", "ruleset.payment_table_yakuman")
         if r.mangan_han != hans[0]:
-            raise ScoringError("ruleset.mangan_han", "must be the han of the first limit row")
+            raise fail("rules.mangan_limit", "ruleset.mangan_han")
     else:
         rows = r.payment_table
         if not rows or rows[0].han != 1 or [x.han for x in rows] != sorted({x.han for x in rows}):
-            raise ScoringError("ruleset.payment_table", "rows must start at 1 han, rising")
+            raise fail("rules.table_rows", "ruleset.payment_table")
         if r.payment_table_yakuman is None:
-            raise ScoringError(
-                "ruleset.payment_table_yakuman", "a payment table needs its yakuman row"
-            )
+            raise fail("rules.table_yakuman", "ruleset.payment_table_yakuman")
         if r.fu:
-            raise ScoringError("ruleset.fu", "a fixed payment table counts no fu: set fu to false")
+            raise fail("rules.table_fu", "ruleset.fu")
         if not any(x.han == r.mangan_han for x in rows):
-            raise ScoringError("ruleset.mangan_han", "must be the han of a payment_table row")
+            raise fail("rules.mangan_row", "ruleset.mangan_han")
 
     _whole(r, "max_ron_winners", 1)
     if r.max_ron_winners > min(r.player_counts) - 1:
-        raise ScoringError(
-            "ruleset.max_ron_winners", "more winners than players besides the discarder"
-        )
+        raise fail("rules.max_ron", "ruleset.max_ron_winners")
     _one_of(r, "multiple_ron_honba", ("each", "nearest"))
     _one_of(r, "nagashi", (None, "mangan", "yakuman"))
     _one_of(r, "nagashi_multiple", ("first", "all"))
     for reason, rule in r.aborts.items():
         if reason not in ABORT_REASONS:
-            raise ScoringError(
-                f"ruleset.aborts.{reason}", f"unknown (known: {', '.join(ABORT_REASONS)})"
+            raise fail(
+                "rules.abort_unknown", f"ruleset.aborts.{reason}", known=", ".join(ABORT_REASONS)
             )
         if rule not in ("repeat", "pass", "draw"):
-            raise ScoringError(f"ruleset.aborts.{reason}", "must be repeat, pass or draw")
+            raise fail("rules.abort_rule", f"ruleset.aborts.{reason}")
     _one_of(r, "chombo", ("reverse_mangan", "fixed"))
     if r.chombo == "fixed" and r.chombo_amount <= 0:
-        raise ScoringError("ruleset.chombo_amount", "a fixed chombo needs an amount above 0")
+        raise fail("rules.chombo_amount", "ruleset.chombo_amount")
     _one_of(r, "pao_ron_honba", ("discarder", "split"))
 
     _whole(r, "winds", 1)
     _whole(r, "extension_winds", 1)
     if r.winds + (r.extension_winds if r.extension_below is not None else 0) > len(WINDS):
-        raise ScoringError("ruleset.extension_winds", "a game has at most four winds")
+        raise fail("rules.winds", "ruleset.extension_winds")
     for wind, rule in r.renchan_on_draw.items():
         if wind not in WINDS:
-            raise ScoringError(f"ruleset.renchan_on_draw.{wind}", "must be one of E, S, W, N")
+            raise fail("rules.renchan_wind", f"ruleset.renchan_on_draw.{wind}")
         if rule not in ("tenpai", "always", "never"):
-            raise ScoringError(f"ruleset.renchan_on_draw.{wind}", "must be tenpai, always or never")
+            raise fail("rules.renchan_rule", f"ruleset.renchan_on_draw.{wind}")
     _one_of(r, "agari_yame", ("never", "always", "if_top"))
     _whole(r, "extension_below", 1, optional=True)
     _one_of(r, "bust", ("below_zero", "zero_or_below", "never"))
@@ -476,16 +461,16 @@ def _validate(r: Ruleset) -> None:
     for name in ("bust_prize", "yakuman_chips_tsumo", "yakuman_chips_ron"):
         value = getattr(r, name)
         if not _is_number(value) or value < 0:
-            raise ScoringError(f"ruleset.{name}", "must be a number ≥ 0")
+            raise fail("value.nonneg", f"ruleset.{name}")
     if not _is_number(r.bust_prize_share_unit) or r.bust_prize_share_unit <= 0:
-        raise ScoringError("ruleset.bust_prize_share_unit", "must be a number above 0")
+        raise fail("value.positive", "ruleset.bust_prize_share_unit")
 
     if r.game == "emperor":
         _whole(r, "hands_per_game", 1)
         for name in ("emperor_virtuous", "emperor_min_yaku"):
             missing = [n for n in r.player_counts if n not in getattr(r, name)]
             if missing:
-                raise ScoringError(f"ruleset.{name}", f"needs a value for {missing[0]} players")
+                raise fail("rules.emperor_missing", f"ruleset.{name}", players=missing[0])
         # n(n±1) is even, so yaku points stay on 100s when the factor is a multiple of 50.
         for name, step in (
             ("emperor_yaku_points", SCORE_STEP // 2),
@@ -494,16 +479,16 @@ def _validate(r: Ruleset) -> None:
         ):
             _whole(r, name, 0)
             if getattr(r, name) % step:
-                raise ScoringError(f"ruleset.{name}", f"must be a multiple of {step}")
+                raise fail("value.step", f"ruleset.{name}", step=step)
     elif r.hands_per_game is not None:
-        raise ScoringError("ruleset.hands_per_game", "only the emperor game counts hands")
+        raise fail("rules.hands_per_game", "ruleset.hands_per_game")
 
 
 def _check_uma_table(table: tuple[float, ...], players: int, path: str) -> None:
     if len(table) != players:
-        raise ScoringError(path, f"needs {players} values, one per rank")
+        raise fail("rules.uma_length", path, players=players)
     if abs(sum(table)) > 1e-9:
-        raise ScoringError(path, f"must sum to 0 (sums to {sum(table):g})")
+        raise fail("rules.uma_sum", path, total=f"{sum(table):g}")
 
 
 # --- from JSON --------------------------------------------------------------------------------
@@ -515,22 +500,23 @@ def ruleset_from_json(spec: Any, path: str = "ruleset") -> Ruleset:
 
     if isinstance(spec, str):
         if spec not in PRESETS:
-            raise ScoringError(path, f"unknown preset {spec!r} (known: {', '.join(PRESETS)})")
+            raise fail("rules.preset_unknown", path, value=spec, known=", ".join(PRESETS))
         return PRESETS[spec]
     if not isinstance(spec, Mapping):
-        raise ScoringError(path, "must be a preset slug or an object with a preset and knobs")
+        raise fail("rules.spec", path)
     preset = spec.get("preset")
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise ScoringError(f"{path}.preset", f"must be one of {', '.join(PRESETS)}")
+        raise fail("rules.preset", f"{path}.preset", known=", ".join(PRESETS))
     knobs = {k: v for k, v in spec.items() if k != "preset"}
     for key in knobs:
         if key not in KNOBS:
-            raise ScoringError(f"{path}.{key}", "unknown knob")
+            raise fail("rules.knob", f"{path}.{key}")
     try:
         return PRESETS[preset].replace(**knobs)
     except ScoringError as exc:
         if exc.field.startswith("ruleset"):
-            raise ScoringError(path + exc.field[len("ruleset") :], exc.message) from None
+            field = path + exc.field[len("ruleset") :]
+            raise ScoringError(field, exc.message, code=exc.code, params=exc.params) from None
         raise
     except TypeError as exc:  # a value of the wrong shape deep in a knob
-        raise ScoringError(path, f"a knob has the wrong shape: {exc}") from None
+        raise fail("rules.shape", path, reason=str(exc)) from None

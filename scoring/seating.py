@@ -13,7 +13,7 @@ import random as _random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import combinations
 
-from scoring.errors import ScoringError
+from scoring.messages import fail
 
 Player = Hashable
 METHODS = ("random", "standings")
@@ -64,15 +64,13 @@ def seat(
 ) -> list[list[Player]]:
     """Split `players` (a multiple of `size`) into tables; for `standings`, in the order given."""
     if method not in METHODS:
-        raise ScoringError("method", f"unknown seating {method!r} (known: {', '.join(METHODS)})")
+        raise fail("seating.method", "method", method=method, known=", ".join(METHODS))
     if size < 2:
-        raise ScoringError("size", "a table needs at least two players")
+        raise fail("seating.size", "size")
     if len(players) % size:
-        raise ScoringError(
-            "players", f"{len(players)} players do not fill tables of {size}: add byes first"
-        )
+        raise fail("seating.fill", "players", players=len(players), size=size)
     if len(set(players)) != len(players):
-        raise ScoringError("players", "a player is listed twice")
+        raise fail("seating.twice", "players")
     rng = rng or _random.Random()
     if method == "standings":
         return [list(players[i : i + size]) for i in range(0, len(players), size)]

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import ScoringError
+from scoring.errors import Seat
 from scoring.hands import Bust, YakumanWin, is_bust, round_up
+from scoring.messages import fail
 from scoring.parse import Doc, check_int
 from scoring.rules import SCORE_STEP, Ruleset
 
@@ -220,34 +221,35 @@ def _check(
     n = len(scores)
     if n not in rules.player_counts:
         counts = " or ".join(str(c) for c in rules.player_counts)
-        raise ScoringError("scores", f"{rules.slug} plays {counts} players, not {n}")
+        raise fail("players.count", "scores", venue=rules.slug, counts=counts, players=n)
     for i, score in enumerate(scores):
         if score % SCORE_STEP:
-            raise ScoringError(f"scores[{i}]", f"{score} is not a multiple of {SCORE_STEP}")
+            raise fail("score.step", f"scores[{i}]", value=score, step=SCORE_STEP)
     if deposits % SCORE_STEP:
-        raise ScoringError("deposits", f"{deposits} is not a multiple of {SCORE_STEP}")
+        raise fail("score.step", "deposits", value=deposits, step=SCORE_STEP)
     expected = n * rules.start
     if sum(scores) + deposits != expected:
-        raise ScoringError(
+        raise fail(
+            "scores.sum",
             "scores",
-            f"sum to {sum(scores)}; with {deposits} in deposits they must make {expected} "
-            f"({n} × {rules.start})",
+            total=sum(scores),
+            deposits=deposits,
+            expected=expected,
+            players=n,
+            start=rules.start,
         )
     seen = set()
     for i, bust in enumerate(busts):
         if rules.bust == "never":
-            raise ScoringError(f"busts[{i}]", f"{rules.slug} has no bust")
+            raise fail("bust.none", f"busts[{i}]", venue=rules.slug)
         if bust.seat in seen:
-            raise ScoringError(f"busts[{i}].seat", f"seat {bust.seat} is listed twice")
+            raise fail("seat.twice", f"busts[{i}].seat", seat=Seat(bust.seat))
         seen.add(bust.seat)
         if not is_bust(rules, scores[bust.seat]):
-            limit = "below 0" if rules.bust == "below_zero" else "0 or below"
-            raise ScoringError(
-                f"busts[{i}].seat",
-                f"seat {bust.seat} ended with {scores[bust.seat]}; a bust is {limit}",
-            )
+            code = "bust.not_below_zero" if rules.bust == "below_zero" else "bust.not_zero_or_below"
+            raise fail(code, f"busts[{i}].seat", seat=Seat(bust.seat), score=scores[bust.seat])
         if bust.seat in bust.by:
-            raise ScoringError(f"busts[{i}].by", "a player cannot bust themselves")
+            raise fail("bust.self", f"busts[{i}].by")
 
 
 def parse_settle(data: Any, rules: Ruleset) -> tuple[list[int], int, list[Bust], list[YakumanWin]]:
@@ -257,7 +259,7 @@ def parse_settle(data: Any, rules: Ruleset) -> tuple[list[int], int, list[Bust],
     n = len(scores)
     if n not in rules.player_counts:
         counts = " or ".join(str(c) for c in rules.player_counts)
-        raise ScoringError("scores", f"{rules.slug} plays {counts} players, not {n}")
+        raise fail("players.count", "scores", venue=rules.slug, counts=counts, players=n)
     deposits = doc.int("deposits", default=0, low=0)
     busts = []
     for i, item in enumerate(doc.list("busts", default=[])):
@@ -279,13 +281,13 @@ def parse_yakuman(doc: Doc, rules: Ruleset, n: int) -> YakumanWin:
     if kind == "ron":
         source = doc.seat("from", n)
         if source == winner:
-            raise ScoringError(doc.field("from"), "the winner cannot deal into their own win")
+            raise fail("yakuman.own_discard", doc.field("from"))
     elif doc.has("from"):
-        raise ScoringError(doc.field("from"), "a tsumo has no discarder")
+        raise fail("yakuman.tsumo_from", doc.field("from"))
     pao = doc.seat("pao", n, default=None)
     if pao == winner:
-        raise ScoringError(doc.field("pao"), "the winner cannot be responsible for their own win")
+        raise fail("pao.self", doc.field("pao"))
     pao_count = doc.number("pao_count", default=count if pao is not None else 0, low=0)
     if pao_count > count:
-        raise ScoringError(doc.field("pao_count"), f"covers more than the {count:g} yakuman won")
+        raise fail("pao.too_many", doc.field("pao_count"), count=f"{count:g}")
     return YakumanWin(winner, kind, count, source, pao, pao_count)

@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scoring.errors import ScoringError
+from scoring.messages import fail
 
 Player = Hashable
 
@@ -149,7 +149,7 @@ def standings(
     `substitutes` stood in to fill tables: their games count for the others, not for them."""
     if isinstance(fmt, str):
         if fmt not in FORMATS:
-            raise ScoringError("format", f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+            raise fail("standings.format", "format", value=fmt, known=", ".join(FORMATS))
         fmt = FORMATS[fmt]
     decisions = decisions or {}
     rows: dict[Player, Row] = {p: Row(p) for p in players if p not in substitutes}
@@ -157,9 +157,7 @@ def standings(
         number, seated, ranks, points = game.round, game.players, game.ranks, game.points
         chips_won = game.chips or (0,) * len(seated)
         if not (len(seated) == len(ranks) == len(points) == len(chips_won)):
-            raise ScoringError(
-                f"games[{i}]", "players, ranks, points and chips must be one per seat"
-            )
+            raise fail("standings.shape", f"games[{i}]")
         # The hottest loop of a standings page: 8,192 seats for a 1,024-player event.
         for player, rank, value, chips in zip(seated, ranks, points, chips_won, strict=True):
             if player in substitutes:
@@ -168,7 +166,7 @@ def standings(
             if row is None:
                 row = rows[player] = Row(player)
             if number in row.rounds:
-                raise ScoringError(f"games[{i}]", f"{player} plays round {number} twice")
+                raise fail("standings.twice", f"games[{i}]", player=player, round=number)
             value = _points(value)
             row.rounds[number] = value
             row.round_ranks[number] = rank

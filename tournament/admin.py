@@ -15,6 +15,7 @@ from django.http import HttpRequest
 
 from scoring import ScoringError
 from scoring.names import EVENT_NAME_MAX, normalize_name
+from tournament.i18n import error_text
 from tournament.models import (
     AuditEntry,
     Entry,
@@ -52,7 +53,7 @@ def _name_field(value: Any, **kwargs: Any) -> str:
     try:
         return normalize_name(value, **kwargs)
     except ScoringError as exc:
-        raise forms.ValidationError(exc.message) from None
+        raise forms.ValidationError(error_text(exc)) from None
 
 
 @admin.register(Venue)
@@ -105,9 +106,7 @@ class EventForm(forms.ModelForm):
         fields = ["name", "organizers"]
 
     def clean_name(self) -> str:
-        return _name_field(
-            self.cleaned_data["name"], max_length=EVENT_NAME_MAX, what="an event's name"
-        )
+        return _name_field(self.cleaned_data["name"], max_length=EVENT_NAME_MAX, event=True)
 
 
 @admin.register(Event)
@@ -158,7 +157,7 @@ class EntryForm(forms.ModelForm):
             try:
                 stage_require_open(self.instance.event, entrants=True)
             except ServiceError as exc:
-                raise forms.ValidationError(exc.message) from None
+                raise forms.ValidationError(error_text(exc)) from None
         return data
 
 

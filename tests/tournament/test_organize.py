@@ -270,7 +270,7 @@ def test_baba_final_seats_the_four_finalists_after_the_cut():
         round_seat(event=event, rng=rng)
         finish_round(event, number)
     page = client.post(url("round-new", event.slug), {"method": "random"})
-    assert page.status_code == 400 and "close the qualifier" in text(page)
+    assert page.status_code == 400 and "close the Qualifier" in text(page)
     manage = text(client.get(url("event-manage", event.slug)))
     table = event_standings(event)
     result = table.stages[0]

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from scoring import PRESETS, ScoringError
 from scoring.names import normalize_name
 from tournament.forms.base import ServiceForm
+from tournament.i18n import error_text
 from tournament.models import FORMAT_CHOICES, Venue
 
 SEPARATORS = str.maketrans({"\t": "\n", ",": "\n", "、": "\n"})
@@ -56,7 +57,7 @@ class PlayersField(forms.CharField):
                 name = normalize_name(raw)
             except ScoringError as exc:
                 message = NAME_PROBLEMS.get(exc.code, _("Line %(line)d: %(message)s"))
-                errors.append(message % {"line": line, "message": exc.message, **exc.params})
+                errors.append(message % {"line": line, "message": error_text(exc), **exc.params})
                 continue
             if name in names:
                 errors.append(

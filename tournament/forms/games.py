@@ -13,14 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from scoring.emperor import SPECIAL_NAMES
 from scoring.rules import ABORT_NAMES, Ruleset
 from tournament.forms.base import ServiceForm
+from tournament.i18n import seat_label
 from tournament.services.errors import ServiceError
-
-SEAT_WINDS = ("東", "南", "西", "北", "5")
-
-
-def seat_label(position: int, name: str = "") -> str:
-    wind = SEAT_WINDS[position] if position < len(SEAT_WINDS) else str(position + 1)
-    return f"{wind} {name}".strip()
 
 
 def _int(value: Any) -> int | None:
@@ -38,7 +32,8 @@ class EngineForm(VersionForm):
 
     def unmapped_message(self, exc: ServiceError) -> str:
         # An engine path the form has no field for (`hands[3]`) still tells where to look.
-        return f"{exc.field}: {exc.message}" if exc.field else exc.message
+        text = self.error_text(exc)
+        return f"{exc.field}: {text}" if exc.field else text
 
 
 def _seat_choices(names: list[str], blank: bool = True) -> list[tuple[str, str]]:
@@ -64,6 +59,7 @@ class ScoresForm(EngineForm):
         self.rules = rules
         self.n = len(names)
         self.new = new
+        self.names = names
         if new:
             self.fields["round"] = forms.IntegerField(label=_("Round"), min_value=1)
             self.fields["table"] = forms.IntegerField(label=_("Table"), min_value=1)
@@ -108,6 +104,12 @@ class ScoresForm(EngineForm):
             self.fields[f"yk{k}_pao"] = forms.ChoiceField(
                 label=_("pao"), choices=_seat_choices(names), required=False
             )
+
+    @property
+    def seat_names(self) -> list[str]:  # type: ignore[override]
+        """Who sits where: as chosen in the form (a new table), else as seated."""
+        d = getattr(self, "cleaned_data", {})
+        return [d.get(f"seat_{i}") or self.names[i] for i in range(self.n)]
 
     @property
     def expected_total(self) -> int:
@@ -199,6 +201,7 @@ class HandForm(EngineForm):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.n = len(names)
+        self.seat_names = names
         self.emperor = rules.game == "emperor"
         seats = _seat_choices(names)
         checks = _seat_choices(names, blank=False)

@@ -1,13 +1,131 @@
-"""Domain errors raised by services; views and commands show them next to the field."""
+"""Domain errors raised by services; views and commands show them next to the field.
+
+Like the engine's (scoring.messages), every error has a code and params beside its English:
+commands print the English `message`; pages show `tournament.i18n.error_text(exc)`, the same
+sentence in the reader's language with seats and stages named as people know them.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
+from scoring.errors import ScoringError
+from scoring.messages import MESSAGES as ENGINE_MESSAGES
+
+
+class StageName(str):
+    """A stage's name ("qualifier") given to a message: pages show its label (予選)."""
+
+
+MESSAGES: dict[str, str] = {
+    # --- events and players ---
+    "event.listed_twice": gettext_noop("{name} is listed twice ({first} and {second})"),
+    "event.slug_invalid": gettext_noop(
+        "{slug!r} is not an address: use letters, digits, hyphens and underscores"
+    ),
+    "event.slug_reserved": gettext_noop("{slug!r} is taken by a page of the site; choose another"),
+    "event.slug_taken": gettext_noop("an event called {slug!r} exists already"),
+    "event.created_meanwhile": gettext_noop("An event at the address {slug} was created just now."),
+    "event.name_taken": gettext_noop("An event named {name} exists already (/events/{slug}/)."),
+    "player.name_taken": gettext_noop("another player is called {name} already"),
+    # --- one table's result ---
+    "game.unregistered": gettext_noop("{name} is not registered for this event"),
+    "game.plays_elsewhere": gettext_noop("{name} already plays round {round} at table {table}"),
+    "game.recorded": gettext_noop("round {round} table {table} is recorded already"),
+    "game.deleted": gettext_noop("This table was deleted meanwhile."),
+    "game.conflict": gettext_noop(
+        "someone else saved this game meanwhile; reload it and try again"
+    ),
+    "game.by_scores": gettext_noop(
+        "this game was entered by its final scores; correct those instead"
+    ),
+    "game.no_hand": gettext_noop("there is no hand to undo"),
+    # --- rounds and stages ---
+    "round.stage_open": gettext_noop(
+        "close the {stage} (rounds {first}–{last}) before seating round {round}"
+    ),
+    "round.too_early": gettext_noop("Round {round} cannot be seated before round {next}."),
+    "round.seated": gettext_noop("Round {round} is seated already."),
+    "round.unfinished": gettext_noop(
+        "round {round} table {table} is not finished; seating by standings needs every result"
+    ),
+    "round.too_few": gettext_noop(
+        "{players} players cannot fill a table of {size}; register more players"
+    ),
+    "round.shortfall": gettext_noop(
+        "{players} players leave {extra} over at tables of {size}: choose byes "
+        "({extra} sit out) or substitutes ({stand_ins} stand-ins)"
+    ),
+    "round.has_results": gettext_noop(
+        "table {table} of round {round} has results; delete them first"
+    ),
+    "round.not_last": gettext_noop("round {round} is not the last round"),
+    "stage.closed_round": gettext_noop(
+        "Round {round} belongs to the {stage}, which is closed: its results are final. "
+        "Reopen the {stage} first to change them."
+    ),
+    "stage.closed_players": gettext_noop(
+        "The {stage} is closed: its players are final. Reopen the {stage} first to change them."
+    ),
+    "stage.closed_decision": gettext_noop(
+        "The {stage} is closed: reopen it first to change its tie decision."
+    ),
+    "stage.closed_already": gettext_noop("the {stage} is closed already"),
+    "stage.open_already": gettext_noop("The {stage} is open already."),
+    "stage.no_players": gettext_noop("the {stage} has no players yet"),
+    "stage.no_ranking": gettext_noop("this stage has no ranking yet"),
+    "stage.no_tie": gettext_noop("nobody is tied at the {stage} cut"),
+    "stage.tie_order": gettext_noop("give an order of exactly the tied players: {players}"),
+    "stage.tie_first": gettext_noop("settle the tie at the cut first: {players}"),
+    "stage.round_unplayed": gettext_noop(
+        "the {stage} cannot close yet: round {round} has not been played"
+    ),
+    "stage.table_open": gettext_noop(
+        "the {stage} cannot close yet: round {round} table {table} is not finished"
+    ),
+    "stage.reopen_later": gettext_noop(
+        "Round {round}, after the {stage}, is seated already: unseat it (and delete its "
+        "results) before reopening the {stage}."
+    ),
+    # --- event files ---
+    "file.large": gettext_noop(
+        "{size} MB is over the {limit} MB limit for event files (EVENT_FILE_MAX_BYTES)"
+    ),
+    "file.missing": gettext_noop("no such file"),
+    "file.folder": gettext_noop("is a folder, not an event file"),
+    "file.encoding": gettext_noop("not UTF-8 text ({reason} at byte {byte})"),
+    "file.json": gettext_noop("not a JSON event file ({error})"),
+    "file.slug_taken": gettext_noop("an event called {slug!r} exists already (use --replace)"),
+    "file.game": gettext_noop("{error}"),
+    # An engine error made without a code (none should be): its English, as it is.
+    "error.text": gettext_noop("{text}"),
+}
+
+
+def template(code: str) -> str:
+    """The English template of a service or engine error code."""
+    return MESSAGES.get(code) or ENGINE_MESSAGES[code]
+
 
 class ServiceError(Exception):
-    def __init__(self, message: str, field: str = "") -> None:
+    """`ServiceError(code, field, **params)`; `message` is the English (for commands, logs)."""
+
+    def __init__(self, code: str, field: str = "", **params: Any) -> None:
+        self.code = code
         self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}" if field else message)
+        self.params = params
+        self.message = template(code).format(**params)
+        super().__init__(f"{field}: {self.message}" if field else self.message)
+
+    @classmethod
+    def engine(cls, exc: ScoringError, field: str | None = None) -> ServiceError:
+        """The engine's error as a service error: its code, params and (unless given) field."""
+        field = exc.field if field is None else field
+        if not exc.code:
+            return cls("error.text", field, text=exc.message)
+        return cls(exc.code, field, **exc.params)
 
 
 class ConflictError(ServiceError):

@@ -11,7 +11,6 @@ from django.core.validators import validate_unicode_slug
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 
 from scoring import FORMATS, Ruleset, ScoringError, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
@@ -37,7 +36,7 @@ def parse_ruleset(spec: Any) -> Ruleset:
     try:
         return ruleset_from_json(spec)
     except ScoringError as exc:
-        raise ServiceError(exc.message, exc.field) from None
+        raise ServiceError.engine(exc) from None
 
 
 def player_names(names: Sequence[Any], field: str = "players") -> list[str]:
@@ -48,10 +47,14 @@ def player_names(names: Sequence[Any], field: str = "players") -> list[str]:
         try:
             name = normalize_name(raw, f"{field}[{i}]")
         except ScoringError as exc:
-            raise ServiceError(exc.message, exc.field) from None
+            raise ServiceError.engine(exc) from None
         if name in out:
             raise ServiceError(
-                f"{name} is listed twice ({field}[{out[name]}] and {field}[{i}])", f"{field}[{i}]"
+                "event.listed_twice",
+                f"{field}[{i}]",
+                name=name,
+                first=f"{field}[{out[name]}]",
+                second=f"{field}[{i}]",
             )
         out[name] = i
     return list(out)
@@ -61,18 +64,15 @@ def check_slug(slug: Any, field: str = "slug") -> str:
     """An event's address as given by a person or a file: letters (any script), digits,
     hyphens, underscores; not a page of the site."""
     if not isinstance(slug, str):
-        raise ServiceError("must be a text", field)
+        raise ServiceError("value.text", field)
     try:
         validate_unicode_slug(slug)
     except ValidationError:
-        raise ServiceError(
-            f"{slug[:100]!r} is not an address: use letters, digits, hyphens and underscores",
-            field,
-        ) from None
+        raise ServiceError("event.slug_invalid", field, slug=slug[:100]) from None
     if len(slug) > SLUG_MAX:
-        raise ServiceError(f"is {len(slug)} characters long; the most is {SLUG_MAX}", field)
+        raise ServiceError("name.long", field, length=len(slug), max=SLUG_MAX)
     if slug in RESERVED_SLUGS:
-        raise ServiceError(f"{slug!r} is taken by a page of the site; choose another", field)
+        raise ServiceError("event.slug_reserved", field, slug=slug)
     return slug
 
 
@@ -119,10 +119,7 @@ def _created_event(**fields: Any) -> Event:
         with transaction.atomic():  # a savepoint: PostgreSQL may go on after the refusal
             return Event.objects.create(**fields)
     except IntegrityError:
-        raise ServiceError(
-            _("An event at the address %(slug)s was created just now.") % {"slug": fields["slug"]},
-            "slug",
-        ) from None
+        raise ServiceError("event.created_meanwhile", "slug", slug=fields["slug"]) from None
 
 
 @transaction.atomic
@@ -140,23 +137,19 @@ def event_create(
     The same name twice without a slug is refused (a double tap, the back button), never a
     second copy of the event."""
     try:
-        name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, what="an event's name")
+        name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, event=True)
     except ScoringError as exc:
-        raise ServiceError(exc.message, exc.field) from None
+        raise ServiceError.engine(exc) from None
     if format not in FORMATS:
-        raise ServiceError(f"unknown format {format!r} (known: {', '.join(FORMATS)})", "format")
+        raise ServiceError("standings.format", "format", value=format, known=", ".join(FORMATS))
     if slug:
         slug = check_slug(slug)
         if Event.objects.filter(slug=slug).exists():
-            raise ServiceError(f"an event called {slug!r} exists already", "slug")
+            raise ServiceError("event.slug_taken", "slug", slug=slug)
     else:
         twin = Event.objects.filter(name=name).order_by("-created_at").first()
         if twin is not None:
-            raise ServiceError(
-                _("An event named %(name)s exists already (/events/%(slug)s/).")
-                % {"name": name, "slug": twin.slug},
-                "name",
-            )
+            raise ServiceError("event.name_taken", "name", name=name, slug=twin.slug)
         slug = event_slug(name)
     if venue is not None and ruleset is None:
         rules = venue.ruleset()
@@ -267,9 +260,9 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
 def event_rename(*, event: Event, name: str, user: Any = None) -> Event:
     """A new name for the event (its address stays: printed links keep working)."""
     try:
-        name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, what="an event's name")
+        name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, event=True)
     except ScoringError as exc:
-        raise ServiceError(exc.message, exc.field) from None
+        raise ServiceError.engine(exc) from None
     event_lock(event.pk)
     before = Event.objects.values_list("name", flat=True).get(pk=event.pk)
     if before == name:

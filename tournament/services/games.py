@@ -8,9 +8,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext as _
 
 from scoring import ScoringError, parse_hand, replay, settle
+from scoring.messages import fail
 from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
 from scoring.settlement import Settlement, parse_settle
@@ -45,7 +45,7 @@ def game_evaluate(rules: Ruleset, data: Any) -> Evaluated:
     try:
         return _evaluate(rules, data)
     except ScoringError as exc:
-        raise ServiceError(exc.message, exc.field) from None
+        raise ServiceError.engine(exc) from None
 
 
 def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
@@ -55,15 +55,13 @@ def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
     seats = doc.list("seats")
     if len(seats) not in rules.player_counts:
         counts = " or ".join(str(n) for n in rules.player_counts)
-        raise ScoringError("seats", f"{rules.slug} plays {counts} players, not {len(seats)}")
+        raise fail("players.count", "seats", venue=rules.slug, counts=counts, players=len(seats))
     seats = check_table_names(seats, "seats")
     n = len(seats)
     if doc.has("hands"):
         for key in ("scores", "deposits", "busts", "yakuman"):
             if doc.has(key):
-                raise ScoringError(
-                    key, "a game gives either its hands or its final scores, not both"
-                )
+                raise fail("game.both", key)
         raw = doc.list("hands")
         hands = [parse_hand(h, rules, n, f"hands[{i}]") for i, h in enumerate(raw)]
         flow = replay(rules, n, hands)
@@ -94,11 +92,11 @@ def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
             derived,
         )
     if not doc.has("scores"):
-        raise ScoringError("scores", "a game needs its final scores or its hands")
+        raise fail("game.no_result", "scores")
     settle_doc = {k: data[k] for k in ("scores", "deposits", "busts", "yakuman") if k in data}
     scores, deposits, busts, yakuman = parse_settle(settle_doc, rules)
     if len(scores) != n:
-        raise ScoringError("scores", f"needs one score per seat ({n})")
+        raise fail("scores.per_seat", "scores", players=n)
     result = settle(rules, scores, deposits, busts, yakuman)
     return Evaluated(
         rnd,
@@ -140,12 +138,12 @@ def check_seats(ev: Evaluated, entries: dict[str, Any], taken: dict[tuple[int, s
     maps (round, name) to that table). Shared by single saves and whole-file imports."""
     for i, name in enumerate(ev.seats):
         if name not in entries:
-            raise ServiceError(f"{name} is not registered for this event", f"seats[{i}]")
+            raise ServiceError("game.unregistered", f"seats[{i}]", name=name)
     for i, name in enumerate(ev.seats):
         table = taken.get((ev.round, name))
         if table is not None:
             raise ServiceError(
-                f"{name} already plays round {ev.round} at table {table}", f"seats[{i}]"
+                "game.plays_elsewhere", f"seats[{i}]", name=name, round=ev.round, table=table
             )
 
 
@@ -233,7 +231,7 @@ def _same(game: Game, ev: Evaluated) -> bool:
 
 
 def _recorded_already(ev: Evaluated) -> ServiceError:
-    return ServiceError(f"round {ev.round} table {ev.table} is recorded already", "table")
+    return ServiceError("game.recorded", "table", round=ev.round, table=ev.table)
 
 
 @transaction.atomic
@@ -271,16 +269,14 @@ def _lock(game: Game) -> Game:
     """The game's event locked first (services/locks.py), then the game itself."""
     event_id = Game.objects.filter(pk=game.pk).values_list("round__event_id", flat=True).first()
     if event_id is None:
-        raise ServiceError(_("This table was deleted meanwhile."), "version")
+        raise ServiceError("game.deleted", "version")
     event_lock(event_id)
     return Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
 
 
 def _check_version(locked: Game, expected_version: int) -> None:
     if locked.version != expected_version:
-        raise ConflictError(
-            "someone else saved this game meanwhile; reload it and try again", "version"
-        )
+        raise ConflictError("game.conflict", "version")
 
 
 def _replace(
@@ -295,7 +291,7 @@ def _replace(
     if ev.round != locked.round.number or ev.table != locked.table:
         rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
         if Game.objects.filter(round=rnd, table=ev.table).exclude(pk=locked.pk).exists():
-            raise ServiceError(f"round {ev.round} table {ev.table} is recorded already", "table")
+            raise _recorded_already(ev)
         locked.round, locked.table = rnd, ev.table
     locked.seats.all().delete()
     locked.hands.all().delete()
@@ -356,9 +352,7 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
             return locked
     _check_version(locked, expected_version)
     if locked.mode == "scores" and locked.finished:
-        raise ServiceError(
-            "this game was entered by its final scores; correct those instead", "type"
-        )
+        raise ServiceError("game.by_scores", "type")
     data = _hands_data(locked)
     index = len(data["hands"])
     data["hands"].append(hand)
@@ -371,7 +365,7 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
         prefix = f"hands[{index}]"
         if exc.field == prefix or exc.field.startswith(prefix + "."):
             field = exc.field[len(prefix) + 1 :]
-            raise type(exc)(exc.message, field) from None
+            raise type(exc)(exc.code, field, **exc.params) from None
         raise
 
 
@@ -382,7 +376,7 @@ def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Ga
     _check_version(locked, expected_version)
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
-        raise ServiceError("there is no hand to undo", "version")
+        raise ServiceError("game.no_hand", "version")
     data["hands"].pop()
     ev = game_evaluate(locked.round.event.rules, data)
     return _replace(

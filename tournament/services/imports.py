@@ -10,6 +10,7 @@ from django.db import transaction
 
 from scoring import FORMATS, PRESETS
 from scoring.errors import ScoringError
+from scoring.messages import fail
 from scoring.parse import Doc, load_json
 from tournament.models import Entry, Event, Game, Hand, Round, Seat, Stage
 from tournament.services.audit import audit_record
@@ -40,25 +41,21 @@ def event_file_read(path: Path) -> Any:
         size = path.stat().st_size
         if size > limit:
             raise ServiceError(
-                f"{size / 1e6:.1f} MB is over the {limit / 1e6:g} MB limit for event files "
-                "(EVENT_FILE_MAX_BYTES)",
-                str(path),
+                "file.large", str(path), size=f"{size / 1e6:.1f}", limit=f"{limit / 1e6:g}"
             )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ServiceError("no such file", str(path)) from None
+        raise ServiceError("file.missing", str(path)) from None
     except IsADirectoryError:
-        raise ServiceError("is a folder, not an event file", str(path)) from None
+        raise ServiceError("file.folder", str(path)) from None
     except UnicodeDecodeError as exc:
-        raise ServiceError(
-            f"not UTF-8 text ({exc.reason} at byte {exc.start})", str(path)
-        ) from None
+        raise ServiceError("file.encoding", str(path), reason=exc.reason, byte=exc.start) from None
     try:
         return load_json(text)
     except ScoringError as exc:
         if exc.field == "input":  # the syntax: say which file
-            raise ServiceError(f"not a JSON event file ({exc.message})", str(path)) from None
-        raise ServiceError(exc.message, exc.field) from None
+            raise ServiceError("file.json", str(path), error=ServiceError.engine(exc, "")) from None
+        raise ServiceError.engine(exc) from None
 
 
 def _game_label(data: Any, index: int) -> str:
@@ -84,12 +81,12 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         flags = _entry_flags(doc, players)
         stage_states = _stage_states(doc, fmt, players)
     except ScoringError as exc:
-        raise ServiceError(exc.message, exc.field) from None
+        raise ServiceError.engine(exc) from None
     rules = parse_ruleset(data.get("ruleset", "baba"))
     existing = Event.objects.filter(slug=slug).first()
     if existing is not None:
         if not replace:
-            raise ServiceError(f"an event called {slug!r} exists already (use --replace)", "slug")
+            raise ServiceError("file.slug_taken", "slug", slug=slug)
         existing.delete()
     event = event_create(
         name=name,
@@ -126,7 +123,7 @@ def _among_players(names: list[str], players: list[str], field: str) -> None:
     known = set(players)
     for i, name in enumerate(names):
         if name not in known:
-            raise ScoringError(f"{field}[{i}]", f"{name!r} is not among the players")
+            raise fail("players.unknown", f"{field}[{i}]", name=name)
 
 
 def _stage_states(doc: Doc, fmt: str, players: list[str]) -> dict[str, dict[str, Any]]:
@@ -154,12 +151,9 @@ def _games_check(event: Event, games: list[Any], entries: dict[str, Any]) -> lis
             ev = game_evaluate(event.rules, game)
             check_seats(ev, entries, taken)
             if (ev.round, ev.table) in tables:
-                raise ServiceError(
-                    f"round {ev.round} table {ev.table} is recorded already", "table"
-                )
+                raise ServiceError("game.recorded", "table", round=ev.round, table=ev.table)
         except ServiceError as exc:
-            where = f"{exc.field}: " if exc.field else ""
-            raise ServiceError(f"{where}{exc.message}", _game_label(game, i)) from None
+            raise ServiceError("file.game", _game_label(game, i), error=exc) from None
         tables.add((ev.round, ev.table))
         taken.update(((ev.round, name), ev.table) for name in ev.seats)
         checked.append(ev)

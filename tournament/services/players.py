@@ -21,12 +21,12 @@ def player_rename(*, player: Player, name: str, user: Any = None) -> Player:
     try:
         name = normalize_name(name)
     except ScoringError as exc:
-        raise ServiceError(exc.message, "name") from None
+        raise ServiceError.engine(exc, "name") from None
     before = Player.objects.values_list("name", flat=True).get(pk=player.pk)
     if before == name:
         return player
     if Player.objects.filter(name=name).exclude(pk=player.pk).exists():
-        raise ServiceError(f"another player is called {name} already", "name")
+        raise ServiceError("player.name_taken", "name", name=name)
     events = list(Event.objects.filter(entries__player=player).order_by("pk"))
     for event in events:
         event_lock(event.pk)

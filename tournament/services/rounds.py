@@ -8,14 +8,13 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Q
-from django.utils.translation import gettext as _
 
 from scoring import ScoringError
 from scoring.seating import choose_byes, draw_winds, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
 from tournament.selectors.standings import event_standings
 from tournament.services.audit import audit_record
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ServiceError, StageName
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
 
@@ -27,7 +26,7 @@ class RoundSeatedError(ServiceError):
 
     def __init__(self, number: int) -> None:
         self.number = number
-        super().__init__(_("Round %(n)d is seated already.") % {"n": number}, "round")
+        super().__init__("round.seated", "round", round=number)
 
 
 SUBSTITUTE_NAME = "代走 {n}"  # 代走: the usual word at a Japanese table for a stand-in
@@ -53,9 +52,12 @@ def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:
             continue
         if not stage.closed:
             raise ServiceError(
-                f"close the {stage.name} (rounds {stage.first_round}–{stage.last_round}) "
-                f"before seating round {number}",
+                "round.stage_open",
                 "round",
+                stage=StageName(stage.name),
+                first=stage.first_round,
+                last=stage.last_round,
+                round=number,
             )
         advancing = {str(p) for p in result.advancing}
         cut = [p for p in pool if p not in advancing]
@@ -101,10 +103,7 @@ def round_seat(
     if number is not None and number != next_number:
         if number < next_number:
             raise RoundSeatedError(number)
-        raise ServiceError(
-            _("Round %(n)d cannot be seated before round %(m)d.") % {"n": number, "m": next_number},
-            "round",
-        )
+        raise ServiceError("round.too_early", "round", round=number, next=next_number)
     number = next_number
     stage_require_open(event, rounds=[number])
     size = table_size(event)
@@ -118,24 +117,23 @@ def round_seat(
         )
         if open_game is not None:
             raise ServiceError(
-                f"round {open_game.round.number} table {open_game.table} is not finished; "
-                "seating by standings needs every result",
-                "method",
+                "round.unfinished", "method", round=open_game.round.number, table=open_game.table
             )
     pool, cut = _pool(event, number)
     if len(pool) < size:
-        raise ServiceError(
-            f"{len(pool)} players cannot fill a table of {size}; register more players", "round"
-        )
+        raise ServiceError("round.too_few", "round", players=len(pool), size=size)
     extra = len(pool) % size
     byes: list[str] = []
     stand_ins: list[Player] = []
     if extra:
         if shortfall not in SHORTFALLS:
             raise ServiceError(
-                f"{len(pool)} players leave {extra} over at tables of {size}: choose byes "
-                f"({extra} sit out) or substitutes ({size - extra} stand-ins)",
+                "round.shortfall",
                 "shortfall",
+                players=len(pool),
+                extra=extra,
+                size=size,
+                stand_ins=size - extra,
             )
         if shortfall == "bye":
             earlier = SitOut.objects.filter(round__event=event, reason="bye")
@@ -153,7 +151,7 @@ def round_seat(
     try:
         tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
     except ScoringError as exc:
-        raise ServiceError(exc.message, exc.field) from None
+        raise ServiceError.engine(exc) from None
     rnd = Round.objects.create(event=event, number=number)
     players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut)}
     seated: list[list[str]] = []
@@ -188,13 +186,10 @@ def round_unseat(*, rnd: Round, user: Any = None) -> None:
     stage_require_open(rnd.event, rounds=[rnd.number])
     started = rnd.games.filter(Q(finished=True) | Q(hands__isnull=False)).first()
     if started is not None:
-        raise ServiceError(
-            f"table {started.table} of round {rnd.number} has results; delete them first",
-            "round",
-        )
+        raise ServiceError("round.has_results", "round", table=started.table, round=rnd.number)
     later = Round.objects.filter(event=rnd.event, number__gt=rnd.number).exists()
     if later:
-        raise ServiceError(f"round {rnd.number} is not the last round", "round")
+        raise ServiceError("round.not_last", "round", round=rnd.number)
     tables = [
         [s.player.name for s in g.seats.select_related("player")]
         for g in rnd.games.order_by("table")

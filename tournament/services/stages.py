@@ -7,14 +7,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from scoring.standings import Stage as StageRule
 from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
 from tournament.selectors.standings import stage_result
 from tournament.services.audit import audit_record
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ServiceError, StageName
 from tournament.services.locks import event_lock
 
 
@@ -28,37 +27,24 @@ def stage_require_open(event: Event, *, rounds: Iterable[int] = (), entrants: bo
         rule = StageRule(stage.name, stage.first_round, stage.last_round, stage.advance)
         hit = next((n for n in numbers if rule.counts(n)), None)
         if hit is not None:
-            raise ServiceError(
-                _(
-                    "Round %(round)d belongs to the %(stage)s, which is closed: its results "
-                    "are final. Reopen the %(stage)s first to change them."
-                )
-                % {"round": hit, "stage": stage.name},
-                "",
-            )
+            raise ServiceError("stage.closed_round", "", round=hit, stage=StageName(stage.name))
         if entrants:
-            raise ServiceError(
-                _(
-                    "The %(stage)s is closed: its players are final. Reopen the %(stage)s "
-                    "first to change them."
-                )
-                % {"stage": stage.name},
-                "",
-            )
+            raise ServiceError("stage.closed_players", "", stage=StageName(stage.name))
 
 
 def _result(event: Event, stage: Stage) -> StageResult:
     result = stage_result(event, stage.name)
     if result is None:
-        raise ServiceError(f"the {stage.name} has no players yet", "stage")
+        raise ServiceError("stage.no_players", "stage", stage=StageName(stage.name))
     return result
 
 
-def _missing(event: Event, stage: Stage) -> str:
-    """What keeps the stage from closing, or "" when every one of its games is finished."""
+def _missing(event: Event, stage: Stage) -> ServiceError | None:
+    """What keeps the stage from closing, or None when every one of its games is finished."""
     first, last = stage.first_round or 1, stage.last_round
     if last is None:
-        return ""
+        return None
+    name = StageName(stage.name)
     numbers = set(
         Round.objects.filter(event=event, number__range=(first, last)).values_list(
             "number", flat=True
@@ -66,7 +52,7 @@ def _missing(event: Event, stage: Stage) -> str:
     )
     for n in range(first, last + 1):
         if n not in numbers:
-            return f"round {n} has not been played"
+            return ServiceError("stage.round_unplayed", "stage", stage=name, round=n)
     open_game = (
         Game.objects.filter(round__event=event, round__number__range=(first, last), finished=False)
         .select_related("round")
@@ -74,8 +60,14 @@ def _missing(event: Event, stage: Stage) -> str:
         .first()
     )
     if open_game is not None:
-        return f"round {open_game.round.number} table {open_game.table} is not finished"
-    return ""
+        return ServiceError(
+            "stage.table_open",
+            "stage",
+            stage=name,
+            round=open_game.round.number,
+            table=open_game.table,
+        )
+    return None
 
 
 @transaction.atomic
@@ -84,17 +76,13 @@ def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any 
     event_lock(event.pk)
     stage.refresh_from_db()
     if stage.closed:
-        raise ServiceError(
-            _("The %(stage)s is closed: reopen it first to change its tie decision.")
-            % {"stage": stage.name},
-            "order",
-        )
+        raise ServiceError("stage.closed_decision", "order", stage=StageName(stage.name))
     result = _result(event, stage)
     tied = [str(p) for p in result.tied_at_cut]
     if not tied:
-        raise ServiceError(f"nobody is tied at the {stage.name} cut", "order")
+        raise ServiceError("stage.no_tie", "order", stage=StageName(stage.name))
     if sorted(order) != sorted(tied) or len(set(order)) != len(order):
-        raise ServiceError(f"give an order of exactly the tied players: {', '.join(tied)}", "order")
+        raise ServiceError("stage.tie_order", "order", players=", ".join(tied))
     before = list(stage.decision)
     stage.decision = list(order)
     stage.save(update_fields=["decision"])
@@ -115,14 +103,14 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     event_lock(event.pk)
     stage.refresh_from_db()
     if stage.closed:
-        raise ServiceError(f"the {stage.name} is closed already", "stage")
+        raise ServiceError("stage.closed_already", "stage", stage=StageName(stage.name))
     missing = _missing(event, stage)
-    if missing:
-        raise ServiceError(f"the {stage.name} cannot close yet: {missing}", "stage")
+    if missing is not None:
+        raise missing
     result = _result(event, stage)
     if result.tied_at_cut:
         names = ", ".join(str(p) for p in result.tied_at_cut)
-        raise ServiceError(f"settle the tie at the cut first: {names}", "stage")
+        raise ServiceError("stage.tie_first", "stage", players=names)
     stage.closed = True
     stage.save(update_fields=["closed"])
     audit_record(
@@ -142,15 +130,10 @@ def stage_reopen(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     event_lock(event.pk)
     stage.refresh_from_db()
     if not stage.closed:
-        raise ServiceError(_("The %(stage)s is open already.") % {"stage": stage.name}, "stage")
+        raise ServiceError("stage.open_already", "stage", stage=StageName(stage.name))
     if stage.last_round is not None and event.rounds.filter(number__gt=stage.last_round).exists():
         raise ServiceError(
-            _(
-                "Round %(round)d, after the %(stage)s, is seated already: unseat it (and delete "
-                "its results) before reopening the %(stage)s."
-            )
-            % {"round": stage.last_round + 1, "stage": stage.name},
-            "stage",
+            "stage.reopen_later", "stage", round=stage.last_round + 1, stage=StageName(stage.name)
         )
     stage.closed = False
     stage.save(update_fields=["closed"])

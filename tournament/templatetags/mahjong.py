@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import ABORT_NAMES
-from tournament.forms.games import seat_label
+from tournament import i18n
+from tournament.i18n import seat_label
 
 register = template.Library()
 
 
-STAGE_LABELS = {"qualifier": _("Qualifier"), "final": _("Final"), "league": _("League")}
-
-
 @register.filter
 def stage_label(name: str) -> str:
-    return str(STAGE_LABELS.get(name, name))
+    return i18n.stage_label(name)
 
 
 @register.filter

@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.forms.games import HandForm, ScoresForm, VersionForm, seat_label
+from tournament.forms.games import HandForm, ScoresForm, VersionForm
+from tournament.i18n import error_text, seat_label
 from tournament.models import Event, Game
 from tournament.permissions import organizer_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet
@@ -249,7 +250,7 @@ def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
             game=game, expected_version=-1 if expected is None else expected, user=request.user
         )
     except ServiceError as exc:  # a conflict too: the sheet reloads with the other phone's hand
-        messages.error(request, exc.message)
+        messages.error(request, error_text(exc))
     else:
         messages.success(request, _("The last hand is taken back."))
     return redirect("game-hands", event.slug, game.pk)
@@ -267,7 +268,7 @@ def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
         try:
             game_remove(game=game, user=request.user)
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, error_text(exc))
             return redirect("round-sheet", event.slug, number)
         messages.success(
             request, _("Round %(r)d table %(t)d is deleted.") % {"r": number, "t": game.table}

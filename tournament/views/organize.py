@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
+from tournament.i18n import error_text
 from tournament.models import Entry, Event, Round, Stage
 from tournament.permissions import event_creator_required, organizer_required
 from tournament.selectors.games import audit_list, round_list
@@ -141,7 +142,7 @@ def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRe
     try:
         entry_withdraw(entry=entry, withdrawn=withdrawn, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, error_text(exc))
         return redirect("event-manage", event.slug)
     messages.success(
         request,
@@ -169,7 +170,7 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
                 request,
                 format_html(
                     '{} {} <a href="{}">{}</a>',
-                    exc.message,
+                    error_text(exc),
                     _("Nothing was seated again."),
                     reverse("round-sheet", args=[event.slug, exc.number]),
                     _("Open round %(n)d") % {"n": exc.number},
@@ -200,7 +201,7 @@ def round_remove(request: HttpRequest, event: Event, number: int) -> HttpRespons
     try:
         round_unseat(rnd=rnd, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, error_text(exc))
         return redirect("round-sheet", event.slug, number)
     messages.success(request, _("The seating of round %(n)d is taken back.") % {"n": number})
     return redirect("event-manage", event.slug)
@@ -214,7 +215,7 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
         if action == "decide":
             result = stage_result(event, stage.name)
             if result is None:
-                raise ServiceError(_("this stage has no ranking yet"), "decision")
+                raise ServiceError("stage.no_ranking", "decision")
             form = TieDecisionForm(request.POST, tied=[str(p) for p in result.tied_at_cut])
             if not form.is_valid():
                 return _dashboard(request, event, tie_forms={stage.pk: form}, status=400)
@@ -229,7 +230,7 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
             stage_reopen(event=event, stage=stage, user=request.user)
             messages.success(request, _("The %(stage)s is open again.") % {"stage": stage.name})
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, error_text(exc))
     return redirect("event-manage", event.slug)
 
 

@@ -1,0 +1,153 @@
+"""Errors in the reader's language (issue 12, finding 1): every engine and service error code
+has its Japanese, with the same params; the code raised anywhere is in the catalog; a seat is
+named as the table sees it (北 鈴木), never "seat 3", in either language."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext
+
+from scoring.errors import ScoringError, Seat
+from scoring.messages import MESSAGES as ENGINE
+from scoring.messages import fail
+from tests.tournament.organize_support import text, url
+from tests.tournament.test_entry import hand, names, setup
+from tournament.i18n import error_text
+from tournament.services.errors import MESSAGES as SERVICE
+from tournament.services.errors import ServiceError, StageName
+
+ROOT = Path(__file__).resolve().parents[2]
+SEAT_N = re.compile(r"\bseat \d")
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_engine_and_service_codes_do_not_collide():
+    assert not set(ENGINE) & set(SERVICE)
+
+
+@pytest.mark.parametrize("code", sorted({**ENGINE, **SERVICE}))
+def test_every_error_code_has_its_japanese_with_the_same_params(code):
+    english = {**ENGINE, **SERVICE}[code]
+    with translation.override("ja"):
+        japanese = gettext(english)
+    if english.strip("{}") not in ("error", "text"):  # "{error}": a wrapper, said as it is
+        assert japanese != english, f"{code} has no Japanese"
+    assert fields(japanese) == fields(english)
+
+
+def _raised_codes() -> set[tuple[str, str]]:
+    """Every code given as a literal to fail() or a ServiceError, anywhere in the code."""
+    found = set()
+    for folder in ("scoring", "tournament"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                first = node.args[0]
+                if name in ("fail", "ServiceError", "ConflictError") and isinstance(
+                    first, ast.Constant
+                ):
+                    found.add((str(path.relative_to(ROOT)), first.value))
+    return found
+
+
+def test_every_code_raised_is_in_the_catalog():
+    raised = _raised_codes()
+    assert len(raised) > 150  # the walk found the raises
+    missing = [(path, code) for path, code in raised if code not in {**ENGINE, **SERVICE}]
+    assert missing == []
+
+
+def test_no_error_is_raised_without_a_code():
+    for folder in ("scoring", "tournament"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path.name in ("errors.py", "messages.py"):
+                continue
+            for line, row in enumerate(path.read_text().splitlines(), 1):
+                assert not re.search(r"raise ScoringError\(\s*f?\"", row), f"{path}:{line}"
+
+
+SEATED = ["青木", "佐藤", "鈴木", "田中"]
+
+
+@pytest.mark.parametrize("code", sorted(c for c, t in ENGINE.items() if "{seat}" in t))
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_seat_reads_as_wind_and_name(code, language):
+    params = dict.fromkeys(fields(ENGINE[code]), 7) | {"seat": Seat(3)}
+    with translation.override(language):
+        said = error_text(fail(code, "x", **params), SEATED)
+    assert "北 田中" in said and not SEAT_N.search(said)
+
+
+def test_the_english_the_command_line_prints_keeps_seat_numbers():
+    exc = fail("riichi.noten", "result.tenpai", seat=Seat(3))
+    assert exc.message == ("seat 3 declared riichi and must be tenpai (a noten riichi is a chombo)")
+    assert str(exc) == f"result.tenpai: {exc.message}"
+
+
+def test_stage_names_and_nested_errors_are_translated():
+    exc = ServiceError("stage.closed_already", "stage", stage=StageName("qualifier"))
+    with translation.override("ja"):
+        assert error_text(exc) == "予選はもう締め切られています"
+    inner = ServiceError("game.unregistered", "seats[2]", name="X")
+    outer = ServiceError("file.game", "games[0]", error=inner)
+    assert outer.message == "seats[2]: X is not registered for this event"
+    with translation.override("ja"):
+        assert error_text(outer) == "seats[2]: X はこの大会に登録されていません"
+
+
+def test_an_engine_error_without_a_code_is_still_said():
+    exc = ServiceError.engine(ScoringError("x", "something odd"))
+    assert exc.message == "something odd" and error_text(exc) == "something odd"
+
+
+@pytest.mark.django_db
+def test_a_noten_riichi_is_refused_in_japanese_naming_the_player():
+    event, client, game = setup()
+    client.cookies["django_language"] = "ja"
+    who = names(game)[3]
+    page = hand(client, event, game, type="draw", riichi=["3"], tenpai=["0"])
+    html = text(page)
+    assert page.status_code == 400
+    assert f"北 {who} はリーチしているので聴牌のはずです" in html
+    assert not SEAT_N.search(html)
+
+
+@pytest.mark.django_db
+def test_atamahane_names_the_winner_in_english_too():
+    event, client, game = setup()
+    page = hand(
+        client,
+        event,
+        game,
+        type="ron",
+        discarder="0",
+        wins_0_seat="2",
+        wins_0_han="2",
+        wins_0_fu="30",
+        wins_1_seat="1",
+        wins_1_han="2",
+        wins_1_fu="30",
+    )
+    html = text(page)
+    assert page.status_code == 400 and f"南 {names(game)[1]}, nearest the discarder" in html
+    assert not SEAT_N.search(html)
+
+
+@pytest.mark.django_db
+def test_a_service_error_speaks_japanese_on_the_page():
+    event, client, _ = setup()
+    client.cookies["django_language"] = "ja"
+    page = client.post(url("round-new", event.slug), {"method": "standings", "round": 2})
+    assert page.status_code == 400 and "が終わっていません" in text(page)
