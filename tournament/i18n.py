@@ -10,7 +10,9 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
+from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
+from scoring.rules import ABORT_NAMES
 from tournament.services.errors import ServiceError, StageName, template
 
 SEAT_WINDS = ("東", "南", "西", "北", "5")
@@ -53,3 +55,92 @@ def error_text(exc: ServiceError | ScoringError, names: Sequence[str] = ()) -> s
         return gettext(template(exc.code)).format(**params)
     except (KeyError, IndexError, ValueError):  # a translation naming a param it lacks
         return template(exc.code).format(**params)
+
+
+# --- one hand in words (the hand log, the change log) -------------------------------------
+
+
+def _who(seat: Any, names: Sequence[str]) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+def _list(seats: Any, names: Sequence[str]) -> str:
+    return gettext(", ").join(_who(s, names) for s in seats or [])
+
+
+def hand_value(win: dict[str, Any]) -> str:
+    """What a win was worth as entered: "3 han 40 fu" / 3翻40符, yakuman, the card game's yaku."""
+    yakuman = win.get("yakuman")
+    if yakuman:
+        if yakuman == 1:
+            return gettext("yakuman")
+        return gettext("%(n)s× yakuman") % {"n": f"{yakuman:g}"}
+    if "yaku" in win or "special" in win:
+        text = gettext("%(n)d yaku") % {"n": win.get("yaku") or 0}
+        return f"{SPECIAL_NAMES[win['special']]} {text}" if win.get("special") else text
+    han, fu = win.get("han"), win.get("fu")
+    if fu:
+        return gettext("%(han)s han %(fu)s fu") % {"han": han, "fu": fu}
+    return gettext("%(han)s han") % {"han": han}
+
+
+def _with_pao(text: str, win: dict[str, Any], names: Sequence[str]) -> str:
+    if win.get("pao") is None:
+        return text
+    return gettext("%(win)s (pao: %(who)s)") % {"win": text, "who": _who(win["pao"], names)}
+
+
+def hand_summary(data: dict[str, Any], names: Sequence[str]) -> str:
+    """One hand as recorded, in the reader's language: "佐藤 ron from 鈴木, 3 han 40 fu"."""
+    result = data.get("result") or {}
+    kind = result.get("type")
+    if kind == "ron":
+        wins = result.get("wins") or [result]
+        whom = _who(result.get("discarder"), names)
+        if len(wins) == 1:
+            win = wins[0]
+            text = gettext("%(winner)s ron from %(discarder)s, %(value)s") % {
+                "winner": _who(win.get("seat", win.get("winner")), names),
+                "discarder": whom,
+                "value": hand_value(win),
+            }
+            text = _with_pao(text, win, names)
+        else:
+            each = " / ".join(
+                _with_pao(f"{_who(w.get('seat'), names)} {hand_value(w)}", w, names) for w in wins
+            )
+            text = gettext("Ron from %(discarder)s: %(wins)s") % {"discarder": whom, "wins": each}
+    elif kind == "tsumo":
+        text = gettext("%(winner)s tsumo, %(value)s") % {
+            "winner": _who(result.get("winner"), names),
+            "value": hand_value(result),
+        }
+        text = _with_pao(text, result, names)
+    elif kind == "draw":
+        tenpai = result.get("tenpai") or []
+        if not tenpai:
+            text = gettext("Draw, all noten")
+        elif len(tenpai) == len(names):
+            text = gettext("Draw, all tenpai")
+        else:
+            text = gettext("Draw, tenpai: %(players)s") % {"players": _list(tenpai, names)}
+    elif kind == "nagashi":
+        text = gettext("Nagashi mangan: %(players)s") % {
+            "players": _list(result.get("winners"), names)
+        }
+    elif kind == "abort":
+        reason = ABORT_NAMES.get(result.get("reason"), "")
+        text = gettext("Abortive draw (%(reason)s)") % {"reason": reason}
+    elif kind == "chombo":
+        text = gettext("Chombo: %(player)s") % {"player": _who(result.get("offender"), names)}
+    else:
+        text = str(kind)
+    riichi = data.get("riichi") or []
+    if riichi:
+        text = gettext("[riichi %(players)s] %(hand)s") % {
+            "players": _list(riichi, names),
+            "hand": text,
+        }
+    if data.get("stop"):
+        text = gettext("%(hand)s; the dealer stops") % {"hand": text}
+    return text

@@ -137,7 +137,12 @@ def test_two_organizers_saving_the_same_game_get_a_conflict_not_an_overwrite():
     log = AuditEntry.objects.filter(event=event, action="game.correct").first()
     assert log.before["scores"] == [40000, 30000, 20000, 10000]
     audit = text(client.get(url("event-audit", event.slug)))
-    assert "game.correct" in audit and "Before" in audit
+    east = names(game)[0]
+    assert (
+        f"Result corrected</strong> — Round 1 table {game.table}: 東 {east} 40,000 → 10,000"
+        in audit
+    )
+    assert "Before" in audit
 
 
 def test_delete_a_game_and_the_standings_follow():
@@ -189,7 +194,7 @@ def test_hand_by_hand_sheet_records_hands_and_undoes_the_last():
     )
     assert reply.status_code == 302
     html = text(client.get(url("game-hands", event.slug, game.pk)))
-    assert "E2-0" in html and "ロン" in html
+    assert "E2-0" in html and "ron from" in html
     stored = Hand.objects.get(game=game, number=1)
     assert stored.deltas == [-1000, -5200, 6200, 0] and stored.deposits == 0
     # East 2: dealer (seat 1) tsumo 2 han 30 fu: the dealer keeps the deal.

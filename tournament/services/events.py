@@ -252,6 +252,7 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
         user=user,
         action="event.withdraw" if withdrawn else "event.reinstate",
         summary=f"{entry.player.name} {'withdrawn' if withdrawn else 'reinstated'}",
+        after={"player": entry.player.name},
     )
     return entry
 

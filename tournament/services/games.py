@@ -280,13 +280,24 @@ def _check_version(locked: Game, expected_version: int) -> None:
 
 
 def _replace(
-    locked: Game, ev: Evaluated, data: Any, *, user: Any, action: str, summary: str = ""
+    locked: Game,
+    ev: Evaluated,
+    data: Any,
+    *,
+    user: Any,
+    action: str,
+    summary: str = "",
+    logged: tuple[Any, Any] | None = None,
 ) -> Game:
     """Write `ev` over a locked game. Refused if the game's round, or the round it moves to,
-    belongs to a closed stage."""
+    belongs to a closed stage. The log keeps the game before and after, or `logged` (one hand
+    added or taken back: just that hand, not the whole game twice)."""
     event = locked.round.event
     stage_require_open(event, rounds=[locked.round.number, ev.round])
     before = game_to_data(locked) if game_has_result(locked) else None
+    after = data
+    if logged is not None:
+        before, after = logged
     players = _check_players(event, ev, locked)
     if ev.round != locked.round.number or ev.table != locked.table:
         rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
@@ -303,9 +314,23 @@ def _replace(
         action=action,
         summary=f"round {ev.round} table {ev.table}" + (f": {summary}" if summary else ""),
         before=before,
-        after=data,
+        after=after,
     )
     return locked
+
+
+def _hand_logged(ev: Evaluated, index: int) -> dict[str, Any]:
+    """One hand as the change log keeps it: where, who sat where, the hand and what it paid."""
+    row = ev.hands[index]
+    return {
+        "round": ev.round,
+        "table": ev.table,
+        "seats": ev.seats,
+        "number": index + 1,
+        "label": row["label"],
+        "hand": row["data"],
+        "deltas": row["deltas"],
+    }
 
 
 def game_has_result(game: Game) -> bool:
@@ -359,7 +384,13 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
     try:
         ev = game_evaluate(locked.round.event.rules, data)
         return _replace(
-            locked, ev, data, user=user, action="game.hand", summary=f"hand {index + 1}"
+            locked,
+            ev,
+            data,
+            user=user,
+            action="game.hand",
+            summary=f"hand {index + 1}",
+            logged=(None, _hand_logged(ev, index)),
         )
     except ServiceError as exc:
         prefix = f"hands[{index}]"
@@ -377,10 +408,18 @@ def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Ga
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
+    rules = locked.round.event.rules
+    taken_back = _hand_logged(game_evaluate(rules, data), len(data["hands"]) - 1)
     data["hands"].pop()
-    ev = game_evaluate(locked.round.event.rules, data)
+    ev = game_evaluate(rules, data)
     return _replace(
-        locked, ev, data, user=user, action="game.undo", summary=f"hand {len(data['hands']) + 1}"
+        locked,
+        ev,
+        data,
+        user=user,
+        action="game.undo",
+        summary=f"hand {len(data['hands']) + 1}",
+        logged=(taken_back, None),
     )
 
 

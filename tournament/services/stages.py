@@ -92,7 +92,7 @@ def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any 
         action="stage.decide",
         summary=f"{stage.name}: tie settled as {' > '.join(order)}",
         before={"decision": before},
-        after={"decision": list(order)},
+        after={"stage": stage.name, "decision": list(order)},
     )
     return stage
 
@@ -118,7 +118,7 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         user=user,
         action="stage.close",
         summary=f"{stage.name} closed",
-        after={"advancing": [str(p) for p in result.advancing]},
+        after={"stage": stage.name, "advancing": [str(p) for p in result.advancing]},
     )
     return stage
 
@@ -137,5 +137,11 @@ def stage_reopen(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         )
     stage.closed = False
     stage.save(update_fields=["closed"])
-    audit_record(event=event, user=user, action="stage.reopen", summary=f"{stage.name} reopened")
+    audit_record(
+        event=event,
+        user=user,
+        action="stage.reopen",
+        summary=f"{stage.name} reopened",
+        after={"stage": stage.name},
+    )
     return stage

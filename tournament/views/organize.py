@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournament.auditlog import action_label, entry_sentence
 from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
 from tournament.i18n import error_text
 from tournament.models import Entry, Event, Round, Stage
@@ -236,6 +237,8 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
 
 @organizer_required
 def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
-    return render(
-        request, "tournament/manage/audit.html", {"event": event, "entries": audit_list(event)}
-    )
+    rows = [
+        {"entry": e, "action": action_label(e.action), "sentence": entry_sentence(e)}
+        for e in audit_list(event)
+    ]
+    return render(request, "tournament/manage/audit.html", {"event": event, "rows": rows})

@@ -1,0 +1,128 @@
+"""Issue 12, "speak the table's language": one test (or more) per finding, each failing on the
+code before it. Finding 1 (errors) is tests/tournament/test_i18n.py."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from tests.tournament.organize_support import scores_post, text, url
+from tests.tournament.test_entry import hand, names, setup
+from tournament.i18n import hand_summary
+from tournament.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+SEATED = ["青木", "佐藤", "鈴木", "田中"]
+
+
+# --- 2. the change log is sentences ----------------------------------------------------------
+
+
+def test_finding_2_a_hand_entry_keeps_the_hand_not_the_game_twice():
+    event, client, game = setup()
+    hand(
+        client,
+        event,
+        game,
+        type="ron",
+        discarder="1",
+        wins_0_seat="2",
+        wins_0_han="3",
+        wins_0_fu="40",
+    )
+    entry = AuditEntry.objects.get(event=event, action="game.hand")
+    assert entry.before is None and "hands" not in entry.after
+    assert entry.after["hand"]["result"]["discarder"] == 1
+    assert entry.after["label"] == "E1-0" and entry.after["number"] == 1
+
+
+def test_finding_2_the_log_reads_as_sentences_in_japanese():
+    event, client, game = setup()
+    seated = names(game)
+    hand(
+        client,
+        event,
+        game,
+        type="ron",
+        discarder="1",
+        wins_0_seat="2",
+        wins_0_han="3",
+        wins_0_fu="40",
+    )
+    client.post(url("game-undo", event.slug, game.pk), {"version": 2})
+    client.post(url("players-add", event.slug), {"players": "新人"})
+    client.cookies["django_language"] = "ja"
+    html = text(client.get(url("event-audit", event.slug)))
+    assert (
+        f"局の取り消し</strong> — 第1回戦 {game.table}卓 · E1-0: "
+        f"{seated[2]} ロン ← {seated[1]} 3翻40符" in html
+    )
+    assert f"局</strong> — 第1回戦 {game.table}卓 · E1-0: {seated[2]} ロン" in html
+    assert "選手登録</strong> — 1人: 新人" in html
+    assert "game.hand" not in html and "event.players" not in html  # actions are words
+    assert "registered 1 players" not in html and "{&#x27;" not in html  # no English, no dicts
+    assert "&quot;discarder&quot;: 1" in html  # the raw data, as JSON, behind a disclosure
+
+
+def test_finding_2_a_correction_says_what_changed():
+    event, client, game = setup()
+    address = url("game-scores", event.slug, game.pk)
+    client.post(address, scores_post(game, [32000, 30000, 20000, 18000]))
+    client.post(address, scores_post(game, [35000, 27000, 20000, 18000], version=2))
+    seated = names(game)
+    client.cookies["django_language"] = "ja"
+    html = text(client.get(url("event-audit", event.slug)))
+    assert (
+        f"結果修正</strong> — 第1回戦 {game.table}卓: 東 {seated[0]} 32,000 → 35,000, "
+        f"南 {seated[1]} 30,000 → 27,000"
+    ) in html
+    assert f"結果入力</strong> — 第1回戦 {game.table}卓: 東 {seated[0]} 32,000" in html
+
+
+def test_finding_2_entries_written_before_still_read():
+    event, client, _ = setup()
+    AuditEntry.objects.create(
+        event=event,
+        action="game.hand",
+        summary="round 1 table 1: hand 1",
+        after={
+            "round": 1,
+            "table": 1,
+            "seats": SEATED,
+            "hands": [{"result": {"type": "tsumo", "winner": 0, "han": 2, "fu": 30}}],
+        },
+    )
+    html = text(client.get(url("event-audit", event.slug)))
+    assert "Round 1 table 1 · hand 1: 青木 tsumo, 2 han 30 fu" in html
+
+
+# --- 4. the hand log in the reader's language -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "english", "japanese"),
+    [
+        ({"result": {"type": "draw", "tenpai": []}}, "Draw, all noten", "流局（全員ノーテン）"),
+        (
+            {"riichi": [0], "result": {"type": "draw", "tenpai": [0, 2]}},
+            "[riichi 青木] Draw, tenpai: 青木, 鈴木",
+            "［立直 青木］流局（聴牌 青木、鈴木）",
+        ),
+        (
+            {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 3, "fu": 40}]}},
+            "佐藤 ron from 鈴木, 3 han 40 fu",
+            "佐藤 ロン ← 鈴木 3翻40符",
+        ),
+        (
+            {"result": {"type": "tsumo", "winner": 3, "yakuman": 2, "pao": 0}},
+            "田中 tsumo, 2× yakuman (pao: 青木)",
+            "田中 ツモ 役満×2（責任払い 青木）",
+        ),
+    ],
+)
+def test_finding_4_hand_summaries_speak_the_page_language(data, english, japanese):
+    with translation.override("en"):
+        assert hand_summary(data, SEATED) == english
+    with translation.override("ja"):
+        assert hand_summary(data, SEATED) == japanese

@@ -1,0 +1,165 @@
+"""The change log in words: each audit entry as one sentence in the reader's language
+(「第2回戦 3卓: 最終点修正 — 東 青木 32,000 → 35,000」). The entry keeps its data (before,
+after) as stored; this only reads it, so entries written before this module still read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournament.i18n import hand_summary, seat_label, stage_label
+from tournament.models import AuditEntry
+
+ACTIONS = {
+    "event.create": gettext_lazy("Event created"),
+    "event.players": gettext_lazy("Players registered"),
+    "event.withdraw": gettext_lazy("Withdrawal"),
+    "event.reinstate": gettext_lazy("Reinstatement"),
+    "event.rename": gettext_lazy("Event renamed"),
+    "event.organizers": gettext_lazy("Organizers"),
+    "event.import": gettext_lazy("Imported"),
+    "event.delete": gettext_lazy("Event deleted"),
+    "player.rename": gettext_lazy("Player renamed"),
+    "round.seat": gettext_lazy("Round seated"),
+    "round.unseat": gettext_lazy("Seating taken back"),
+    "stage.decide": gettext_lazy("Tie settled"),
+    "stage.close": gettext_lazy("Stage closed"),
+    "stage.reopen": gettext_lazy("Stage reopened"),
+    "game.record": gettext_lazy("Result entered"),
+    "game.correct": gettext_lazy("Result corrected"),
+    "game.hand": gettext_lazy("Hand"),
+    "game.undo": gettext_lazy("Hand taken back"),
+    "game.remove": gettext_lazy("Table deleted"),
+}
+
+
+def action_label(action: str) -> str:
+    return str(ACTIONS.get(action, action))
+
+
+def _points(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _table(data: dict[str, Any]) -> str:
+    return _("Round %(round)s table %(table)s") % {
+        "round": data.get("round", "?"),
+        "table": data.get("table", "?"),
+    }
+
+
+def _scores(data: dict[str, Any]) -> str:
+    seats = data.get("seats") or []
+    scores = data.get("scores") or []
+    return ", ".join(
+        f"{seat_label(i, name)} {_points(score)}"
+        for i, (name, score) in enumerate(zip(seats, scores, strict=False))
+    )
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Seat by seat, what a correction changed: a player, a score (32,000 → 35,000)."""
+    parts = []
+    old_seats, new_seats = before.get("seats") or [], after.get("seats") or []
+    old_scores, new_scores = before.get("scores") or [], after.get("scores") or []
+    for i, name in enumerate(new_seats):
+        was = old_seats[i] if i < len(old_seats) else None
+        if was is not None and was != name:
+            parts.append(f"{seat_label(i)} {was} → {name}")
+        if i < len(new_scores) and i < len(old_scores) and old_scores[i] != new_scores[i]:
+            parts.append(
+                f"{seat_label(i, name)} {_points(old_scores[i])} → {_points(new_scores[i])}"
+            )
+    if before.get("deposits", 0) != after.get("deposits", 0):
+        parts.append(
+            _("deposits %(before)s → %(after)s")
+            % {"before": _points(before.get("deposits", 0)), "after": _points(after["deposits"])}
+        )
+    if before.get("busts") != after.get("busts") or before.get("yakuman") != after.get("yakuman"):
+        parts.append(_("busts or yakuman changed"))
+    return ", ".join(parts) or _("nothing changed")
+
+
+def _hand(data: dict[str, Any]) -> str:
+    """A hand entry: new ones keep the hand; older ones kept the whole game (its last hand)."""
+    if "hand" in data:
+        hand, label = data["hand"], data.get("label") or ""
+    else:
+        hands = data.get("hands") or [{}]
+        hand, label = hands[-1], _("hand %(n)d") % {"n": len(hands)}
+    return f"{_table(data)} · {label}: {hand_summary(hand, data.get('seats') or [])}"
+
+
+def _names(names: Sequence[Any]) -> str:
+    return ", ".join(str(n) for n in names) or "—"
+
+
+def _game(action: str, before: Any, after: Any) -> str | None:
+    if action == "game.hand" and isinstance(after, dict):
+        return _hand(after)
+    if action == "game.undo" and isinstance(before, dict) and "hand" in before:
+        return _hand(before)
+    if action == "game.record" and isinstance(after, dict):
+        if "hands" in after:
+            n = len(after["hands"])
+            return ngettext("%(table)s: %(n)d hand", "%(table)s: %(n)d hands", n) % {
+                "table": _table(after),
+                "n": n,
+            }
+        return f"{_table(after)}: {_scores(after)}"
+    if action == "game.correct" and isinstance(after, dict):
+        if not isinstance(before, dict):
+            return f"{_table(after)}: {_scores(after)}"
+        where = _table(after)
+        if (before.get("round"), before.get("table")) != (after.get("round"), after.get("table")):
+            where = f"{_table(before)} → {where}"
+        return f"{where}: {_changes(before, after)}"
+    if action == "game.remove" and isinstance(before, dict):
+        return f"{_table(before)}: {_scores(before)}" if "scores" in before else _table(before)
+    return None
+
+
+def entry_sentence(entry: AuditEntry) -> str:
+    """The entry's sentence in the active language (its English summary if not known)."""
+    before = entry.before if isinstance(entry.before, dict) else None
+    after = entry.after if isinstance(entry.after, dict) else None
+    action = entry.action
+    text = _game(action, before, after)
+    if text is not None:
+        return text
+    if action == "event.players" and after:
+        added = after.get("players") or []
+        return ngettext("%(n)d player: %(names)s", "%(n)d players: %(names)s", len(added)) % {
+            "n": len(added),
+            "names": _names(added),
+        }
+    if action == "event.create" and after:
+        players = after.get("players") or []
+        return ngettext("%(n)d player: %(names)s", "%(n)d players: %(names)s", len(players)) % {
+            "n": len(players),
+            "names": _names(players),
+        }
+    if action in ("event.rename", "player.rename") and before and after:
+        return f"{before.get('name')} → {after.get('name')}"
+    if action == "event.organizers" and after:
+        return _names(after.get("organizers") or [])
+    if action == "round.seat" and after:
+        tables = after.get("tables") or []
+        return ngettext(
+            "Round %(round)s: %(n)d table", "Round %(round)s: %(n)d tables", len(tables)
+        ) % {"round": after.get("round"), "n": len(tables)}
+    if action == "round.unseat" and before:
+        return _("Round %(round)s") % {"round": before.get("round")}
+    stage = f"{stage_label(after['stage'])}: " if after and after.get("stage") else ""
+    if action == "stage.decide" and after:
+        return stage + " > ".join(str(p) for p in after.get("decision") or [])
+    if action == "stage.close" and after:
+        return stage + _("advancing %(names)s") % {"names": _names(after.get("advancing") or [])}
+    if action in ("event.withdraw", "event.reinstate") and after:
+        return str(after.get("player"))
+    if action == "stage.reopen" and after:
+        return stage_label(after.get("stage", ""))
+    return entry.summary
