@@ -104,6 +104,21 @@ class Row:
         }
 
 
+@dataclass(frozen=True)
+class CutTie:
+    """Equal totals either side of the cut, broken: how (`top_rate`, or the organizer's
+    `decision`), with the figures that decided, so a page can say it."""
+
+    above: Player  # the last one through
+    below: Player  # the first one out
+    total: Decimal
+    by: str  # "top_rate" | "decision"
+    above_firsts: int
+    above_games: int
+    below_firsts: int
+    below_games: int
+
+
 @dataclass
 class StageResult:
     stage: Stage
@@ -111,6 +126,7 @@ class StageResult:
     advancing: list[Player]
     tied_at_cut: list[Player]  # an unresolved tie across the cut line
     complete: bool
+    cut_tie: CutTie | None = None  # equal totals at the cut, and what broke the tie
 
 
 @dataclass
@@ -212,7 +228,11 @@ def standings(
             for p in group:
                 rows[p].stage = stage.name
                 rows[p].stage_total = figures[p][0]
-        results.append(StageResult(stage, ranked, advancing, tied, complete))
+        results.append(
+            StageResult(
+                stage, ranked, advancing, tied, complete, _cut_tie(figures, advancing, stopped)
+            )
+        )
         if tied:
             # Nobody can be seated for the next stage until the organizer settles the tie.
             final_order = [[p] for p in advancing] + [tied] + stopped
@@ -267,6 +287,25 @@ def _stage_figures(stage: Stage, row: Row) -> tuple[Decimal, int, int]:
             games += 1
             firsts += row.round_ranks[number] == 1
     return total, games, firsts
+
+
+def _cut_tie(
+    figures: Mapping[Player, tuple[Decimal, int, int]],
+    advancing: Sequence[Player],
+    stopped: Sequence[Sequence[Player]],
+) -> CutTie | None:
+    """The tie at the cut a tiebreak or a decision settled: the last through and the first
+    out on the same total."""
+    if not advancing or not stopped or not stopped[0]:
+        return None
+    above, below = advancing[-1], stopped[0][0]
+    (total, games_a, firsts_a), (below_total, games_b, firsts_b) = figures[above], figures[below]
+    if total != below_total:
+        return None
+    rate_a = Fraction(firsts_a, games_a) if games_a else Fraction(0)
+    rate_b = Fraction(firsts_b, games_b) if games_b else Fraction(0)
+    by = "top_rate" if rate_a != rate_b else "decision"
+    return CutTie(above, below, total, by, firsts_a, games_a, firsts_b, games_b)
 
 
 def _stage_complete(stage: Stage, rows: Sequence[Row]) -> bool:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
 from scoring.rules import ABORT_NAMES
+from scoring.standings import StageResult
 from tournament.services.errors import ServiceError, StageName, template
 
 SEAT_WINDS = ("東", "南", "西", "北", "5")
@@ -144,3 +145,36 @@ def hand_summary(data: dict[str, Any], names: Sequence[str]) -> str:
     if data.get("stop"):
         text = gettext("%(hand)s; the dealer stops") % {"hand": text}
     return text
+
+
+def cut_tie_text(result: StageResult, whole: bool) -> str:
+    """How equal totals at a stage's cut were separated, in words ("" if they were not)."""
+    tie = result.cut_tie
+    if tie is None:
+        return ""
+    total = f"{tie.total:.0f}" if whole and tie.total == int(tie.total) else f"{tie.total:.1f}"
+    params = {
+        "stage": stage_label(result.stage.name),
+        "above": tie.above,
+        "below": tie.below,
+        "total": total,
+        "af": tie.above_firsts,
+        "ag": tie.above_games,
+        "bf": tie.below_firsts,
+        "bg": tie.below_games,
+    }
+    if tie.by == "top_rate":
+        return (
+            gettext(
+                "%(stage)s cut: %(above)s and %(below)s both have %(total)s. %(above)s goes "
+                "through on top rate: first in %(af)d of %(ag)d games against %(bf)d of %(bg)d."
+            )
+            % params
+        )
+    return (
+        gettext(
+            "%(stage)s cut: %(above)s and %(below)s both have %(total)s. The organizer's "
+            "decision put %(above)s through."
+        )
+        % params
+    )

@@ -22,6 +22,9 @@ STATUS_LABELS = {
 }
 
 
+DESC_FIRST = {"td": {"class": "num"}, "th": {"class": "num desc-first"}}
+
+
 class PointsColumn(tables.Column):
     def __init__(self, *args: Any, whole: bool = False, **kwargs: Any) -> None:
         self.whole = whole
@@ -36,9 +39,10 @@ class StandingsTable(tables.Table):
     player_ids: dict[str, int] = {}  # name → id, for the links (set by standings_table)
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
     player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
-    total = PointsColumn(verbose_name=_("Total"))
-    games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
-    top_rate = tables.Column(verbose_name=_("Top rate"), attrs={"td": {"class": "num"}})
+    # More is better: the first tap on these sorts best first (order_by "-…").
+    total = PointsColumn(verbose_name=_("Total"), order_by="-total", attrs=DESC_FIRST)
+    games = tables.Column(verbose_name=_("Games"), order_by="-games", attrs=DESC_FIRST)
+    top_rate = tables.Column(verbose_name=_("Top rate"), order_by="-top_rate", attrs=DESC_FIRST)
     average_rank = tables.Column(verbose_name=_("Avg. rank"), attrs={"td": {"class": "num"}})
 
     class Meta:
@@ -155,6 +159,11 @@ def standings_table(
         )
     for n in numbers:
         header = f"R{n}"
+        # A venue of whole points shows a column whole only if every value in it is: totals
+        # of 50 and 50.5 read as 50.0 and 50.5, not a mix of styles.
+        round_whole = whole and all(
+            r[f"r{n}"] is None or float(r[f"r{n}"]).is_integer() for r in records
+        )
         if n == in_progress:
             header = format_html(
                 '{} <span class="live" title="{}" aria-label="{}">●</span>',
@@ -163,7 +172,10 @@ def standings_table(
                 _("in progress"),
             )
         extra.append(
-            (f"r{n}", PointsColumn(verbose_name=header, whole=whole, orderable=False, default="—"))
+            (
+                f"r{n}",
+                PointsColumn(verbose_name=header, whole=round_whole, orderable=False, default="—"),
+            )
         )
     if any(r["status"] for r in records):
         extra.append(
@@ -174,9 +186,20 @@ def standings_table(
                 ),
             )
         )
-    table = StandingsTable(records, extra_columns=extra)
+    # Status right after the total: on a phone it is on the first screen, not off to the side.
+    sequence = [
+        "rank",
+        "player",
+        "total",
+        *(["status"] if extra and extra[-1][0] == "status" else []),
+        "...",
+    ]
+    table = StandingsTable(records, extra_columns=extra, sequence=sequence)
     table.player_ids = player_ids or {}
-    table.columns["total"].column.whole = whole  # the venue decides: whole points or 0.1
+    # The venue decides: whole points or 0.1 (and 0.1 for all once one total has a half).
+    table.columns["total"].column.whole = whole and all(
+        float(r["total"]).is_integer() for r in records
+    )
     return table
 
 

@@ -40,6 +40,7 @@ urlpatterns = [
     # Links shared before players had ids: found by name, sent on to the id.
     path("players/<path:name>/", public.player_by_name, name="player-by-name"),
     path("events/<event:slug>/standings/live/", public.standings_live, name="standings-live"),
+    path("events/<event:slug>/screen/", public.standings_screen, name="standings-screen"),
     path(
         "events/<event:slug>/standings.<str:fmt>",
         public.standings_export,

@@ -74,3 +74,38 @@ def test_a_player_cannot_play_a_round_twice():
 def test_unknown_format_is_refused():
     with pytest.raises(ScoringError, match="format"):
         standings([], "swiss")
+
+
+def _cut_format():
+    from scoring.standings import Format, Stage
+
+    return Format("cut", (Stage("qualifier", 1, 2, advance=2), Stage("final", 1, 3)))
+
+
+def test_equal_totals_at_the_cut_say_what_broke_the_tie():
+    # After two rounds B and C both have 20: B has a first (1 of 2), C none.
+    games = [
+        game(1, "ABCD", (1, 3, 2, 4), (40, -10, 10, -40)),
+        game(2, "ABCD", (2, 1, 3, 4), (10, 30, 10, -50)),
+    ]
+    stage = standings(games, _cut_format(), players="ABCD").stages[0]
+    tie = stage.cut_tie
+    assert stage.advancing == ["A", "B"] and tie is not None
+    assert (tie.above, tie.below, tie.by, str(tie.total)) == ("B", "C", "top_rate", "20")
+    assert (tie.above_firsts, tie.above_games, tie.below_firsts, tie.below_games) == (1, 2, 0, 2)
+
+
+def test_a_cut_settled_by_the_organizer_says_so_and_a_clear_cut_says_nothing():
+    games = [
+        game(1, "ABCD", (1, 2, 3, 4), (40, 10, -10, -40)),
+        game(2, "ABCD", (1, 3, 2, 4), (10, -10, 10, -10)),
+    ]
+    # B and C: 0 each, no firsts: a tie nothing breaks, until the organizer orders it.
+    open_tie = standings(games, _cut_format(), players="ABCD").stages[0]
+    assert open_tie.tied_at_cut == ["B", "C"] and open_tie.cut_tie is None
+    decided = standings(
+        games, _cut_format(), players="ABCD", decisions={"qualifier": ["C", "B"]}
+    ).stages[0]
+    assert decided.advancing == ["A", "C"] and decided.cut_tie.by == "decision"
+    clear = [game(1, "ABCD", (1, 2, 3, 4), (40, 10, -10, -40))]
+    assert standings(clear, _cut_format(), players="ABCD").stages[0].cut_tie is None

@@ -3,7 +3,10 @@ code before it. Finding 1 (errors) is tests/tournament/test_i18n.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from tests.tournament.organize_support import scores_post, text, url
@@ -126,3 +129,57 @@ def test_finding_4_hand_summaries_speak_the_page_language(data, english, japanes
         assert hand_summary(data, SEATED) == english
     with translation.override("ja"):
         assert hand_summary(data, SEATED) == japanese
+
+
+# --- 3. a venue screen; the page's status, width and tie at the cut ----------------------------
+
+
+@pytest.fixture
+def demo(capsys):
+    from django.core.management import call_command
+
+    call_command("load_demo")
+    capsys.readouterr()
+    return Client()
+
+
+def flat(response) -> str:
+    """The page with the whitespace around tags taken out (template indentation)."""
+    return re.sub(r"\s*([<>])\s*", r"\1", text(response))
+
+
+def test_finding_3_the_venue_screen_has_every_column_and_every_row(demo):
+    page = text(demo.get("/events/baba-demo/"))
+    assert 'href="/events/baba-demo/screen/"' in page and '<main class="wide">' in page
+    screen = demo.get("/events/baba-demo/screen/")
+    html = flat(screen)
+    assert screen.status_code == 200 and 'class="screen"' in html
+    assert '<header class="site">' not in html  # nothing but the standings
+    for header in ["Status", "Avg. rank", "4th", "R6", "R8"]:
+        assert f">{header}<" in html
+    assert html.count('<td class="player">') == 16 and "pagination" not in html
+    assert 'data-interval="30"' in html and "screen.js" in html
+    # The table alone, for the screen's own refresh.
+    fetched = demo.get("/events/baba-demo/screen/?stage=qualifier", HTTP_X_REQUESTED_WITH="fetch")
+    assert "<html" not in text(fetched) and text(fetched).count('<td class="player">') == 16
+
+
+def test_finding_3_status_comes_right_after_the_total(demo):
+    html = flat(demo.get("/events/baba-demo/"))
+    head = html[html.index("<thead") : html.index("</thead>")]
+    order = [head.index(h) for h in (">Rank<", ">Player<", ">Total<", ">Status<", ">Games<")]
+    assert order == sorted(order)
+
+
+def test_finding_3_a_tie_at_the_cut_says_how_it_was_broken(demo):
+    html = text(demo.get("/events/baba-demo/?stage=qualifier"))
+    assert "Qualifier cut:" in html and "both have 53.7" in html and "on top rate" in html
+    ja = text(demo.get("/events/baba-demo/", headers={"accept-language": "ja"}))
+    assert "予選の通過ライン:" in ja and "トップ率で" in ja
+
+
+def test_finding_8_the_first_tap_on_total_sorts_best_first(demo):
+    html = text(demo.get("/events/baba-demo/?sort=total"))
+    totals = re.findall(r'<td class="player">.*?</td><td class="num">(-?\d+\.\d)</td>', html)
+    first = [float(t) for t in totals[:3]]
+    assert first == sorted(first, reverse=True) and first[0] == 146.8

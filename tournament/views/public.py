@@ -18,6 +18,7 @@ from scoring.names import normalize_name
 from tournament.caching import event_stamp, stamped_cache
 from tournament.charts import score_chart
 from tournament.exports import export_standings
+from tournament.i18n import cut_tie_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_manage
 from tournament.selectors.games import game_detail, hand_log, round_list
@@ -52,9 +53,12 @@ def home(request: HttpRequest) -> HttpResponse:
 _tables = stamped_cache(slots=64)
 
 
-def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+def _standings_context(
+    request: HttpRequest, event: Event, per_page: int | None = PER_PAGE
+) -> dict[str, Any]:
     """Queries: the round in progress (1), and standings (3) unless this process has them
-    for the event's version already — whatever the size."""
+    for the event's version already — whatever the size. `per_page` None: every row (the
+    venue screen pages through them itself)."""
     result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     tab = request.GET.get("stage", "")
@@ -72,16 +76,20 @@ def _standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
             sorted_by_user=bool(sort and sort != "rank"),
             player_ids=published_player_ids(event),
         )
-        RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        paginate: Any = {"per_page": per_page} if per_page else False
+        RequestConfig(request, paginate=paginate).configure(table)
         return table.as_html(request)
 
-    key = (event.pk, in_progress, get_language(), request.GET.urlencode())
+    key = (event.pk, in_progress, get_language(), request.GET.urlencode(), per_page)
     played = {n for row in result.rows for n in row.rounds} | (
         {in_progress} if in_progress else set()
     )
     last = result.stages[-1] if result.stages else None
     finished = bool(last and last.complete and in_progress is None and staged)
+    shown = [stage] if stage is not None else result.stages
+    notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
     return {
+        "cut_notes": [n for n in notes if n],
         "event": event,
         "table_html": _tables.get(key, event_stamp(event), render_table),
         "stages": result.stages if staged else [],
@@ -107,6 +115,19 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, for the page to refresh itself without reloading."""
     event = get_object_or_404(Event, slug=slug)
     response = render(request, "tournament/_standings.html", _standings_context(request, event))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings for a venue's projector (1920×1080): every column in large type, stage
+    tabs, the cut; a long list pages itself, and the table refreshes in place (screen.js)."""
+    event = get_object_or_404(Event, slug=slug)
+    context = _standings_context(request, event, per_page=None)
+    fetched = request.headers.get("X-Requested-With") == "fetch"
+    template = "tournament/_standings.html" if fetched else "tournament/screen.html"
+    response = render(request, template, context)
     response["Cache-Control"] = "no-cache"
     return response
 
