@@ -183,3 +183,39 @@ def test_finding_8_the_first_tap_on_total_sorts_best_first(demo):
     totals = re.findall(r'<td class="player">.*?</td><td class="num">(-?\d+\.\d)</td>', html)
     first = [float(t) for t in totals[:3]]
     assert first == sorted(first, reverse=True) and first[0] == 146.8
+
+
+# --- 6. correct it the way it was entered; the end said once -----------------------------------
+
+
+def test_finding_6_final_scores_of_a_hand_game_start_from_its_hands():
+    event, client, game = setup()
+    hand(
+        client,
+        event,
+        game,
+        type="ron",
+        riichi=["0"],
+        discarder="1",
+        wins_0_seat="2",
+        wins_0_han="3",
+        wins_0_fu="40",
+    )
+    html = text(client.get(url("game-scores", event.slug, game.pk)))
+    # E1: 鈴木 (seat 2) 3 han 40 fu from seat 1 (5,200) and seat 0's riichi stick.
+    for position, score in enumerate([24000, 19800, 31200, 25000]):
+        assert re.search(rf'name="score_{position}" value="{score}"', html)
+    assert 'name="deposits" value="0"' in html
+
+
+def test_finding_6_a_bust_ends_the_game_with_its_result_said_once():
+    event, client, game = setup()
+    reply = hand(
+        client, event, game, type="ron", discarder="1", wins_0_seat="2", wins_0_yakuman="1"
+    )
+    page = client.get(reply["Location"])
+    html = text(page)
+    seated = names(game)
+    assert html.count("The game is over") == 1
+    assert f"南 {seated[1]} busted (by 西 {seated[2]})" in html
+    assert f"<td>西 {seated[2]}</td><td>57000</td><td>1</td>" in html

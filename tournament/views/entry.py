@@ -59,11 +59,19 @@ def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> 
 
 
 def _scores_initial(game: Game) -> dict[str, Any]:
+    """What the form starts from: the scores entered, or — for a game kept hand by hand — the
+    scores its hands produced (a correction starts where the table is, never at zero)."""
     seats = list(game.seats.all())
     initial: dict[str, Any] = {"version": game.version, "deposits": game.deposits}
-    if game.finished and game.mode == "scores":
-        for s in seats:
-            initial[f"score_{s.position}"] = s.score
+    last = game.hands.order_by("-number").first() if game.mode == "hands" else None
+    if last is not None:
+        initial["deposits"] = last.deposits
+        for position, score in enumerate(last.scores):
+            initial[f"score_{position}"] = score
+    if game.finished:
+        if game.mode == "scores":
+            for s in seats:
+                initial[f"score_{s.position}"] = s.score
         for b in game.busts:
             initial[f"bust_{b['seat']}"] = [str(j) for j in b.get("by", [])]
         for k, y in enumerate(game.yakuman[: ScoresForm.YAKUMAN_ROWS]):
@@ -203,10 +211,31 @@ def _hands_page(
             "sheet": sheet,
             "form": form,
             "by_scores": game.mode == "scores" and game.finished,
+            "final": _final(game, sheet) if game.finished else None,
             **extra,
         },
         status=status,
     )
+
+
+def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
+    """A finished game's result, said once: each seat's score, rank and points; the busts
+    (as entered, or as the hands made them)."""
+    names = sheet.names
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    busts = game.busts or [b.to_json() for b in sheet.flow.busts]
+    busts = [
+        _("%(seat)s busted (by %(by)s)")
+        % {
+            "seat": seat_label(b["seat"], names[b["seat"]]),
+            "by": ", ".join(seat_label(j, names[j]) for j in b.get("by", [])) or "—",
+        }
+        for b in busts
+    ]
+    return {
+        "seats": [(seat_label(s.position, names[s.position]), s) for s in seats],
+        "busts": busts,
+    }
 
 
 @organizer_required
@@ -220,7 +249,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     if not form.is_valid():
         return _hands_page(request, event, game, form, sheet)
     try:
-        saved = game_hand_add(
+        game_hand_add(
             game=game,
             hand=form.to_hand(),
             expected_version=form.cleaned_data["version"] or 0,
@@ -233,8 +262,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     except ServiceError as exc:  # nothing was written: the sheet is as it was
         form.add_service_error(exc)
         return _hands_page(request, event, game, form, sheet)
-    if saved.finished:
-        messages.success(request, _("The game is over; its result is in the standings."))
+    # A finished game's page says so itself, with its result: no second notice above it.
     return redirect("game-hands", event.slug, game.pk)
 
 
