@@ -9,8 +9,20 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
+from scoring import Standings
+from scoring.standings import StageResult
 from tournament.models import Event
 from tournament.selectors.standings import published_standings
+
+# A status in words (the page, the XLSX); the CSV and JSON keep the CONTRACT §2 codes.
+STATUS_LABELS = {
+    "champion": _("Champion"),
+    "finalist": _("Finalist"),
+    "qualifier": _("Out at the cut"),
+    "tie": _("Tie to settle"),
+}
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -30,22 +42,100 @@ def format_points(value: float | None, whole: bool) -> str:
     return f"{value:.1f}"
 
 
-def iterate_standings(event: Event) -> Iterator[list[Any]]:
-    """CONTRACT §2 columns: rank, player, total, games, top_rate, r1, r2, …, status."""
+def standings_records(
+    result: Standings,
+    *,
+    players_per_table: int,
+    stage: StageResult | None = None,
+    in_progress: int | None = None,
+    sorted_by_user: bool = False,
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """The rows of the overall standings, or of one stage (its rounds, its order, its cut),
+    and the round numbers they show: what the page's table and every download hold."""
+    rows = result.rows
+    by_player = {r.player: r for r in rows}
+    records: list[dict[str, Any]] = []
+    numbers = sorted(
+        {n for r in rows for n in r.rounds} | ({in_progress} if in_progress else set())
+    )
+    if stage is not None:
+        numbers = [n for n in numbers if stage.stage.counts(n)]
+        position = 1
+        ordered: list[tuple[int, Any, str]] = []
+        for group in stage.order:
+            for p in group:
+                if p in stage.tied_at_cut:
+                    status = "tie"
+                elif stage.stage.advance is None:
+                    status = by_player[p].status
+                else:
+                    status = "finalist" if p in stage.advancing else "qualifier"
+                ordered.append((position, by_player[p], status))
+            position += len(group)
+    else:
+        ordered = [(r.rank, r, r.status) for r in rows]
+    last_in = None
+    if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
+        last_in = stage.advancing[-1]
+    elif stage is None and not sorted_by_user:
+        finalists = [r.player for r in rows if r.status in ("finalist", "champion")]
+        if finalists and len(finalists) < len(rows):
+            last_in = finalists[-1]
+    for rank, row, status in ordered:
+        games = [n for n in row.rounds if stage is None or stage.stage.counts(n)]
+        firsts = sum(1 for n in games if row.round_ranks[n] == 1)
+        total = sum((row.rounds[n] for n in games), start=type(row.total)(0))
+        record: dict[str, Any] = {
+            "rank": rank,
+            "player": row.player,
+            "total": float(total),
+            "games": len(games),
+            "top_rate": firsts / len(games) if games else 0.0,
+            "average_rank": sum(row.round_ranks[n] for n in games) / len(games) if games else 0.0,
+            "status": status,
+            "cut": row.player == last_in,
+        }
+        for k in range(1, players_per_table + 1):
+            record[f"c{k}"] = sum(1 for n in games if row.round_ranks[n] == k)
+        for n in numbers:
+            record[f"r{n}"] = float(row.rounds[n]) if n in row.rounds else None
+        records.append(record)
+    return records, numbers
+
+
+def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]:
+    """CONTRACT §2 columns: rank, player, total, games, top_rate, r1, r2, …, status; then
+    (added after status, as the contract allows) average_rank and rank_1 … rank_N, the
+    counts of 1st to Nth places the page shows. `stage_name`: one stage's ranking."""
     result = published_standings(event)
-    rounds = sorted({r for row in result.rows for r in row.rounds})
-    last = max(rounds, default=0)
-    numbers = list(range(1, last + 1))
-    yield ["rank", "player", "total", "games", "top_rate", *[f"r{n}" for n in numbers], "status"]
-    for row in result.rows:
+    stage = next((s for s in result.stages if s.stage.name == stage_name), None)
+    n = event.rules.players
+    records, _numbers = standings_records(result, players_per_table=n, stage=stage)
+    last = max((r for row in result.rows for r in row.rounds), default=0)
+    numbers = [k for k in range(1, last + 1) if stage is None or stage.stage.counts(k)]
+    places = [f"rank_{k}" for k in range(1, n + 1)]
+    yield [
+        "rank",
+        "player",
+        "total",
+        "games",
+        "top_rate",
+        *[f"r{k}" for k in numbers],
+        "status",
+        "average_rank",
+        *places,
+    ]
+    for record in records:
         yield [
-            row.rank,
-            row.player,
-            float(row.total),
-            row.games,
-            round(row.top_rate, 3),
-            *[float(row.rounds[n]) if n in row.rounds else None for n in numbers],
-            row.status,
+            record["rank"],
+            record["player"],
+            record["total"],
+            record["games"],
+            round(record["top_rate"], 3),
+            *[record.get(f"r{k}") for k in numbers],
+            record["status"],
+            round(record["average_rank"], 2) if record["games"] else None,
+            *[record[f"c{k}"] for k in range(1, n + 1)],
         ]
 
 
@@ -61,6 +151,8 @@ def _text_cells(header: Sequence[str], row: Sequence[Any], whole: bool) -> list[
             cells.append(format_points(value, whole))
         elif name == "top_rate":
             cells.append(f"{value:.3f}")
+        elif name == "average_rank":
+            cells.append("" if value is None else f"{value:.2f}")
         else:
             cells.append("" if value is None else str(neutralise(value)))
     return cells
@@ -98,21 +190,27 @@ def render_xlsx(rows: Iterable[list[Any]], whole: bool) -> bytes:
     header = next(iterator)
     sheet.append(header)
     number_format = "0" if whole else "0.0"
+    status = header.index("status")
     for row in iterator:
+        row = list(row)
+        row[status] = str(STATUS_LABELS.get(row[status], row[status]))  # in words, not codes
         sheet.append([neutralise(v) for v in row])
         for cell, name in zip(sheet[sheet.max_row], header, strict=True):
             if _is_points(name):
                 cell.number_format = number_format
             elif name == "top_rate":
                 cell.number_format = "0.000"
+            elif name == "average_rank":
+                cell.number_format = "0.00"
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
 
 
-def export_standings(event: Event, fmt: str) -> bytes:
+def export_standings(event: Event, fmt: str, stage: str = "") -> bytes:
+    """The standings file (`stage`: that stage's ranking, as its tab on the page shows it)."""
     whole = event.rules.whole_points
-    rows = iterate_standings(event)
+    rows = iterate_standings(event, stage)
     if fmt == "csv":
         return render_csv(rows, whole).encode("utf-8")
     if fmt == "json":

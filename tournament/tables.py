@@ -12,15 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import Standings
 from scoring.standings import StageResult
-from tournament.exports import format_points
-
-STATUS_LABELS = {
-    "champion": _("Champion"),
-    "finalist": _("Finalist"),
-    "qualifier": _("Out at the cut"),
-    "tie": _("Tie to settle"),
-}
-
+from tournament.exports import STATUS_LABELS, format_points, standings_records
 
 DESC_FIRST = {"td": {"class": "num"}, "th": {"class": "num desc-first"}}
 
@@ -103,55 +95,15 @@ def standings_table(
     sorted_by_user: bool = False,
     player_ids: dict[str, int] | None = None,
 ) -> StandingsTable:
-    """The overall standings, or one stage's ranking (its rounds, its order, its cut)."""
-    rows = result.rows
-    by_player = {r.player: r for r in rows}
-    records: list[dict[str, Any]] = []
-    numbers = sorted(
-        {n for r in rows for n in r.rounds} | ({in_progress} if in_progress else set())
+    """The overall standings, or one stage's ranking (its rounds, its order, its cut): the
+    rows of tournament.exports, so the page and the downloads show the same."""
+    records, numbers = standings_records(
+        result,
+        players_per_table=players_per_table,
+        stage=stage,
+        in_progress=in_progress,
+        sorted_by_user=sorted_by_user,
     )
-    if stage is not None:
-        numbers = [n for n in numbers if stage.stage.counts(n)]
-        position = 1
-        ordered: list[tuple[int, Any, str]] = []
-        for group in stage.order:
-            for p in group:
-                if p in stage.tied_at_cut:
-                    status = "tie"
-                elif stage.stage.advance is None:
-                    status = by_player[p].status
-                else:
-                    status = "finalist" if p in stage.advancing else "qualifier"
-                ordered.append((position, by_player[p], status))
-            position += len(group)
-    else:
-        ordered = [(r.rank, r, r.status) for r in rows]
-    last_in = None
-    if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
-        last_in = stage.advancing[-1]
-    elif stage is None and not sorted_by_user:
-        finalists = [r.player for r in rows if r.status in ("finalist", "champion")]
-        if finalists and len(finalists) < len(rows):
-            last_in = finalists[-1]
-    for rank, row, status in ordered:
-        games = [n for n in row.rounds if stage is None or stage.stage.counts(n)]
-        firsts = sum(1 for n in games if row.round_ranks[n] == 1)
-        total = sum((row.rounds[n] for n in games), start=type(row.total)(0))
-        record: dict[str, Any] = {
-            "rank": rank,
-            "player": row.player,
-            "total": float(total),
-            "games": len(games),
-            "top_rate": firsts / len(games) if games else 0.0,
-            "average_rank": sum(row.round_ranks[n] for n in games) / len(games) if games else 0.0,
-            "status": status,
-            "cut": row.player == last_in,
-        }
-        for k in range(1, players_per_table + 1):
-            record[f"c{k}"] = sum(1 for n in games if row.round_ranks[n] == k)
-        for n in numbers:
-            record[f"r{n}"] = float(row.rounds[n]) if n in row.rounds else None
-        records.append(record)
     extra: list[tuple[str, tables.Column]] = []
     for k in range(1, players_per_table + 1):
         extra.append(

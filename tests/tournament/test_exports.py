@@ -27,13 +27,57 @@ def test_csv_columns_in_contract_order():
     scores_game(event, 1, 1, ["P00", "P01", "P02", "P03"], [43200, 31000, 18100, 7700])
     scores_game(event, 2, 1, ["P00", "P01", "P02", "P03"], [25000, 25000, 25000, 25000])
     table = rows(event)
-    assert table[0] == ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
+    contract = ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
+    # After status, as CONTRACT §2 allows: the average rank and the count of each place.
+    assert table[0] == [*contract, "average_rank", "rank_1", "rank_2", "rank_3", "rank_4"]
     # Round 2 is an all-25000 tie: seat order ranks it (1st: -5 + 10 uma + 20 oka = 25.0).
-    assert table[1] == ["1", "P00", "68.2", "2", "1.000", "43.2", "25.0", ""]
-    assert table[2] == ["2", "P01", "6.0", "2", "0.000", "6.0", "0.0", ""]
+    assert table[1] == [
+        "1",
+        "P00",
+        "68.2",
+        "2",
+        "1.000",
+        "43.2",
+        "25.0",
+        "",
+        "1.00",
+        "2",
+        "0",
+        "0",
+        "0",
+    ]
+    assert table[2] == [
+        "2",
+        "P01",
+        "6.0",
+        "2",
+        "0.000",
+        "6.0",
+        "0.0",
+        "",
+        "2.00",
+        "0",
+        "2",
+        "0",
+        "0",
+    ]
     # Registered players without a game share a rank on 0.
-    assert table[3] == ["3", "P04", "0.0", "0", "0.000", "", "", "tie"]
-    assert table[-1] == ["8", "P03", "-47.3", "2", "0.000", "-32.3", "-15.0", ""]
+    assert table[3] == ["3", "P04", "0.0", "0", "0.000", "", "", "tie", "", "0", "0", "0", "0"]
+    assert table[-1] == [
+        "8",
+        "P03",
+        "-47.3",
+        "2",
+        "0.000",
+        "-32.3",
+        "-15.0",
+        "",
+        "4.00",
+        "0",
+        "0",
+        "0",
+        "2",
+    ]
 
 
 def test_whole_point_rulesets_show_no_decimal():
@@ -63,6 +107,11 @@ def test_json_and_xlsx_carry_the_same_rows():
         "top_rate": 1.0,
         "r1": 43.2,
         "status": "",
+        "average_rank": 1.0,
+        "rank_1": 1,
+        "rank_2": 0,
+        "rank_3": 0,
+        "rank_4": 0,
     }
     from openpyxl import load_workbook
 
@@ -75,6 +124,11 @@ def test_json_and_xlsx_carry_the_same_rows():
         "top_rate",
         "r1",
         "status",
+        "average_rank",
+        "rank_1",
+        "rank_2",
+        "rank_3",
+        "rank_4",
     ]
     assert [c.value for c in sheet[2]][:4] == [1, "P00", 43.2, 1]
 
@@ -83,7 +137,7 @@ def test_the_command_writes_each_format(tmp_path, capsys):
     event = make_event()
     scores_game(event, 1, 1, ["P00", "P01", "P02", "P03"])
     call_command("export_standings", event.slug, format="csv")
-    assert capsys.readouterr().out.startswith("rank,player,total,games,top_rate,r1,status\n")
+    assert capsys.readouterr().out.startswith("rank,player,total,games,top_rate,r1,status,")
     call_command("export_standings", event.slug, format="xlsx", output=str(tmp_path / "s.xlsx"))
     assert (tmp_path / "s.xlsx").read_bytes()[:2] == b"PK"
 

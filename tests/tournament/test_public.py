@@ -24,6 +24,7 @@ from tournament.tables import standings_table
 from tournament.views.public import PER_PAGE
 
 pytestmark = pytest.mark.django_db
+RANKS = ["rank_1", "rank_2", "rank_3", "rank_4"]
 
 
 def has_column(html: str, header: str) -> bool:
@@ -128,7 +129,8 @@ def test_downloads_are_the_contract_files(client):
     page = client.get(url("standings-export", event.slug, "csv"))
     assert page["Content-Disposition"] == f'attachment; filename="{event.slug}-standings.csv"'
     rows = list(csv.reader(io.StringIO(page.content.decode())))
-    assert rows[0] == ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
+    contract = ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
+    assert rows[0][:8] == contract and rows[0][8:] == ["average_rank", *RANKS]
     assert len(rows) == 9
     data = json.loads(client.get(url("standings-export", event.slug, "json")).content)
     assert len(data["standings"]) == 8

@@ -3,6 +3,8 @@ code before it. Finding 1 (errors) is tests/tournament/test_i18n.py."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
@@ -219,3 +221,35 @@ def test_finding_6_a_bust_ends_the_game_with_its_result_said_once():
     assert html.count("The game is over") == 1
     assert f"南 {seated[1]} busted (by 西 {seated[2]})" in html
     assert f"<td>西 {seated[2]}</td><td>57000</td><td>1</td>" in html
+
+
+# --- 7. exports that open right ---------------------------------------------------------------
+
+
+def test_finding_7_downloads_follow_the_selected_stage(demo):
+    page = text(demo.get("/events/baba-demo/?stage=qualifier"))
+    assert 'href="/events/baba-demo/standings.csv?stage=qualifier"' in page
+    overall = demo.get(url("standings-export", "baba-demo", "csv")).content.decode()
+    qualifier = demo.get(url("standings-export", "baba-demo", "csv") + "?stage=qualifier")
+    rows = list(csv.reader(io.StringIO(qualifier.content.decode())))
+    assert "baba-demo-qualifier-standings.csv" in qualifier["Content-Disposition"]
+    assert rows[0][5:12] == ["r1", "r2", "r3", "r4", "r5", "r6", "status"]  # its rounds only
+    # The qualifier ranks on rounds 1-6: 松本's 53.7 is 5th there, 西村 (53.7, more tops) 4th.
+    assert [r[1] for r in rows[4:6]] == ["西村", "松本"] and rows[5][11] == "qualifier"
+    assert not overall.startswith("\ufeff")  # the CONTRACT §2 file: plain UTF-8
+
+
+def test_finding_7_the_xlsx_says_statuses_in_words_in_the_readers_language(demo):
+    from openpyxl import load_workbook
+
+    def statuses(**headers):
+        book = demo.get(url("standings-export", "baba-demo", "xlsx"), **headers).content
+        sheet = load_workbook(io.BytesIO(book)).active
+        column = [c.value for c in sheet[1]].index("status")
+        return [row[column].value for row in sheet.iter_rows(min_row=2)]
+
+    english = statuses()
+    assert english[:2] == ["Champion", "Finalist"] and english[-1] == "Out at the cut"
+    assert "qualifier" not in english
+    japanese = statuses(headers={"accept-language": "ja"})
+    assert japanese[0] != "Champion" and "qualifier" not in japanese

@@ -138,11 +138,11 @@ def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     if fmt not in EXPORTS:
         raise Http404
     event = get_object_or_404(Event, slug=slug)
-    response = HttpResponse(export_standings(event, fmt), content_type=EXPORTS[fmt])
+    stage = request.GET.get("stage", "")
+    response = HttpResponse(export_standings(event, fmt, stage), content_type=EXPORTS[fmt])
     # An address in Japanese needs RFC 6266's filename*= to reach the download intact.
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"{event.slug}-standings.{fmt}"
-    )
+    name = f"{event.slug}-{stage}-standings" if stage else f"{event.slug}-standings"
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.{fmt}")
     return response
 
 
