@@ -253,3 +253,12 @@ def test_finding_7_the_xlsx_says_statuses_in_words_in_the_readers_language(demo)
     assert "qualifier" not in english
     japanese = statuses(headers={"accept-language": "ja"})
     assert japanese[0] != "Champion" and "qualifier" not in japanese
+
+
+# --- 8. smaller -----------------------------------------------------------------------------
+
+
+def test_finding_8_each_language_is_named_in_its_own_words(client):
+    html = text(client.get("/", headers={"accept-language": "ja"}))
+    assert '<option value="en" lang="en">English</option>' in html and "英語" not in html
+    assert '<option value="ja" lang="ja" selected>日本語</option>' in html
