@@ -94,7 +94,7 @@ def _hand(data: dict[str, Any]) -> str:
 
 
 def _names(names: Sequence[Any]) -> str:
-    return ", ".join(str(n) for n in names) or "—"
+    return _(", ").join(str(n) for n in names) or "—"
 
 
 def _game(action: str, before: Any, after: Any) -> str | None:
@@ -142,6 +142,14 @@ def entry_sentence(entry: AuditEntry) -> str:
             "n": len(players),
             "names": _names(players),
         }
+    if action == "event.import" and after:
+        players = ngettext("%(n)d player", "%(n)d players", after.get("players", 0)) % {
+            "n": after.get("players", 0)
+        }
+        games = ngettext("%(n)d game", "%(n)d games", after.get("games", 0)) % {
+            "n": after.get("games", 0)
+        }
+        return _(", ").join([players, games])
     if action in ("event.rename", "player.rename") and before and after:
         return f"{before.get('name')} → {after.get('name')}"
     if action == "event.organizers" and after:

@@ -173,6 +173,17 @@ def test_finding_3_status_comes_right_after_the_total(demo):
     assert order == sorted(order)
 
 
+def test_finding_2_an_import_reads_in_japanese(demo):
+    from tournament.models import Event
+
+    event = Event.objects.get(slug="baba-demo")
+    from tests.tournament.organize_support import logged_in, organizer_for
+
+    client = logged_in(organizer_for(event))
+    html = text(client.get(url("event-audit", event.slug), headers={"accept-language": "ja"}))
+    assert "取り込み</strong> — 16人、26対局" in html and "青木、" in html
+
+
 def test_finding_3_a_tie_at_the_cut_says_how_it_was_broken(demo):
     html = text(demo.get("/events/baba-demo/?stage=qualifier"))
     assert "Qualifier cut:" in html and "both have 53.7" in html and "on top rate" in html

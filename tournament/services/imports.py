@@ -187,6 +187,7 @@ def _games_write(
         user=user,
         action="event.import",
         summary=f"{len(entries)} players, {len(games)} games",
+        after={"players": len(entries), "games": len(games)},
     )
 
 
