@@ -130,17 +130,11 @@ def entry_sentence(entry: AuditEntry) -> str:
     text = _game(action, before, after)
     if text is not None:
         return text
-    if action == "event.players" and after:
-        added = after.get("players") or []
-        return ngettext("%(n)d player: %(names)s", "%(n)d players: %(names)s", len(added)) % {
-            "n": len(added),
-            "names": _names(added),
-        }
-    if action == "event.create" and after:
-        players = after.get("players") or []
-        return ngettext("%(n)d player: %(names)s", "%(n)d players: %(names)s", len(players)) % {
-            "n": len(players),
-            "names": _names(players),
+    if action in ("event.players", "event.create") and after:
+        names = after.get("players") or []  # registered now, or with the new event
+        return ngettext("%(n)d player: %(names)s", "%(n)d players: %(names)s", len(names)) % {
+            "n": len(names),
+            "names": _names(names),
         }
     if action == "event.import" and after:
         players = ngettext("%(n)d player", "%(n)d players", after.get("players", 0)) % {

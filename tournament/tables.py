@@ -129,7 +129,8 @@ def standings_table(
                 PointsColumn(verbose_name=header, whole=round_whole, orderable=False, default="—"),
             )
         )
-    if any(r["status"] for r in records):
+    has_status = any(r["status"] for r in records)
+    if has_status:
         extra.append(
             (
                 "status",
@@ -143,7 +144,7 @@ def standings_table(
         "rank",
         "player",
         "total",
-        *(["status"] if extra and extra[-1][0] == "status" else []),
+        *(["status"] if has_status else []),
         "...",
     ]
     table = StandingsTable(records, extra_columns=extra, sequence=sequence)

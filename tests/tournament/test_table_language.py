@@ -21,12 +21,9 @@ pytestmark = pytest.mark.django_db
 SEATED = ["青木", "佐藤", "鈴木", "田中"]
 
 
-# --- 2. the change log is sentences ----------------------------------------------------------
-
-
-def test_finding_2_a_hand_entry_keeps_the_hand_not_the_game_twice():
-    event, client, game = setup()
-    hand(
+def ron_3_40(client, event, game, **extra):
+    """East 1: seat 2 rons seat 1 for 3 han 40 fu."""
+    return hand(
         client,
         event,
         game,
@@ -35,7 +32,16 @@ def test_finding_2_a_hand_entry_keeps_the_hand_not_the_game_twice():
         wins_0_seat="2",
         wins_0_han="3",
         wins_0_fu="40",
+        **extra,
     )
+
+
+# --- 2. the change log is sentences ----------------------------------------------------------
+
+
+def test_finding_2_a_hand_entry_keeps_the_hand_not_the_game_twice():
+    event, client, game = setup()
+    ron_3_40(client, event, game)
     entry = AuditEntry.objects.get(event=event, action="game.hand")
     assert entry.before is None and "hands" not in entry.after
     assert entry.after["hand"]["result"]["discarder"] == 1
@@ -45,16 +51,7 @@ def test_finding_2_a_hand_entry_keeps_the_hand_not_the_game_twice():
 def test_finding_2_the_log_reads_as_sentences_in_japanese():
     event, client, game = setup()
     seated = names(game)
-    hand(
-        client,
-        event,
-        game,
-        type="ron",
-        discarder="1",
-        wins_0_seat="2",
-        wins_0_han="3",
-        wins_0_fu="40",
-    )
+    ron_3_40(client, event, game)
     client.post(url("game-undo", event.slug, game.pk), {"version": 2})
     client.post(url("players-add", event.slug), {"players": "新人"})
     client.cookies["django_language"] = "ja"
@@ -203,17 +200,7 @@ def test_finding_8_the_first_tap_on_total_sorts_best_first(demo):
 
 def test_finding_6_final_scores_of_a_hand_game_start_from_its_hands():
     event, client, game = setup()
-    hand(
-        client,
-        event,
-        game,
-        type="ron",
-        riichi=["0"],
-        discarder="1",
-        wins_0_seat="2",
-        wins_0_han="3",
-        wins_0_fu="40",
-    )
+    ron_3_40(client, event, game, riichi=["0"])
     html = text(client.get(url("game-scores", event.slug, game.pk)))
     # E1: 鈴木 (seat 2) 3 han 40 fu from seat 1 (5,200) and seat 0's riichi stick.
     for position, score in enumerate([24000, 19800, 31200, 25000]):

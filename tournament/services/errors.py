@@ -7,6 +7,8 @@ sentence in the reader's language with seats and stages named as people know the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.utils.translation import gettext_noop
@@ -126,6 +128,16 @@ class ServiceError(Exception):
         if not exc.code:
             return cls("error.text", field, text=exc.message)
         return cls(exc.code, field, **exc.params)
+
+
+@contextmanager
+def engine_errors(field: str | None = None) -> Iterator[None]:
+    """Inside: an engine error comes out as a service error (its code, params and field, or
+    `field`), so a service calls the engine without a try block of its own."""
+    try:
+        yield
+    except ScoringError as exc:
+        raise ServiceError.engine(exc, field) from None
 
 
 class ConflictError(ServiceError):

@@ -12,11 +12,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import FORMATS, Ruleset, ScoringError, ruleset_from_json
+from scoring import FORMATS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import Entry, Event, Player, Stage, Venue
 from tournament.services.audit import audit_record
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
 
@@ -33,10 +33,8 @@ def ruleset_snapshot(rules: Ruleset) -> dict[str, Any]:
 
 
 def parse_ruleset(spec: Any) -> Ruleset:
-    try:
+    with engine_errors():
         return ruleset_from_json(spec)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc) from None
 
 
 def player_names(names: Sequence[Any], field: str = "players") -> list[str]:
@@ -44,10 +42,8 @@ def player_names(names: Sequence[Any], field: str = "players") -> list[str]:
     both places. Linear: a list of thousands costs what its length costs."""
     out: dict[str, int] = {}
     for i, raw in enumerate(names):
-        try:
+        with engine_errors():
             name = normalize_name(raw, f"{field}[{i}]")
-        except ScoringError as exc:
-            raise ServiceError.engine(exc) from None
         if name in out:
             raise ServiceError(
                 "event.listed_twice",
@@ -136,10 +132,8 @@ def event_create(
     """A new event. A slug given is kept or refused; without one, one is made from the name.
     The same name twice without a slug is refused (a double tap, the back button), never a
     second copy of the event."""
-    try:
+    with engine_errors():
         name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, event=True)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc) from None
     if format not in FORMATS:
         raise ServiceError("standings.format", "format", value=format, known=", ".join(FORMATS))
     if slug:
@@ -260,10 +254,8 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
 @transaction.atomic
 def event_rename(*, event: Event, name: str, user: Any = None) -> Event:
     """A new name for the event (its address stays: printed links keep working)."""
-    try:
+    with engine_errors():
         name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, event=True)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc) from None
     event_lock(event.pk)
     before = Event.objects.values_list("name", flat=True).get(pk=event.pk)
     if before == name:

@@ -9,14 +9,14 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring import ScoringError, parse_hand, replay, settle
+from scoring import parse_hand, replay, settle
 from scoring.messages import fail
 from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
 from scoring.settlement import Settlement, parse_settle
 from tournament.models import Entry, Event, Game, Hand, Round, Seat
 from tournament.services.audit import audit_record
-from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.errors import ConflictError, ServiceError, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
 
@@ -42,10 +42,8 @@ class Evaluated:
 
 def game_evaluate(rules: Ruleset, data: Any) -> Evaluated:
     """Check a game document (the event-file shape) with the engine. Raises ServiceError."""
-    try:
+    with engine_errors():
         return _evaluate(rules, data)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc) from None
 
 
 def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
@@ -319,14 +317,14 @@ def _replace(
     return locked
 
 
-def _hand_logged(ev: Evaluated, index: int) -> dict[str, Any]:
-    """One hand as the change log keeps it: where, who sat where, the hand and what it paid."""
-    row = ev.hands[index]
+def _hand_logged(data: dict[str, Any], number: int, row: dict[str, Any]) -> dict[str, Any]:
+    """One hand as the change log keeps it: where, who sat where, the hand and what it paid.
+    `row`: the hand as derived (label, data, deltas), evaluated or stored."""
     return {
-        "round": ev.round,
-        "table": ev.table,
-        "seats": ev.seats,
-        "number": index + 1,
+        "round": data["round"],
+        "table": data["table"],
+        "seats": data["seats"],
+        "number": number,
         "label": row["label"],
         "hand": row["data"],
         "deltas": row["deltas"],
@@ -390,7 +388,7 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
             user=user,
             action="game.hand",
             summary=f"hand {index + 1}",
-            logged=(None, _hand_logged(ev, index)),
+            logged=(None, _hand_logged(data, index + 1, ev.hands[index])),
         )
     except ServiceError as exc:
         prefix = f"hands[{index}]"
@@ -408,10 +406,10 @@ def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Ga
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
-    rules = locked.round.event.rules
-    taken_back = _hand_logged(game_evaluate(rules, data), len(data["hands"]) - 1)
+    last = locked.hands.order_by("-number").values("label", "data", "deltas").first()
+    taken_back = _hand_logged(data, len(data["hands"]), last)
     data["hands"].pop()
-    ev = game_evaluate(rules, data)
+    ev = game_evaluate(locked.round.event.rules, data)
     return _replace(
         locked,
         ev,

@@ -14,7 +14,7 @@ from scoring.messages import fail
 from scoring.parse import Doc, load_json
 from tournament.models import Entry, Event, Game, Hand, Round, Seat, Stage
 from tournament.services.audit import audit_record
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
 from tournament.services.games import (
     Evaluated,
@@ -71,7 +71,7 @@ def _game_label(data: Any, index: int) -> str:
 @transaction.atomic
 def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event:
     """Create an event and all its games from an event file; any error leaves nothing behind."""
-    try:
+    with engine_errors():
         doc = Doc(data).only(*EVENT_KEYS)
         name = doc.text("name")
         slug = check_slug(doc.text("slug"))
@@ -80,8 +80,6 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         games = doc.list("games", default=[])
         flags = _entry_flags(doc, players)
         stage_states = _stage_states(doc, fmt, players)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc) from None
     rules = parse_ruleset(data.get("ruleset", "baba"))
     existing = Event.objects.filter(slug=slug).first()
     if existing is not None:

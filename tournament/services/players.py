@@ -6,11 +6,10 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import ScoringError
 from scoring.names import normalize_name
 from tournament.models import Event, Player
 from tournament.services.audit import audit_record
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
 
 
@@ -18,10 +17,8 @@ from tournament.services.locks import event_lock
 def player_rename(*, player: Player, name: str, user: Any = None) -> Player:
     """Correct a player's name everywhere. Standings show names, so every event the player
     is in is logged and moves on (readers do not keep the old name)."""
-    try:
+    with engine_errors("name"):
         name = normalize_name(name)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc, "name") from None
     before = Player.objects.values_list("name", flat=True).get(pk=player.pk)
     if before == name:
         return player

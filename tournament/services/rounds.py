@@ -9,12 +9,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
-from scoring import ScoringError
 from scoring.seating import choose_byes, draw_winds, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
 from tournament.selectors.standings import event_standings
 from tournament.services.audit import audit_record
-from tournament.services.errors import ServiceError, StageName
+from tournament.services.errors import ServiceError, StageName, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
 
@@ -148,10 +147,8 @@ def round_seat(
     tables_before: dict[int, list[str]] = defaultdict(list)
     for game_id, name in history_rows:
         tables_before[game_id].append(name)
-    try:
+    with engine_errors():
         tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
-    except ScoringError as exc:
-        raise ServiceError.engine(exc) from None
     rnd = Round.objects.create(event=event, number=number)
     players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut)}
     seated: list[list[str]] = []
