@@ -1,5 +1,6 @@
 // Organizer entry screens. Everything works without this file; it only helps while typing:
-// the running sum of a final-scores form, the fields of the chosen hand result, printing.
+// the running sum of a final-scores form, the fields of the chosen hand result
+// (and of a win: fu only under mangan), printing.
 "use strict";
 
 (function () {
@@ -31,6 +32,7 @@
   function hand(form) {
     const radios = Array.from(form.querySelectorAll("input[name='type']"));
     const parts = Array.from(form.querySelectorAll("[data-for]"));
+    const fuBelow = parseInt(form.dataset.fuBelow, 10);
     function update() {
       const chosen = radios.find((r) => r.checked);
       for (const part of parts) {
@@ -39,6 +41,36 @@
     }
     radios.forEach((r) => r.addEventListener("change", update));
     update();
+
+    // A win: han or yakuman, never both; fu only while it changes the value (under mangan).
+    for (const win of form.querySelectorAll("[data-win]")) {
+      const han = Array.from(win.querySelectorAll(":scope > .pick input[name$='han']"));
+      const rare = win.querySelector(":scope > details.rare");
+      const yakuman = rare ? Array.from(rare.querySelectorAll("input[name$='yakuman']")) : [];
+      const fu = win.querySelector(":scope > [data-fu]");
+      function fit(event) {
+        const picked = event && event.target;
+        if (picked && picked.checked && han.includes(picked)) yakuman.forEach((y) => { y.checked = false; });
+        if (picked && picked.checked && yakuman.includes(picked)) han.forEach((h) => { h.checked = false; });
+        if (!fu) return;
+        const value = han.find((h) => h.checked);
+        const limit = (value && parseInt(value.value, 10) >= fuBelow) || yakuman.some((y) => y.checked);
+        fu.hidden = limit;
+        if (limit) fu.querySelectorAll("input").forEach((f) => { f.checked = false; });
+      }
+      han.concat(yakuman).forEach((input) => input.addEventListener("change", fit));
+      fit();
+    }
+
+    // Winner and dealt-in cannot be the same seat: the dealt-in button of the winner is off.
+    const discarder = Array.from(form.querySelectorAll("input[name='discarder']"));
+    const winners = Array.from(form.querySelectorAll("input[name^='wins_'][name$='_seat']"));
+    function apart() {
+      const taken = new Set(winners.filter((w) => w.checked).map((w) => w.value));
+      discarder.forEach((d) => { d.disabled = taken.has(d.value); if (d.disabled) d.checked = false; });
+    }
+    winners.forEach((w) => w.addEventListener("change", apart));
+    apart();
   }
 
   document.querySelectorAll("form[data-scores]").forEach(scores);

@@ -44,36 +44,42 @@ def test_hand_by_hand_game_on_a_phone_changes_the_standings(live_server, phone):
     assert page.url.endswith(f"/games/{game.pk}/hands/")
     assert page.locator(".next .label").inner_text() == "E1-0"
 
-    # East 1: seat 2 rons seat 1, 3 han 40 fu. Only the ron fields show once Ron is chosen.
+    # East 1: seat 2 rons seat 1, 3 han 40 fu. Ron is chosen at first: only its fields show.
     # (expect waits for entry.js, which is deferred and may run after the page's load event)
-    expect(page.locator("fieldset[data-for='ron']")).to_be_hidden()
-    page.check("input[name='type'][value='ron']")
+    expect(page.locator("fieldset[data-for='tsumo']")).to_be_hidden()
     assert page.locator("fieldset[data-for='ron']").is_visible()
-    assert not page.locator("fieldset[data-for='tsumo']").is_visible()
-    page.select_option("#id_discarder", "1")
-    page.select_option("#id_wins_0_seat", "2")
-    page.fill("#id_wins_0_han", "3")
-    page.fill("#id_wins_0_fu", "40")
+    page.check("input[name='wins_0_seat'][value='2']")
+    page.check("input[name='discarder'][value='1']")
+    # The winner cannot have dealt in: that seat's dealt-in button is off.
+    assert page.is_disabled("input[name='discarder'][value='2']")
+    page.check("input[name='wins_0_han'][value='5']")
+    expect(page.locator("fieldset[data-for='ron'] [data-fu]").first).to_be_hidden()  # mangan
+    page.check("input[name='wins_0_han'][value='3']")
+    expect(page.locator("fieldset[data-for='ron'] [data-fu]").first).to_be_visible()
+    page.check("input[name='wins_0_fu'][value='40']")
     page.click("button.primary")
     assert page.locator(".next .label").inner_text() == "E2-0"
     assert "30200" in page.locator("table.running").inner_text()
 
-    # A bad hand (fu 35) is shown next to the field and keeps what was typed.
+    # A bad hand (1 han 20 fu) is shown next to the field and keeps what was pressed.
     page.check("input[name='type'][value='tsumo']")
-    page.select_option("#id_winner", "0")
-    page.fill("#id_han", "2")
-    page.fill("#id_fu", "35")
+    page.check("input[name='winner'][value='0']")
+    page.check("input[name='han'][value='1']")
+    page.check("input[name='fu'][value='20']")
     page.click("button.primary")
     assert page.locator("#id_fu_error").is_visible()
-    assert page.input_value("#id_fu") == "35"
+    assert page.is_checked("input[name='fu'][value='20']")
+    assert page.is_checked("input[name='type'][value='tsumo']")
 
     # East 2: a yakuman ron from seat 1 takes them below zero; the game closes itself.
+    # Yakuman waits behind its disclosure; pressing it clears a han already pressed.
     page.check("input[name='type'][value='ron']")
-    page.select_option("#id_discarder", "1")
-    page.select_option("#id_wins_0_seat", "2")
-    page.fill("#id_wins_0_han", "")
-    page.fill("#id_wins_0_fu", "")
-    page.fill("#id_wins_0_yakuman", "1")
+    page.check("input[name='wins_0_seat'][value='2']")
+    page.check("input[name='discarder'][value='1']")
+    page.check("input[name='wins_0_han'][value='2']")
+    page.locator("fieldset[data-for='ron'] details.rare > summary").first.click()
+    page.check("input[name='wins_0_yakuman'][value='1']")
+    assert not page.is_checked("input[name='wins_0_han'][value='2']")
     page.click("button.primary")
     assert page.locator(".card.done").is_visible()
 

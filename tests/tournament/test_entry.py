@@ -5,6 +5,7 @@ deletion; and each bad input of RULES.md shown next to its field with nothing sa
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -216,12 +217,13 @@ def test_an_undo_with_a_garbled_version_is_a_conflict_not_a_server_error(version
     assert Hand.objects.filter(game=game).count() == 1  # nothing taken back
 
 
-def test_fu_35_is_refused_next_to_the_fu_field():
+def test_an_impossible_fu_is_refused_next_to_the_fu_field_and_the_buttons_stay_pressed():
     event, client, game = setup()
-    page = hand(client, event, game, type="tsumo", winner="0", han="2", fu="35")
+    page = hand(client, event, game, type="tsumo", winner="0", han="1", fu="20")
     html = text(page)
-    assert page.status_code == 400 and 'id="id_fu_error"' in html and "35" in html
-    assert 'value="35"' in html  # kept
+    assert page.status_code == 400 and 'id="id_fu_error"' in html and "20" in html
+    assert re.search(r'name="fu" value="20"[^>]*checked', html)  # kept
+    assert re.search(r'name="han" value="1"[^>]*checked', html)
     assert not Hand.objects.filter(game=game).exists()
     page = hand(
         client,
@@ -231,13 +233,24 @@ def test_fu_35_is_refused_next_to_the_fu_field():
         discarder="1",
         wins_0_seat="2",
         wins_0_han="1",
-        wins_0_fu="35",
+        wins_0_fu="25",
     )
     assert page.status_code == 400 and 'id="id_wins_0_fu_error"' in text(page)
+    # A fu no button offers (a stale or hand-made post) is refused by the form, next to fu.
+    page = hand(client, event, game, type="tsumo", winner="0", han="2", fu="35")
+    assert page.status_code == 400 and 'id="id_fu_error"' in text(page)
 
 
-def test_a_second_ron_winner_under_atamahane_is_refused():
-    event, client, game = setup()  # baba: 頭ハネ
+def test_the_form_offers_as_many_ron_winners_as_the_venue_lets_win():
+    event, client, game = setup()  # baba: 頭ハネ, one winner
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert 'name="wins_0_seat"' in html and 'name="wins_1_seat"' not in html
+
+
+def test_a_double_ron_opens_the_second_winner_and_its_error_lands_there():
+    event, client, game = setup("jan-niki")  # ダブロン, トリロン
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert 'name="wins_2_seat"' in html and 'name="wins_3_seat"' not in html
     page = hand(
         client,
         event,
@@ -248,13 +261,12 @@ def test_a_second_ron_winner_under_atamahane_is_refused():
         wins_0_han="2",
         wins_0_fu="30",
         wins_1_seat="2",
-        wins_1_han="3",
-        wins_1_fu="30",
+        wins_1_han="1",
+        wins_1_fu="25",
     )
     html = text(page)
-    assert page.status_code == 400 and "atamahane" in html
-    assert 'id="id_wins_0_seat_error"' in html  # on the winners
-    assert 'value="30"' in html
+    assert page.status_code == 400 and 'id="id_wins_1_fu_error"' in html
+    assert re.search(r'<details class="winner" data-win open>', html)
     assert not Hand.objects.filter(game=game).exists()
 
 

@@ -21,6 +21,7 @@ from tests.tournament.test_entry import hand, names, setup
 from tournament.i18n import error_text
 from tournament.services.errors import MESSAGES as SERVICE
 from tournament.services.errors import ServiceError, StageName
+from tournament.services.games import game_hand_add
 
 ROOT = Path(__file__).resolve().parents[2]
 SEAT_N = re.compile(r"\bseat \d")
@@ -126,23 +127,25 @@ def test_a_noten_riichi_is_refused_in_japanese_naming_the_player():
 
 @pytest.mark.django_db
 def test_atamahane_names_the_winner_in_english_too():
-    event, client, game = setup()
-    page = hand(
-        client,
-        event,
-        game,
-        type="ron",
-        discarder="0",
-        wins_0_seat="2",
-        wins_0_han="2",
-        wins_0_fu="30",
-        wins_1_seat="1",
-        wins_1_han="2",
-        wins_1_fu="30",
-    )
-    html = text(page)
-    assert page.status_code == 400 and f"南 {names(game)[1]}, nearest the discarder" in html
-    assert not SEAT_N.search(html)
+    # The page offers one winner under 頭ハネ; a second (an import, the API) is refused by
+    # the engine, and the refusal names the seat nearest the discarder with its player.
+    _, _, game = setup()
+    with pytest.raises(ServiceError) as refused:
+        game_hand_add(
+            game=game,
+            hand={
+                "result": {
+                    "type": "ron",
+                    "discarder": 0,
+                    "wins": [{"seat": 2, "han": 2, "fu": 30}, {"seat": 1, "han": 2, "fu": 30}],
+                }
+            },
+            expected_version=game.version,
+        )
+    with translation.override("en"):
+        said = error_text(refused.value, names(game))
+    assert f"南 {names(game)[1]}, nearest the discarder" in said
+    assert not SEAT_N.search(said)
 
 
 @pytest.mark.django_db

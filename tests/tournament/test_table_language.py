@@ -260,3 +260,56 @@ def test_finding_8_each_language_is_named_in_its_own_words(client):
     html = text(client.get("/", headers={"accept-language": "ja"}))
     assert '<option value="en" lang="en">English</option>' in html and "英語" not in html
     assert '<option value="ja" lang="ja" selected>日本語</option>' in html
+
+
+# --- 5. fast, fitted entry (taps are counted in tests/browser/test_fast_entry.py) -------------
+
+
+def _form(html: str, name: str) -> list[str]:
+    """The values of the buttons (radios or checkboxes) named `name`, in page order."""
+    return re.findall(rf'<input type="(?:radio|checkbox)" name="{name}" value="([^"]*)"', html)
+
+
+def test_finding_5_han_and_fu_are_buttons_and_seats_are_names():
+    event, client, game = setup()
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert _form(html, "wins_0_han") == [str(h) for h in range(1, 14)]
+    assert _form(html, "wins_0_fu") == [
+        "20",
+        "25",
+        "30",
+        "40",
+        "50",
+        "60",
+        "70",
+        "80",
+        "90",
+        "100",
+        "110",
+    ]
+    assert _form(html, "wins_0_yakuman")[:2] == ["1", "2"]
+    assert _form(html, "discarder") == ["0", "1", "2", "3"]
+    assert f"北 {names(game)[3]}" in html  # a seat button says wind and name
+    assert 'type="number"' not in html  # nothing typed on a phone's number pad
+    assert re.search(r'name="type" value="ron"[^>]*checked', html)  # most hands are a ron
+    assert 'name="wins_1_seat"' not in html  # 頭ハネ: one winner
+
+
+def test_finding_5_free_sanma_asks_no_fu():
+    event, client, game = setup("free-sanma", players=["一", "二", "三", "四", "五", "六"])
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert _form(html, "wins_0_han") and not _form(html, "wins_0_fu") and not _form(html, "fu")
+    assert _form(html, "discarder") == ["0", "1", "2"]
+    reply = hand(client, event, game, type="ron", discarder="1", wins_0_seat="2", wins_0_han="2")
+    assert reply.status_code == 302
+
+
+def test_finding_5_the_emperor_fields_have_hints_and_the_minimum():
+    event, client, game = setup("emperor")
+    client.cookies["django_language"] = "ja"
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert "縛り: 4人なら4役以上、鳴き1回ごとに+1" in html
+    assert "3以上で有徳" in html and "1役500点" in html
+    client.cookies["django_language"] = "en"
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert "At least 4 with 4 players" in html

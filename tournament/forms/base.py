@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from tournament.i18n import error_text
 from tournament.services.errors import ServiceError
 
 
+def parent_path(path: str) -> str:
+    """`result.wins[1].han` → `result.wins[1]` → `result.wins` → `result` → ``."""
+    cut = max(path.rfind("."), path.rfind("["))
+    return path[:cut] if cut > 0 else ""
+
+
 class ServiceForm(forms.Form):
-    """`form_field` maps a service's field path to one of this form's fields (None: the top);
-    `unmapped_message` says an error shown at the top. Errors are said in the reader's
-    language, a seat by its wind and `seat_names` (the table's players, in seat order)."""
+    """A service's error goes to the form field it names (or the top); it is said in the
+    reader's language, a seat by its wind and `seat_names` (the table's players, in seat order).
+
+    A form that builds the service's data records, as it builds it, which of its fields each
+    data path came from (`paths`); an error on a path it did not record goes to the nearest
+    recorded parent (`wins[1].han` → the second winner's han; `riichi[2]` → riichi)."""
 
     seat_names: list[str] = []
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.paths: dict[str, str] = {}
+
     def form_field(self, path: str) -> str | None:
+        name = path
+        probe = path
+        while probe:
+            if probe in self.paths:
+                name = self.paths[probe]
+                break
+            probe = parent_path(probe)
         # A hidden field shows no error: what concerns it is said at the top.
-        field = self.fields.get(path)
-        return path if field is not None and not field.widget.is_hidden else None
+        field = self.fields.get(name)
+        return name if field is not None and not field.widget.is_hidden else None
 
     def error_text(self, exc: ServiceError) -> str:
         return error_text(exc, self.seat_names)

@@ -4,7 +4,6 @@ the field it names — so the rules are checked in one place, the engine, never 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -125,19 +124,32 @@ class ScoresForm(EngineForm):
         keys = ("winner", "kind", "from", "count", "pao")
         return [[self[f"yk{k}_{key}"] for key in keys] for k in range(self.yakuman_count)]
 
-    def _busted_seats(self) -> list[int]:
-        """Seats with a "busted by" ticked, in seat order: `busts[i]` of the data sent."""
-        d = getattr(self, "cleaned_data", {})
-        return [i for i in range(self.n) if d.get(f"bust_{i}")]
-
     def to_data(self, round_number: int, table: int) -> dict[str, Any]:
         d = self.cleaned_data
-        busts = [{"seat": i, "by": [int(j) for j in d[f"bust_{i}"]]} for i in self._busted_seats()]
+        self.paths = {"deposits": "deposits", "round": "round", "table": "table"}
+        for i in range(self.n):
+            self.paths[f"seats[{i}]"] = f"seat_{i}"
+            self.paths[f"scores[{i}]"] = f"score_{i}"
+        busts = []
+        for i in range(self.n):
+            if d.get(f"bust_{i}"):
+                self.paths[f"busts[{len(busts)}]"] = f"bust_{i}"
+                busts.append({"seat": i, "by": [int(j) for j in d[f"bust_{i}"]]})
         yakuman = []
         for k in range(self.yakuman_count):
             winner = _int(d.get(f"yk{k}_winner"))
             if winner is None:
                 continue
+            at = f"yakuman[{len(yakuman)}]"
+            self.paths[at] = f"yk{k}_winner"
+            for key, name in (
+                ("kind", "kind"),
+                ("from", "from"),
+                ("count", "count"),
+                ("pao", "pao"),
+                ("pao_count", "count"),
+            ):
+                self.paths[f"{at}.{key}"] = f"yk{k}_{name}"
             row: dict[str, Any] = {
                 "winner": winner,
                 "kind": d.get(f"yk{k}_kind") or "tsumo",
@@ -158,22 +170,6 @@ class ScoresForm(EngineForm):
             "yakuman": yakuman,
         }
 
-    def form_field(self, path: str) -> str | None:
-        if m := re.fullmatch(r"(seats|scores)\[(\d+)\]", path):
-            return f"{'seat' if m[1] == 'seats' else 'score'}_{m[2]}"
-        if m := re.fullmatch(r"busts\[(\d+)\](\..*)?", path):
-            busted = self._busted_seats()
-            i = int(m[1])
-            if i < len(busted):
-                return f"bust_{busted[i]}"
-        if m := re.fullmatch(r"yakuman\[(\d+)\](?:\.(\w+))?", path):
-            key = {"pao_count": "count", None: "winner"}.get(m[2], m[2])
-            name = f"yk{m[1]}_{key}"
-            return name if name in self.fields else None
-        if path == "scores":
-            return None  # the sum: shown by the sum line, above the scores
-        return super().form_field(path)
-
 
 RIICHI_TYPES = [
     ("ron", _("Ron")),
@@ -189,11 +185,47 @@ EMPEROR_TYPES = [
     ("draw", _("Draw")),
     ("chombo", _("Chombo")),
 ]
+# Every fu a hand can have (20 for pinfu tsumo, 25 for chiitoitsu, then tens to 110).
+FU_VALUES = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+# Composite yakuman: the most one hand reaches (e.g. 大四喜 字一色 四暗刻単騎 where doubles count).
+MOST_YAKUMAN = 6
+
+
+def _multiple(value: str) -> int | float:
+    """A yakuman multiple as the engine takes it: 2, or 1.5 under half steps."""
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
+def _chips(choices: list[tuple[Any, Any]], **kwargs: Any) -> forms.TypedChoiceField:
+    """Buttons, one per choice (radios underneath: the page works without JavaScript)."""
+    return forms.TypedChoiceField(
+        choices=choices, widget=forms.RadioSelect, required=False, empty_value=None, **kwargs
+    )
+
+
+def _seat_chips(names: list[str], **kwargs: Any) -> forms.TypedChoiceField:
+    return _chips(_seat_choices(names, blank=False), coerce=int, **kwargs)
+
+
+def _seat_toggles(names: list[str], **kwargs: Any) -> forms.TypedMultipleChoiceField:
+    return forms.TypedMultipleChoiceField(
+        choices=_seat_choices(names, blank=False),
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        **kwargs,
+    )
 
 
 class HandForm(EngineForm):
-    """One hand at the table. Every result type's fields are here; the page shows the ones the
-    chosen type needs, and `to_hand` sends only those."""
+    """One hand at the table, entered by tapping: result, riichi, seats (by wind and name),
+    han and fu as buttons. Every result type's fields are here; the page shows the ones the
+    chosen type needs, and `to_hand` sends only those.
+
+    A win is a block of fields sharing a prefix: `""` for a tsumo (`winner`, `han`, …) and
+    `wins_K_` for the K-th ron winner (`wins_K_seat`, …) — as many ron blocks as the venue
+    lets win at once (`max_ron_winners`)."""
 
     def __init__(
         self, *args: Any, rules: Ruleset, names: list[str], can_stop: bool = False, **kwargs: Any
@@ -203,8 +235,6 @@ class HandForm(EngineForm):
         self.n = len(names)
         self.seat_names = names
         self.emperor = rules.game == "emperor"
-        seats = _seat_choices(names)
-        checks = _seat_choices(names, blank=False)
         types = EMPEROR_TYPES if self.emperor else RIICHI_TYPES
         if not self.emperor:
             types = [
@@ -213,132 +243,185 @@ class HandForm(EngineForm):
                 if not (t[0] == "nagashi" and rules.nagashi is None)
                 and not (t[0] == "abort" and not rules.aborts)
             ]
+        # Most hands are a ron: it is chosen until the organizer picks another result.
         self.fields["type"] = forms.ChoiceField(
-            label=_("Result"), choices=types, widget=forms.RadioSelect
+            label=_("Result"), choices=types, widget=forms.RadioSelect, initial="ron"
         )
         if rules.riichi_stick:
-            self.fields["riichi"] = forms.MultipleChoiceField(
-                label=_("Riichi"),
-                choices=checks,
-                widget=forms.CheckboxSelectMultiple,
-                required=False,
-            )
-        self.fields["winner"] = forms.ChoiceField(label=_("Winner"), choices=seats, required=False)
-        self.fields["discarder"] = forms.ChoiceField(
-            label=_("Dealt in"), choices=seats, required=False
-        )
-        number = {"required": False, "widget": forms.NumberInput(attrs={"inputmode": "numeric"})}
+            self.fields["riichi"] = _seat_toggles(names, label=_("Riichi"))
+        self.fields["discarder"] = _seat_chips(names, label=_("Dealt in"))
+        self.fields["winner"] = _seat_chips(names, label=_("Winner"))
+        self.ron_blocks = 1 if self.emperor else min(rules.max_ron_winners, self.n - 1)
         if self.emperor:
-            self.fields["yaku"] = forms.IntegerField(label=_("Yaku"), **number)
-            self.fields["bonus"] = forms.IntegerField(label=_("Bonus yaku"), **number)
-            self.fields["virtue"] = forms.IntegerField(label=_("Virtue"), **number)
-            self.fields["calls"] = forms.IntegerField(label=_("Calls"), **number)
-            self.fields["special"] = forms.ChoiceField(
-                label=_("Special"),
-                choices=[("", "—")] + [(k, v) for k, v in SPECIAL_NAMES.items()],
-                required=False,
-            )
+            self._emperor_fields()
         else:
-            self.fields["han"] = forms.IntegerField(label=_("Han"), **number)
-            self.fields["fu"] = forms.IntegerField(label=_("Fu"), **number)
-            self.fields["yakuman"] = forms.IntegerField(label=_("Yakuman"), **number)
-            self.fields["pao"] = forms.ChoiceField(label=_("Pao"), choices=seats, required=False)
-            for k in range(self.n - 1):
-                self.fields[f"wins_{k}_seat"] = forms.ChoiceField(
-                    label=_("Winner %(n)s") % {"n": k + 1}, choices=seats, required=False
+            self._win_fields("")
+            for k in range(self.ron_blocks):
+                self.fields[f"wins_{k}_seat"] = _seat_chips(
+                    names, label=_("Winner") if k == 0 else _("Winner %(n)s") % {"n": k + 1}
                 )
-                self.fields[f"wins_{k}_han"] = forms.IntegerField(label=_("Han"), **number)
-                self.fields[f"wins_{k}_fu"] = forms.IntegerField(label=_("Fu"), **number)
-                self.fields[f"wins_{k}_yakuman"] = forms.IntegerField(label=_("Yakuman"), **number)
-                self.fields[f"wins_{k}_pao"] = forms.ChoiceField(
-                    label=_("Pao"), choices=seats, required=False
-                )
-        self.fields["tenpai"] = forms.MultipleChoiceField(
-            label=_("Tenpai"), choices=checks, widget=forms.CheckboxSelectMultiple, required=False
-        )
+                self._win_fields(f"wins_{k}_")
+        self.fields["tenpai"] = _seat_toggles(names, label=_("Tenpai"))
         if not self.emperor and rules.nagashi is not None:
-            self.fields["winners"] = forms.MultipleChoiceField(
-                label=_("Nagashi by"),
-                choices=checks,
-                widget=forms.CheckboxSelectMultiple,
-                required=False,
-            )
+            self.fields["winners"] = _seat_toggles(names, label=_("Nagashi by"))
         if not self.emperor and rules.aborts:
-            self.fields["reason"] = forms.ChoiceField(
-                label=_("Reason"),
-                choices=[("", "—")] + [(k, ABORT_NAMES[k]) for k in rules.aborts],
-                required=False,
+            self.fields["reason"] = _chips(
+                [(k, ABORT_NAMES[k]) for k in rules.aborts], label=_("Reason")
             )
-        self.fields["offender"] = forms.ChoiceField(
-            label=_("Offender"), choices=seats, required=False
-        )
+        self.fields["offender"] = _seat_chips(names, label=_("Offender"))
         if can_stop:
             self.fields["stop"] = forms.BooleanField(
                 label=_("The dealer stops here after winning (アガリ止め)"), required=False
             )
 
-    def win_rows(self) -> list[list[forms.BoundField]]:
-        keys = ("seat", "han", "fu", "yakuman", "pao")
-        return [[self[f"wins_{k}_{key}"] for key in keys] for k in range(self.n - 1)]
+    def _win_fields(self, prefix: str) -> None:
+        rules = self.rules
+        top_han = max(13, rules.kazoe_han or 13)  # a venue counting 14 han to kazoe needs 14
+        self.fields[prefix + "han"] = _chips(
+            [(h, str(h)) for h in range(1, top_han + 1)], coerce=int, label=_("Han")
+        )
+        if rules.fu:  # a venue without fu (free-sanma: every hand 30 fu) never asks for it
+            self.fields[prefix + "fu"] = _chips(
+                [(f, str(f)) for f in FU_VALUES], coerce=int, label=_("Fu")
+            )
+        step = 0.5 if rules.yakuman_half_steps else 1.0
+        multiples = [1 + step * i for i in range(int((MOST_YAKUMAN - 1) / step) + 1)]
+        self.fields[prefix + "yakuman"] = _chips(
+            [(f"{k:g}", f"×{k:g}") for k in multiples], coerce=_multiple, label=_("Yakuman")
+        )
+        self.fields[prefix + "pao"] = _chips(
+            _seat_choices(self.seat_names), coerce=int, label=_("Pao")
+        )
 
-    def _win(self, prefix: str, seat_key: str, seat: int) -> dict[str, Any]:
+    def _emperor_fields(self) -> None:
+        rules, n = self.rules, self.n
+
+        def number(label: Any, help_text: str) -> forms.IntegerField:
+            return forms.IntegerField(
+                label=label,
+                help_text=help_text,
+                required=False,
+                min_value=0,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+        minimum = rules.emperor_min_yaku.get(n)
+        virtuous = rules.emperor_virtuous.get(n)
+        self.fields["yaku"] = number(
+            _("Yaku"),
+            _("At least %(min)s with %(n)s players (縛り), one more per call.")
+            % {"min": minimum, "n": n},
+        )
+        self.fields["bonus"] = number(
+            _("Bonus yaku"), _("%(points)s points each.") % {"points": rules.emperor_bonus_points}
+        )
+        self.fields["virtue"] = number(
+            _("Virtue"),
+            _("Virtuous at %(v)s or more: %(points)s points each; the winner becomes emperor.")
+            % {"v": virtuous, "points": rules.emperor_virtue_points},
+        )
+        self.fields["calls"] = number(_("Calls"), _("Calls made (鳴き); each raises the minimum."))
+        self.fields["special"] = forms.ChoiceField(
+            label=_("Special"),
+            choices=[("", "—")] + [(k, v) for k, v in SPECIAL_NAMES.items()],
+            required=False,
+            help_text=_("三双, 天和 and 地和 win without the minimum."),
+        )
+
+    @property
+    def seat_cols(self) -> str:
+        """The grid class that puts one button per seat on a line (`cols-4`)."""
+        return f"cols-{self.n}"
+
+    @property
+    def type_cols(self) -> str:
+        """Results on one line when four fit, else three to a line (two lines of six)."""
+        count = len(self.fields["type"].choices)
+        return f"cols-{count if count <= 4 else 3}"
+
+    @property
+    def pao_cols(self) -> str:  # the seats and "—"
+        return f"cols-{self.n + 1}"
+
+    @property
+    def fu_below(self) -> int:
+        """Fu changes a hand's value only under the first limit (mangan at 5 han)."""
+        return self.rules.limits[0][0]
+
+    def win_blocks(self) -> list[dict[str, Any]]:
+        """The ron winners' blocks (the first always shown, the others opened on demand)."""
+        blocks = [self._block(f"wins_{k}_", f"wins_{k}_seat") for k in range(self.ron_blocks)]
+        for k, block in enumerate(blocks):  # open when it, or one opened inside it, holds input
+            block["open"] = any(b["used"] for b in blocks[k:])
+        return blocks
+
+    def tsumo_block(self) -> dict[str, Any]:
+        return self._block("", "winner")
+
+    def _block(self, prefix: str, seat: str) -> dict[str, Any]:
+        names = (seat, prefix + "han", prefix + "fu", prefix + "yakuman", prefix + "pao")
+        fields = [self[name] if name in self.fields else None for name in names]
+        # Opened when it holds something (typed, or an error): a reload never hides input.
+        used = any(f is not None and (f.value() not in (None, "", []) or f.errors) for f in fields)
+        rare = [self[n] for n in names[3:]]
+        return {
+            "seat": fields[0],
+            "han": fields[1],
+            "fu": fields[2],
+            "yakuman": rare[0],
+            "pao": rare[1],
+            "used": used,
+            "rare_used": any(f.value() not in (None, "") or f.errors for f in rare),
+        }
+
+    def _win(self, prefix: str, at: str, seat_key: str, seat_field: str) -> dict[str, Any]:
         d = self.cleaned_data
-        out: dict[str, Any] = {seat_key: seat}
-        for key in ("han", "fu", "yakuman"):
+        out: dict[str, Any] = {seat_key: d.get(seat_field)}
+        self.paths[f"{at}.{seat_key}"] = seat_field
+        for key in ("han", "fu", "yakuman", "pao"):
+            self.paths[f"{at}.{key}"] = prefix + key
             if d.get(prefix + key) is not None:
                 out[key] = d[prefix + key]
-        if _int(d.get(prefix + "pao")) is not None:
-            out["pao"] = _int(d.get(prefix + "pao"))
+        self.paths[f"{at}.pao_yakuman"] = prefix + "yakuman"
         return out
 
     def to_hand(self) -> dict[str, Any]:
         d = self.cleaned_data
         kind = d["type"]
         result: dict[str, Any] = {"type": kind}
-        seat = _int(d.get("winner"))
+        self.paths = {"riichi": "riichi", "stop": "stop", "result.type": "type"}
+        for key in ("discarder", "winner", "tenpai", "winners", "reason", "offender"):
+            self.paths[f"result.{key}"] = key
         if kind in ("ron", "tsumo") and self.emperor:
-            result["winner"] = seat
+            result["winner"] = d.get("winner")
             if kind == "ron":
-                result["discarder"] = _int(d.get("discarder"))
-            for key in ("yaku", "bonus", "virtue", "calls"):
-                if d.get(key) is not None:
+                result["discarder"] = d.get("discarder")
+            for key in ("yaku", "bonus", "virtue", "calls", "special"):
+                self.paths[f"result.{key}"] = key
+                if d.get(key) not in (None, ""):
                     result[key] = d[key]
-            if d.get("special"):
-                result["special"] = d["special"]
         elif kind == "ron":
-            result["discarder"] = _int(d.get("discarder"))
-            result["wins"] = [
-                self._win(f"wins_{k}_", "seat", s)
-                for k in range(self.n - 1)
-                if (s := _int(d.get(f"wins_{k}_seat"))) is not None
-            ]
+            result["discarder"] = d.get("discarder")
+            result["wins"] = []
+            self.paths["result.wins"] = "wins_0_seat"
+            for k in range(self.ron_blocks):
+                if d.get(f"wins_{k}_seat") is not None:
+                    at = f"result.wins[{len(result['wins'])}]"
+                    self.paths[at] = f"wins_{k}_seat"
+                    result["wins"].append(self._win(f"wins_{k}_", at, "seat", f"wins_{k}_seat"))
         elif kind == "tsumo":
-            result.update(self._win("", "winner", seat) if seat is not None else {"winner": None})
+            result.update(self._win("", "result", "winner", "winner"))
         elif kind == "draw":
-            result["tenpai"] = [int(s) for s in d.get("tenpai") or []]
+            result["tenpai"] = d.get("tenpai") or []
         elif kind == "nagashi":
-            result["winners"] = [int(s) for s in d.get("winners") or []]
+            result["winners"] = d.get("winners") or []
         elif kind == "abort":
-            result["reason"] = d.get("reason") or None
+            result["reason"] = d.get("reason")
         elif kind == "chombo":
-            result["offender"] = _int(d.get("offender"))
-        hand: dict[str, Any] = {"riichi": [int(s) for s in d.get("riichi") or []], "result": result}
-        if not hand["riichi"]:
-            del hand["riichi"]
+            result["offender"] = d.get("offender")
+        hand: dict[str, Any] = {"result": result}
+        if d.get("riichi"):
+            hand = {"riichi": d["riichi"], "result": result}
         if d.get("stop"):
             hand["stop"] = True
         return hand
-
-    def form_field(self, path: str) -> str | None:
-        path = path.removeprefix("result.")
-        if m := re.fullmatch(r"wins(?:\[(\d+)\](?:\.(\w+))?)?", path):
-            key = {"pao_yakuman": "yakuman", None: "seat"}.get(m[2], m[2])
-            name = f"wins_{m[1] or 0}_{key}"
-            return name if name in self.fields else None
-        if path in ("han", "fu", "yakuman", "pao") and self.cleaned_data.get("type") == "ron":
-            return None
-        if path == "pao_yakuman":
-            path = "yakuman"
-        if path in ("", "result"):
-            return None
-        return super().form_field(path.split(".")[0].split("[")[0])

@@ -53,11 +53,6 @@ class Sheet:
         return self.flow.next()
 
     @property
-    def dealer_name(self) -> str:
-        nxt = self.flow.next()
-        return self.names[nxt["dealer"]] if nxt else ""
-
-    @property
     def can_stop(self) -> bool:
         return self.flow.rules.agari_yame != "never" and self.flow.is_last_hand
 
