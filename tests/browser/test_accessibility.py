@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tournament.demo import demo_events
-from tournament.models import Game
+from tournament.models import Event, Game
 from tournament.services.imports import event_import
 from tournament.services.rounds import round_seat
 
@@ -29,17 +29,24 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
     from django.contrib.auth import get_user_model
 
     for data in demo_events():
-        if data["slug"] in ("baba-demo", "emperor-series"):
-            event = event_import(data)
+        if data["slug"] in ("baba-demo", "jan-niki-league", "emperor-series"):
+            imported = event_import(data)
+            if data["slug"] == "emperor-series":
+                event = imported
     get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
     emperor_game = Game.objects.filter(round__event=event).order_by("round__number").first()
     round_seat(event=event, rng=random.Random(1))
     open_game = Game.objects.filter(round__event=event, finished=False).first()
     hand_game = Game.objects.get(round__event__slug="baba-demo", round__number=1, table=1)
+    league = Event.objects.get(slug="jan-niki-league")
+    round_seat(event=league, rng=random.Random(1))
+    riichi_game = Game.objects.filter(round__event=league, finished=False).first()
+    riichi_hands = f"/events/jan-niki-league/manage/games/{riichi_game.pk}/hands/"
     public = [
         "/",
         "/events/baba-demo/",
         "/events/baba-demo/?stage=qualifier",
+        "/events/baba-demo/screen/",
         "/events/baba-demo/rounds/1/",
         f"/events/baba-demo/games/{hand_game.pk}/",
         f"/players/{hand_game.seats.first().player.name}/",
@@ -53,6 +60,7 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
         f"/events/emperor-series/manage/games/{open_game.pk}/scores/",
         f"/events/emperor-series/manage/games/{open_game.pk}/hands/",
         f"/events/baba-demo/manage/games/{hand_game.pk}/hands/",
+        riichi_hands,
         "/events/baba-demo/manage/audit/",
     ]
     page = phone
@@ -76,5 +84,9 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
     page.click("button.primary")
     assert page.locator(".errors").is_visible()
     found["scores form with errors"] = violations(page)
+    page.goto(live_server.url + riichi_hands)
+    page.click("button.primary")  # a ron with nothing pressed
+    assert page.locator(".errors").is_visible()
+    found["hand form with errors"] = violations(page)
     assert {k: v for k, v in found.items() if v} == {}
     assert page.problems == []
