@@ -202,6 +202,15 @@ class Ruleset:
             or self.unit % self.point_value == 0
         )
 
+    @property
+    def prize_parts(self) -> tuple[str, ...]:
+        """The prizes a game can pay, as settlement's breakdown names them: `bust` (飛び賞),
+        `shugi` (yakuman chips). Empty at a venue that pays none."""
+        parts = ("bust",) if self.bust_prize and self.bust != "never" else ()
+        if self.yakuman_chips_tsumo or self.yakuman_chips_ron:
+            parts += ("shugi",)
+        return parts
+
     def mangan_value(self) -> int:
         """Basic points of a mangan (formula rulesets)."""
         return self.limits[0][1]

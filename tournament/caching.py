@@ -23,18 +23,28 @@ class StampedCache(Generic[T]):
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, stamp: Any, make: Callable[[], T]) -> T:
+        hit = self.peek(key, stamp)
+        if hit is not None:
+            return hit[0]
+        value = make()  # outside the lock: another thread may make it too, both are right
+        self.put(key, stamp, value)
+        return value
+
+    def peek(self, key: Hashable, stamp: Any) -> tuple[T] | None:
+        """`(value,)` when held for this stamp, else None (a value may itself be None)."""
         with self._lock:
             hit = self._data.get(key)
             if hit is not None and hit[0] == stamp:
                 self._data.move_to_end(key)
-                return hit[1]
-        value = make()  # outside the lock: another thread may make it too, both are right
+                return (hit[1],)
+        return None
+
+    def put(self, key: Hashable, stamp: Any, value: T) -> None:
         with self._lock:
             self._data[key] = (stamp, value)
             self._data.move_to_end(key)
             while len(self._data) > self.slots:
                 self._data.popitem(last=False)
-        return value
 
     def clear(self) -> None:
         with self._lock:

@@ -28,6 +28,20 @@ def stage_label(name: str) -> str:
     return str(STAGE_LABELS.get(name, name))
 
 
+ORDINALS = {
+    1: gettext_lazy("1st"),
+    2: gettext_lazy("2nd"),
+    3: gettext_lazy("3rd"),
+    4: gettext_lazy("4th"),
+    5: gettext_lazy("5th"),
+}
+
+
+def ordinal(place: int) -> str:
+    """A place at a table (at most five players sit at one)."""
+    return str(ORDINALS.get(place, place))
+
+
 def seat_label(position: int, name: str = "") -> str:
     """A seat as the table says it: its wind (seat 0 is East, the first dealer), then the name."""
     wind = SEAT_WINDS[position] if 0 <= position < len(SEAT_WINDS) else str(position + 1)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import Standings
 from scoring.standings import StageResult
 from tournament.exports import STATUS_LABELS, format_points, standings_records
+from tournament.i18n import ordinal
 
 DESC_FIRST = {"td": {"class": "num"}, "th": {"class": "num desc-first"}}
 
@@ -107,7 +108,7 @@ def standings_table(
     extra: list[tuple[str, tables.Column]] = []
     for k in range(1, players_per_table + 1):
         extra.append(
-            (f"c{k}", tables.Column(verbose_name=_ordinal(k), attrs={"td": {"class": "num"}}))
+            (f"c{k}", tables.Column(verbose_name=ordinal(k), attrs={"td": {"class": "num"}}))
         )
     for n in numbers:
         header = f"R{n}"
@@ -154,7 +155,3 @@ def standings_table(
         float(r["total"]).is_integer() for r in records
     )
     return table
-
-
-def _ordinal(k: int) -> str:
-    return {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th")}[k]

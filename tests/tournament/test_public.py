@@ -183,8 +183,30 @@ def test_player_page_lists_every_game_across_events(client):
     with CaptureQueriesContext(connection) as captured:
         page = client.get(url("player-detail", player.pk))
     html = text(page)
-    assert len(captured) == 2  # the player · their finished seats with round, event and game
+    # The player · their finished seats with round, event and game · where they stand: the
+    # first event's standings were cached by its page, the second's are read (stages, entries,
+    # seats — three queries for every event not cached, however many).
+    assert len(captured) == 5
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url("player-detail", player.pk))
+    assert len(captured) == 2  # both now cached
     assert html.count("<polyline") == 2 and small.name in html and second.name in html
     assert "5 games" in html
     assert client.get("/players/Nobody/").status_code == 404
     assert client.get(url("player-detail", 10**9)).status_code == 404
+
+
+def test_standings_read_together_are_each_events_own():
+    from tournament.caching import clear_all
+    from tournament.selectors.standings import event_standings, published_standings_of
+
+    first = event_import(league_data(8, 2))
+    data = league_data(12, 3)
+    data["slug"], data["name"] = "second", "Second league"
+    second = event_import(data)
+    clear_all()
+    together = published_standings_of([first, second])
+    for event in (first, second):
+        alone = event_standings(event)
+        assert [r.to_json() for r in together[event.pk].rows] == [r.to_json() for r in alone.rows]
+        assert together[event.pk].stages == alone.stages

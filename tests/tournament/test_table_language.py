@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from tests.tournament.organize_support import scores_post, text, url
+from tests.tournament.organize_support import logged_in, organizer_for, scores_post, text, url
 from tests.tournament.test_entry import hand, names, setup
 from tournament.i18n import hand_summary
 from tournament.models import AuditEntry
@@ -274,19 +274,7 @@ def test_finding_5_han_and_fu_are_buttons_and_seats_are_names():
     event, client, game = setup()
     html = text(client.get(url("game-hands", event.slug, game.pk)))
     assert _form(html, "wins_0_han") == [str(h) for h in range(1, 14)]
-    assert _form(html, "wins_0_fu") == [
-        "20",
-        "25",
-        "30",
-        "40",
-        "50",
-        "60",
-        "70",
-        "80",
-        "90",
-        "100",
-        "110",
-    ]
+    assert _form(html, "wins_0_fu") == [str(f) for f in (20, 25, *range(30, 111, 10))]
     assert _form(html, "wins_0_yakuman")[:2] == ["1", "2"]
     assert _form(html, "discarder") == ["0", "1", "2", "3"]
     assert f"北 {names(game)[3]}" in html  # a seat button says wind and name
@@ -313,3 +301,59 @@ def test_finding_5_the_emperor_fields_have_hints_and_the_minimum():
     client.cookies["django_language"] = "en"
     html = text(client.get(url("game-hands", event.slug, game.pk)))
     assert "At least 4 with 4 players" in html
+
+
+# --- 8. smaller things ------------------------------------------------------------------------
+
+
+def test_finding_8_a_game_sheet_shows_only_the_prizes_its_venue_pays(demo):
+    from tournament.models import Game
+
+    def headers(slug: str) -> list[str]:
+        game = Game.objects.filter(round__event__slug=slug, finished=True).first()
+        html = flat(demo.get(url("game-detail", slug, game.pk), headers={"accept-language": "en"}))
+        return re.findall(r'<th scope="col">([^<]+)</th>', html.split("</table>")[0])
+
+    assert headers("baba-demo")[-1] == "Bust"  # a bust prize, and no chips
+    assert "Prizes" not in headers("baba-demo") and "Chips" not in headers("baba-demo")
+    assert headers("jan-niki-league")[-2:] == ["Bust", "Prizes"]  # 飛び賞 and yakuman chips
+    assert headers("hyper-club-night")[-1] == "Oka"  # pays neither
+
+
+def test_finding_8_withdraw_asks_first(demo):
+    from tournament.models import Entry, Event
+
+    event = Event.objects.get(slug="jan-niki-league")
+    entry = Entry.objects.filter(event=event).select_related("player").first()
+    client = logged_in(organizer_for(event))
+    page = text(client.get(url("event-manage", event.slug)))
+    assert f'href="{url("player-withdraw", event.slug, entry.pk)}"' in page  # a link, not a POST
+    asked = client.get(url("player-withdraw", event.slug, entry.pk))
+    assert asked.status_code == 200 and f"Withdraw {entry.player.name}?" in text(asked)
+    entry.refresh_from_db()
+    assert not entry.withdrawn  # asking changed nothing
+    client.post(url("player-withdraw", event.slug, entry.pk), {"withdrawn": "1"})
+    entry.refresh_from_db()
+    assert entry.withdrawn
+
+
+def test_finding_8_the_player_page_says_where_they_finished_and_their_places_in_words(demo):
+    from tournament.models import Event
+    from tournament.selectors.standings import event_standings
+
+    event = Event.objects.get(slug="baba-demo")
+    rows = event_standings(event).rows
+    row = next(r for r in rows if r.status == "qualifier")  # out at the cut
+    player = event.entries.get(player__name=row.player).player
+    html = flat(demo.get(url("player-detail", player.pk), headers={"accept-language": "en"}))
+    assert f"<dd>{row.rank} of {len(rows)}" in html and "Out at the cut" in html
+    firsts = row.rank_counts.get(1, 0)
+    assert f"<dt>1st</dt><dd>{firsts}</dd>" in html and "1: " not in html
+    html = flat(demo.get(url("player-detail", player.pk), headers={"accept-language": "ja"}))
+    assert f"{len(rows)}人中{row.rank}位" in html
+
+
+def test_finding_8_one_player_registered_is_singular():
+    event, client, _ = setup()
+    reply = client.post(url("players-add", event.slug), {"players": "新人"}, follow=True)
+    assert "1 player registered." in text(reply)

@@ -1,17 +1,22 @@
-"""Reads for a player's page: every finished game, across events (two queries)."""
+"""Reads for a player's page: every finished game across events (one query), and where the
+player stands in each (the published standings: cached, or three queries for all the rest)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from scoring.standings import Row
 from tournament.models import Event, Player, Seat
+from tournament.selectors.standings import published_standings_of
 
 
 @dataclass
 class EventRecord:
     event: Event
     seats: list[Seat] = field(default_factory=list)
+    standing: Row | None = None  # the player's row in the event's standings
+    field_size: int = 0  # how many are ranked
 
     @property
     def total(self) -> Decimal:
@@ -53,4 +58,9 @@ def player_record(player: Player) -> list[EventRecord]:
     for seat in seats:
         event = seat.round.event
         records.setdefault(event.pk, EventRecord(event)).seats.append(seat)
+    tables = published_standings_of([r.event for r in records.values()])
+    for record in records.values():
+        table = tables[record.event.pk]
+        record.field_size = len(table.rows)
+        record.standing = next((r for r in table.rows if r.player == player.name), None)
     return list(records.values())

@@ -33,17 +33,25 @@ def event_format(event: Event, stages: list[Stage] | None = None) -> Format:
     )
 
 
+SEAT_FIELDS = ("game_id", "round__number", "player_id", "rank", "points", "chips")
+ENTRY_FIELDS = ("player_id", "player__name", "substitute")
+
+
 def event_results(event: Event, names: dict[int, str] | None = None) -> list[GameResult]:
     """Every finished game's stored per-seat results, in one query. `names` (player id →
     name, from the entries the caller read anyway) spares the join to players: with 8,192
     seats PostgreSQL may misjudge that join and look each player up one by one (9 ms)."""
-    names = dict(names or {})
     seats = (
         Seat.objects.filter(round__event=event, rank__isnull=False)
         .order_by("game_id", "position")
-        .values_list("game_id", "round__number", "player_id", "rank", "points", "chips")
+        .values_list(*SEAT_FIELDS)
     )
-    rows = list(seats)
+    return _game_results(list(seats), names or {})
+
+
+def _game_results(rows: list[tuple], names: dict[int, str]) -> list[GameResult]:
+    """Seat rows (SEAT_FIELDS, by game and position) as the engine's game results."""
+    names = dict(names)
     unknown = {row[2] for row in rows} - names.keys()
     if unknown:  # a seat without an entry: the services never make one, the admin could
         names.update(Player.objects.filter(pk__in=unknown).values_list("pk", "name"))
@@ -65,15 +73,19 @@ def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     """The standings, and each player's id by name (pages link players by id, never by a
     name that may hold any character) — from the entries read anyway."""
     stages = list(event.stages.all())
-    fmt = event_format(event, stages)
     entries = list(
-        Entry.objects.filter(event=event)
-        .order_by("player__name")
-        .values_list("player_id", "player__name", "substitute")
+        Entry.objects.filter(event=event).order_by("player__name").values_list(*ENTRY_FIELDS)
     )
+    names = {pk: name for pk, name, _ in entries}
+    return _standings_from(event, stages, entries, event_results(event, names))
+
+
+def _standings_from(
+    event: Event, stages: list[Stage], entries: list[tuple], results: list[GameResult]
+) -> tuple[Standings, dict[str, int]]:
     result = standings(
-        event_results(event, {pk: name for pk, name, _ in entries}),
-        fmt,
+        results,
+        event_format(event, stages),
         [name for _, name, substitute in entries if not substitute],
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes={name for _, name, substitute in entries if substitute},
@@ -99,6 +111,46 @@ def published_player_ids(event: Event) -> dict[str, int]:
 
 def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     return _published.get(event.pk, event_stamp(event), lambda: _standings_with_ids(event))
+
+
+def published_standings_of(events: list[Event]) -> dict[int, Standings]:
+    """`published_standings` of several events (a player's page): the cached as they are,
+    the others read together — stages, entries, seats: three queries however many events."""
+    out: dict[int, Standings] = {}
+    missing = []
+    for event in events:
+        hit = _published.peek(event.pk, event_stamp(event))
+        if hit is None:
+            missing.append(event)
+        else:
+            out[event.pk] = hit[0][0]  # (standings, player ids)
+    if not missing:
+        return out
+    ids = [e.pk for e in missing]
+    stages: dict[int, list[Stage]] = {pk: [] for pk in ids}
+    for stage in Stage.objects.filter(event_id__in=ids):
+        stages[stage.event_id].append(stage)
+    entries: dict[int, list[tuple]] = {pk: [] for pk in ids}
+    for event_id, *entry in (
+        Entry.objects.filter(event_id__in=ids)
+        .order_by("event_id", "player__name")
+        .values_list("event_id", *ENTRY_FIELDS)
+    ):
+        entries[event_id].append(tuple(entry))
+    seats: dict[int, list[tuple]] = {pk: [] for pk in ids}
+    for event_id, *seat in (
+        Seat.objects.filter(round__event_id__in=ids, rank__isnull=False)
+        .order_by("round__event_id", "game_id", "position")
+        .values_list("round__event_id", *SEAT_FIELDS)
+    ):
+        seats[event_id].append(tuple(seat))
+    for event in missing:
+        rows = entries[event.pk]
+        results = _game_results(seats[event.pk], {pk: name for pk, name, _ in rows})
+        value = _standings_from(event, stages[event.pk], rows, results)
+        _published.put(event.pk, event_stamp(event), value)
+        out[event.pk] = value[0]
+    return out
 
 
 def stage_result(event: Event, name: str) -> StageResult | None:

@@ -7,6 +7,7 @@ import json
 from django import template
 
 from tournament import i18n
+from tournament.exports import STATUS_LABELS
 from tournament.i18n import seat_label
 
 register = template.Library()
@@ -15,6 +16,17 @@ register = template.Library()
 @register.filter
 def stage_label(name: str) -> str:
     return i18n.stage_label(name)
+
+
+@register.filter
+def status_label(status: str) -> str:
+    """A standings status in words (the page's and the XLSX's), not its code."""
+    return str(STATUS_LABELS.get(status, status))
+
+
+@register.filter
+def ordinal(place: int) -> str:
+    return i18n.ordinal(place)
 
 
 @register.filter

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.auditlog import action_label, entry_sentence
 from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
@@ -134,11 +134,17 @@ def players_add(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @organizer_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    """GET asks first (a withdrawal from a phone is one stray tap away); POST withdraws, or
+    with `withdrawn=0` reinstates."""
     entry = get_object_or_404(
         Entry.objects.select_related("player", "event"), pk=entry_id, event=event
     )
+    if request.method == "GET":
+        return render(
+            request, "tournament/manage/player_withdraw.html", {"event": event, "entry": entry}
+        )
     withdrawn = request.POST.get("withdrawn", "1") == "1"
     try:
         entry_withdraw(entry=entry, withdrawn=withdrawn, user=request.user)

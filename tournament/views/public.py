@@ -15,6 +15,7 @@ from django_tables2 import RequestConfig
 
 from scoring import ScoringError
 from scoring.names import normalize_name
+from scoring.rules import Ruleset
 from tournament.caching import event_stamp, stamped_cache
 from tournament.charts import score_chart
 from tournament.exports import export_standings
@@ -184,8 +185,21 @@ def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpRespo
             "log": hand_log(hands),
             "chart": chart,
             "whole": event.rules.whole_points,
+            "prizes": _prize_columns(event.rules),
         },
     )
+
+
+def _prize_columns(rules: Ruleset) -> dict[str, bool]:
+    """The prize columns a game sheet shows: only what the venue can pay (no all-zero column)
+    — in points (bust prize, yakuman chips) or, where prizes are paid in chips, one column."""
+    parts = rules.prize_parts
+    in_points = not rules.prizes_in_chips
+    return {
+        "bust": in_points and "bust" in parts,
+        "shugi": in_points and "shugi" in parts,
+        "chips": rules.prizes_in_chips and bool(parts),
+    }
 
 
 def player_by_name(request: HttpRequest, name: str) -> HttpResponse:

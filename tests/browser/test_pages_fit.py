@@ -1,0 +1,85 @@
+"""Issue 12, findings 4 and 8 in a browser: the hand log reads as words on a phone and on a
+desktop, in both languages — no cell narrower than its longest word (the result column once
+stacked ツ/モ/後/藤 one character a line); a chart's labels stay text-sized on a desktop."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament.demo import demo_events
+from tournament.models import Game
+from tournament.services.imports import event_import
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+# Every word of a hand-log cell whose glyphs sit on more than one line. A word: letters, kana,
+# kanji and digits between spaces and punctuation (Japanese lines may break after 、 or ）).
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll("table.log th, table.log td")) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/[^\\s、，,。（）()［］\\[\\]「」・:：]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(`${word[0]} in ${cell.className}:${cell.clientWidth}px`);
+      }
+    }
+  }
+  return broken;
+}"""
+
+# An SVG's text is drawn in its own units and scales with the drawing: the size on screen.
+RENDERED_FONT_SIZES = """ts => ts.map((t) => {
+  const svg = t.ownerSVGElement;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return parseFloat(getComputedStyle(t).fontSize) * scale;
+})"""
+
+
+def _baba_hands_game() -> Game:
+    for data in demo_events():
+        if data["slug"] == "baba-demo":
+            event_import(data)
+    games = Game.objects.filter(round__event__slug="baba-demo", mode="hands")
+    return games.order_by("round__number", "table").first()
+
+
+def _page(browser, width: int, height: int, locale: str):
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_no_hand_log_cell_is_narrower_than_its_longest_word(live_server, browser, size, locale):
+    from django.contrib.auth import get_user_model
+
+    game = _baba_hands_game()
+    get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
+    context, page = _page(browser, *size, locale)
+    page.goto(f"{live_server.url}/events/baba-demo/games/{game.pk}/")
+    assert page.locator("table.log tbody tr").count() > 3
+    assert page.evaluate(BROKEN_WORDS) == []
+    page.goto(
+        f"{live_server.url}/accounts/login/?next=/events/baba-demo/manage/games/{game.pk}/hands/"
+    )
+    page.fill("#id_username", "admin")
+    page.fill("#id_password", "pw-admin")
+    page.click("main button[type=submit]")
+    assert page.locator("table.log tbody tr").count() > 3  # the organizer's score sheet
+    assert page.evaluate(BROKEN_WORDS) == []
+    context.close()
+
+
+def test_chart_labels_stay_text_sized_on_a_desktop(live_server, browser):
+    game = _baba_hands_game()
+    player = game.seats.first().player
+    context, page = _page(browser, 1920, 1080, "en-GB")
+    for path in (f"/events/baba-demo/games/{game.pk}/", f"/players/{player.pk}/"):
+        page.goto(live_server.url + path)
+        sizes = page.eval_on_selector_all("figure.chart text.tick", RENDERED_FONT_SIZES)
+        assert sizes and max(sizes) <= 16, (path, max(sizes))
+    context.close()
