@@ -1,6 +1,7 @@
-"""Issue 12, findings 4 and 8 in a browser: the hand log reads as words on a phone and on a
-desktop, in both languages — no cell narrower than its longest word (the result column once
-stacked ツ/モ/後/藤 one character a line); a chart's labels stay text-sized on a desktop."""
+"""Issue 12, findings 4 and 8 in a browser: a game's tables (its result and the hand log) read
+as words on a phone and on a desktop, in both languages — no cell narrower than its longest
+word (the log's result column once stacked ツ/モ/後/藤 one character a line, the result table
+東/馬/場); a chart's labels stay text-sized on a desktop."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from tournament.services.imports import event_import
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-# Every word of a hand-log cell whose glyphs sit on more than one line. A word: letters, kana,
+# Every word of a game table's cell whose glyphs sit on more than one line. A word: letters, kana,
 # kanji and digits between spaces and punctuation (Japanese lines may break after 、 or ）).
-BROKEN_WORDS = """() => {
+BROKEN_WORDS = """async () => {
+  await document.fonts.ready;
   const broken = [];
-  for (const cell of document.querySelectorAll("table.log th, table.log td")) {
+  for (const cell of document.querySelectorAll("table.seats th, table.seats td")) {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       for (const word of node.data.matchAll(/[^\\s、，,。（）()［］\\[\\]「」・:：]+/g)) {
@@ -54,7 +56,7 @@ def _page(browser, width: int, height: int, locale: str):
 
 @pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
 @pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
-def test_no_hand_log_cell_is_narrower_than_its_longest_word(live_server, browser, size, locale):
+def test_no_game_table_cell_is_narrower_than_its_longest_word(live_server, browser, size, locale):
     from django.contrib.auth import get_user_model
 
     game = _baba_hands_game()
