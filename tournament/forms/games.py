@@ -142,14 +142,9 @@ class ScoresForm(EngineForm):
                 continue
             at = f"yakuman[{len(yakuman)}]"
             self.paths[at] = f"yk{k}_winner"
-            for key, name in (
-                ("kind", "kind"),
-                ("from", "from"),
-                ("count", "count"),
-                ("pao", "pao"),
-                ("pao_count", "count"),
-            ):
-                self.paths[f"{at}.{key}"] = f"yk{k}_{name}"
+            for key in ("kind", "from", "count", "pao"):
+                self.paths[f"{at}.{key}"] = f"yk{k}_{key}"
+            self.paths[f"{at}.pao_count"] = f"yk{k}_count"
             row: dict[str, Any] = {
                 "winner": winner,
                 "kind": d.get(f"yk{k}_kind") or "tsumo",
@@ -359,20 +354,18 @@ class HandForm(EngineForm):
         return self._block("", "winner")
 
     def _block(self, prefix: str, seat: str) -> dict[str, Any]:
-        names = (seat, prefix + "han", prefix + "fu", prefix + "yakuman", prefix + "pao")
-        fields = [self[name] if name in self.fields else None for name in names]
-        # Opened when it holds something (typed, or an error): a reload never hides input.
-        used = any(f is not None and (f.value() not in (None, "", []) or f.errors) for f in fields)
-        rare = [self[n] for n in names[3:]]
-        return {
-            "seat": fields[0],
-            "han": fields[1],
-            "fu": fields[2],
-            "yakuman": rare[0],
-            "pao": rare[1],
-            "used": used,
-            "rare_used": any(f.value() not in (None, "") or f.errors for f in rare),
-        }
+        block = {"seat": self[seat]}
+        for key in ("han", "fu", "yakuman", "pao"):
+            block[key] = self[prefix + key] if prefix + key in self.fields else None
+
+        def holds(*keys: str) -> bool:  # something pressed, or an error to show
+            fields = [block[k] for k in keys if block[k] is not None]
+            return any(f.value() not in (None, "", []) or f.errors for f in fields)
+
+        # Opened when it holds something: a page sent back never hides what was pressed.
+        block["used"] = holds("seat", "han", "fu", "yakuman", "pao")
+        block["rare_used"] = holds("yakuman", "pao")
+        return block
 
     def _win(self, prefix: str, at: str, seat_key: str, seat_field: str) -> dict[str, Any]:
         d = self.cleaned_data
