@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
 from tournament.converters import EventSlugConverter, StageActionConverter
-from tournament.views import accounts, entry, organize, public
+from tournament.views import accounts, entry, organize, public, table
 
 register_converter(EventSlugConverter, "event")
 register_converter(StageActionConverter, "stage_action")
@@ -26,6 +26,10 @@ manage = [
     path("games/<int:game_id>/scores/", entry.game_scores, name="game-scores"),
     path("games/<int:game_id>/hands/", entry.game_hands, name="game-hands"),
     path("games/<int:game_id>/undo/", entry.game_undo, name="game-undo"),
+    path("games/<int:game_id>/approve/", entry.game_approve_view, name="game-approve"),
+    path("games/<int:game_id>/link/", organize.table_link_new, name="table-link-new"),
+    path("tables/", organize.table_states_live, name="table-states"),
+    path("tables/entry/", organize.table_entry_set, name="table-entry"),
     path("games/<int:game_id>/delete/", entry.game_delete, name="game-delete"),
     path("audit/", organize.audit_log, name="event-audit"),
 ]
@@ -47,6 +51,9 @@ urlpatterns = [
         name="standings-export",
     ),
     path("events/<event:slug>/manage/", include(manage)),
+    # A table's own page: what its printed QR code opens (CONTRACT §3), or its code typed.
+    path("t/", table.table_code, name="table-code"),
+    path("t/<str:token>/", table.table_page, name="table-page"),
     path(
         "accounts/login/",
         accounts.LoginView.as_view(),

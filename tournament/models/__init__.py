@@ -1,7 +1,7 @@
 from tournament.models.accounts import LoginFailure
 from tournament.models.audit import AuditEntry
 from tournament.models.events import FORMAT_CHOICES, Entry, Event, Round, SitOut, Stage
-from tournament.models.games import Game, Hand, Seat
+from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.venues import PRESET_CHOICES, Player, Venue
 
 __all__ = [
@@ -18,5 +18,6 @@ __all__ = [
     "Seat",
     "SitOut",
     "Stage",
+    "TableLink",
     "Venue",
 ]

@@ -16,6 +16,10 @@ class AuditEntry(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # A change made through a table link, not by a signed-in user: the table and, when the
+    # phone said who it was, the seat.
+    at_table = models.PositiveSmallIntegerField(_("at table"), null=True, blank=True)
+    at_seat = models.PositiveSmallIntegerField(_("at seat"), null=True, blank=True)
     action = models.CharField(_("action"), max_length=40)
     summary = models.CharField(_("summary"), max_length=300)
     before = models.JSONField(_("before"), null=True, blank=True)

@@ -17,6 +17,14 @@ FORMAT_CHOICES = [
     ("baba", _("Baba: qualifier rounds 1–6, top 4 to the final rounds 7–8")),
 ]
 
+# Who enters results (issue 13): the organizers, or each table through its link, a second seat
+# confirming before a result counts.
+TABLE_ENTRY_CHOICES = [
+    ("organizers", _("Organizers enter every result")),
+    ("tables", _("Tables enter their own results; another seat confirms")),
+]
+TABLE_MODE_CHOICES = [("hands", _("hand by hand")), ("scores", _("final scores"))]
+
 
 class Event(models.Model):
     name = models.CharField(_("name"), max_length=200)
@@ -38,6 +46,12 @@ class Event(models.Model):
         blank=True,
         related_name="organized_events",
     )
+    table_entry = models.CharField(
+        _("results entered by"), max_length=12, choices=TABLE_ENTRY_CHOICES, default="organizers"
+    )
+    table_mode = models.CharField(
+        _("a table link enters"), max_length=10, choices=TABLE_MODE_CHOICES, default="hands"
+    )
     # Bumped by every change to the event's players, games or stages (services/audit.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -48,6 +62,16 @@ class Event(models.Model):
         ordering = ["-created_at", "name"]
         verbose_name = _("event")
         verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_entry__in=["organizers", "tables"]),
+                name="tournament_event_table_entry_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_mode__in=["hands", "scores"]),
+                name="tournament_event_table_mode_known",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

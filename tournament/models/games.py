@@ -10,6 +10,12 @@ from tournament.models.events import Round
 from tournament.models.venues import Player
 
 MODE_CHOICES = [("scores", _("final scores")), ("hands", _("hand by hand"))]
+# A result entered at the table waits, outside the standings, for another seat's confirmation.
+CONFIRMATION_CHOICES = [
+    ("", _("not asked")),
+    ("waiting", _("waiting for confirmation")),
+    ("disputed", _("disputed")),
+]
 
 
 class Game(models.Model):
@@ -23,6 +29,11 @@ class Game(models.Model):
     finished = models.BooleanField(_("finished"), default=True)
     # Optimistic locking: every save bumps it; a save based on an older version is refused.
     version = models.PositiveIntegerField(default=1)
+    confirmation = models.CharField(
+        _("confirmation"), max_length=10, choices=CONFIRMATION_CHOICES, default="", blank=True
+    )
+    submitted_seat = models.PositiveSmallIntegerField(_("entered by seat"), null=True, blank=True)
+    dispute = models.CharField(_("dispute"), max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -42,6 +53,15 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(mode__in=["scores", "hands"]), name="tournament_game_mode_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmation__in=["", "waiting", "disputed"]),
+                name="tournament_game_confirmation_known",
+            ),
+            # A result waiting for confirmation is not in the standings: the game is not over.
+            models.CheckConstraint(
+                condition=Q(confirmation="") | Q(finished=False),
+                name="tournament_game_waiting_is_open",
             ),
         ]
 
@@ -124,3 +144,31 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.label}"
+
+
+class TableLink(models.Model):
+    """What a printed QR code points at (CONTRACT §3): one table's game, without an account,
+    while it is open. `token` is in the link; `code` (6 characters) is typed at /t/; each
+    seat's own code (`seat_codes`, in seat order) confirms a result another seat entered."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="links")
+    token = models.CharField(max_length=64, unique=True)
+    code = models.CharField(max_length=6, unique=True)
+    seat_codes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "-created_at"]
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(revoked_at__isnull=True),
+                name="tournament_tablelink_one_live_per_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.code}"

@@ -20,6 +20,7 @@ def audit_record(
     summary: str,
     before: Any = None,
     after: Any = None,
+    at: Any = None,
 ) -> AuditEntry:
     """Log an organizer's change. Every write to an event passes here, so this is also where
     the event's version moves on (in the same transaction as the change)."""
@@ -28,6 +29,8 @@ def audit_record(
     return AuditEntry.objects.create(
         event=event,
         user=user if getattr(user, "is_authenticated", False) else None,
+        at_table=at.table if at is not None else None,  # through a table link (AtTable)
+        at_seat=at.seat if at is not None else None,
         action=action,
         summary=summary[:300],
         before=before,

@@ -44,6 +44,21 @@ MESSAGES: dict[str, str] = {
         "this game was entered by its final scores; correct those instead"
     ),
     "game.no_hand": gettext_noop("there is no hand to undo"),
+    # --- table links and confirmation ---
+    "event.table_entry": gettext_noop("choose who enters results: organizers or tables"),
+    "table.link_failed": gettext_noop("no new table link could be made; try again"),
+    "table.closed": gettext_noop("table {table}'s game is over: its link is closed"),
+    "table.not_waiting": gettext_noop("this table has no result waiting for confirmation"),
+    "table.wrong_code": gettext_noop("that is not the code of a seat at this table"),
+    "table.same_seat": gettext_noop(
+        "the seat that entered the result cannot confirm it: another seat's code is needed"
+    ),
+    "table.dispute_reason": gettext_noop("say what is wrong, for the organizer"),
+    "table.nothing_to_confirm": gettext_noop("the game is not over: there is nothing to confirm"),
+    "table.entered_by_organizers": gettext_noop(
+        "results at this event are entered by the organizers"
+    ),
+    "table.disputed": gettext_noop("the result is disputed: the organizer settles it"),
     # --- rounds and stages ---
     "round.stage_open": gettext_noop(
         "close the {stage} (rounds {first}–{last}) before seating round {round}"

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from scoring import FORMATS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import Entry, Event, Player, Stage, Venue
+from tournament.models.events import TABLE_ENTRY_CHOICES
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
@@ -289,3 +290,26 @@ def event_organizers_set(*, event: Event, users: Sequence[Any], user: Any = None
             before={"organizers": before},
             after={"organizers": after},
         )
+
+
+@transaction.atomic
+def event_table_entry_set(*, event: Event, table_entry: str, user: Any = None) -> Event:
+    """Who enters results: the organizers, or the tables through their links (a second seat
+    confirming). Results already entered stay as they are."""
+    if table_entry not in dict(TABLE_ENTRY_CHOICES):
+        raise ServiceError("event.table_entry", "table_entry")
+    event_lock(event.pk)
+    before = Event.objects.values_list("table_entry", flat=True).get(pk=event.pk)
+    if before == table_entry:
+        return event
+    event.table_entry = table_entry
+    event.save(update_fields=["table_entry", "updated_at"])
+    audit_record(
+        event=event,
+        user=user,
+        action="event.table_entry",
+        summary=f"results entered by {table_entry}",
+        before={"table_entry": before},
+        after={"table_entry": table_entry},
+    )
+    return event

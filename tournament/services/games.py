@@ -3,7 +3,7 @@ writes inside one transaction, so a game is never half-saved."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -38,6 +38,24 @@ class Evaluated:
     finished: bool
     settlement: Settlement
     hands: list[dict[str, Any]] = field(default_factory=list)  # input, with what the flow derived
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """Who made a change through a table link: the table, and the seat the phone said it was."""
+
+    table: int
+    seat: int | None = None
+
+
+def hold_for_confirmation(locked: Game, ev: Evaluated, at: AtTable | None) -> Evaluated:
+    """A result a table entered waits for another seat: the game stays open, out of the
+    standings, the entering seat marked. What an organizer enters counts at once."""
+    if at is not None and ev.finished and locked.round.event.table_entry == "tables":
+        locked.confirmation, locked.submitted_seat = "waiting", at.seat
+        return replace(ev, finished=False)
+    locked.confirmation, locked.submitted_seat, locked.dispute = "", None, ""
+    return ev
 
 
 def game_evaluate(rules: Ruleset, data: Any) -> Evaluated:
@@ -286,6 +304,7 @@ def _replace(
     action: str,
     summary: str = "",
     logged: tuple[Any, Any] | None = None,
+    at: AtTable | None = None,
 ) -> Game:
     """Write `ev` over a locked game. Refused if the game's round, or the round it moves to,
     belongs to a closed stage. The log keeps the game before and after, or `logged` (one hand
@@ -305,10 +324,11 @@ def _replace(
     locked.seats.all().delete()
     locked.hands.all().delete()
     locked.version += 1
-    _write(locked, ev, players)
+    _write(locked, hold_for_confirmation(locked, ev, at), players)
     audit_record(
         event=event,
         user=user,
+        at=at,
         action=action,
         summary=f"round {ev.round} table {ev.table}" + (f": {summary}" if summary else ""),
         before=before,
@@ -337,7 +357,9 @@ def game_has_result(game: Game) -> bool:
 
 
 @transaction.atomic
-def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = None) -> Game:
+def game_correct(
+    *, game: Game, data: Any, expected_version: int, user: Any = None, at: AtTable | None = None
+) -> Game:
     """Replace a game's record (or give a seated game its first). Refused if someone saved
     it since `expected_version` — unless what is stored is exactly this save (a double tap,
     a retry after a lost answer): then nothing is written twice."""
@@ -352,7 +374,7 @@ def game_correct(*, game: Game, data: Any, expected_version: int, user: Any = No
     _check_version(locked, expected_version)
     ev = game_evaluate(rules, data)
     action = "game.correct" if game_has_result(locked) else "game.record"
-    return _replace(locked, ev, data, user=user, action=action)
+    return _replace(locked, ev, data, user=user, action=action, at=at)
 
 
 def _hands_data(game: Game) -> dict[str, Any]:
@@ -365,7 +387,9 @@ def _hands_data(game: Game) -> dict[str, Any]:
 
 
 @transaction.atomic
-def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = None) -> Game:
+def game_hand_add(
+    *, game: Game, hand: Any, expected_version: int, user: Any = None, at: AtTable | None = None
+) -> Game:
     """Play one more hand at a table recorded hand by hand; the game closes itself when the
     flow says it is over. An error names the field of the hand (`result.wins[1].seat`)."""
     locked = _lock(game)
@@ -389,6 +413,7 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
             action="game.hand",
             summary=f"hand {index + 1}",
             logged=(None, _hand_logged(data, index + 1, ev.hands[index])),
+            at=at,
         )
     except ServiceError as exc:
         prefix = f"hands[{index}]"
@@ -399,7 +424,9 @@ def game_hand_add(*, game: Game, hand: Any, expected_version: int, user: Any = N
 
 
 @transaction.atomic
-def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Game:
+def game_hand_undo(
+    *, game: Game, expected_version: int, user: Any = None, at: AtTable | None = None
+) -> Game:
     """Take back the last hand (the game reopens if that hand had ended it)."""
     locked = _lock(game)
     _check_version(locked, expected_version)
@@ -418,6 +445,7 @@ def game_hand_undo(*, game: Game, expected_version: int, user: Any = None) -> Ga
         action="game.undo",
         summary=f"hand {len(data['hands']) + 1}",
         logged=(taken_back, None),
+        at=at,
     )
 
 

@@ -16,6 +16,7 @@ from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError, StageName, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
+from tournament.services.tables import table_links_for_round
 
 SHORTFALLS = ("bye", "substitute")
 
@@ -152,6 +153,7 @@ def round_seat(
     rnd = Round.objects.create(event=event, number=number)
     players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut)}
     seated: list[list[str]] = []
+    games = []
     for t, table in enumerate(tables, start=1):
         game = Game.objects.create(round=rnd, table=t, finished=False)
         order = draw_winds(table, rng)
@@ -160,6 +162,8 @@ def round_seat(
             Seat(game=game, round=rnd, position=i, player=players[name])
             for i, name in enumerate(order)
         )
+        games.append(game)
+    table_links_for_round(games)
     SitOut.objects.bulk_create(
         [SitOut(round=rnd, player=players[n], reason="bye") for n in byes]
         + [SitOut(round=rnd, player=players[n], reason="cut") for n in cut]

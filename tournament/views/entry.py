@@ -29,6 +29,7 @@ from tournament.services.games import (
     game_remove,
     game_to_data,
 )
+from tournament.services.tables import game_approve
 
 CONFLICT = gettext_lazy(
     "Someone else saved this table while you were typing. What they saved is shown above; "
@@ -212,10 +213,17 @@ def _hands_page(
             "form": form,
             "by_scores": game.mode == "scores" and game.finished,
             "final": _final(game, sheet) if game.finished else None,
+            "waiting_by": waiting_by(game, sheet.names),
             **extra,
         },
         status=status,
     )
+
+
+def waiting_by(game: Game, names: list[str]) -> str:
+    """The seat that entered a result waiting for confirmation, as the table says it."""
+    seat = game.submitted_seat
+    return seat_label(seat, names[seat]) if seat is not None and seat < len(names) else ""
 
 
 def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
@@ -281,6 +289,23 @@ def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
         messages.error(request, error_text(exc))
     else:
         messages.success(request, _("The last hand is taken back."))
+    return redirect("game-hands", event.slug, game.pk)
+
+
+@organizer_required
+@require_POST
+def game_approve_view(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    """The organizer approves a result a table entered (waiting, or disputed and kept)."""
+    game = _game(event, game_id)
+    try:
+        game_approve(game=game, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(
+            request,
+            _("Round %(r)d table %(t)d is approved.") % {"r": game.round.number, "t": game.table},
+        )
     return redirect("game-hands", event.slug, game.pk)
 
 

@@ -3,11 +3,13 @@ Thin: forms collect, services write, selectors read; rights are checked by the d
 
 from __future__ import annotations
 
+import segno
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -15,19 +17,23 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.auditlog import action_label, entry_sentence
 from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
 from tournament.i18n import error_text
-from tournament.models import Entry, Event, Round, Stage
+from tournament.models import Entry, Event, Game, Round, Stage
+from tournament.models.events import TABLE_ENTRY_CHOICES
 from tournament.permissions import event_creator_required, organizer_required
 from tournament.selectors.games import audit_list, round_list
 from tournament.selectors.standings import event_standings, stage_result
+from tournament.selectors.tables import live_links, table_states
 from tournament.services.errors import ServiceError
 from tournament.services.events import (
     Registered,
     entry_withdraw,
     event_create,
     event_register_players,
+    event_table_entry_set,
 )
 from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
+from tournament.services.tables import table_link_renew
 
 
 @event_creator_required
@@ -87,6 +93,7 @@ def _dashboard(
         stage_rows.append({"stage": stage, "result": result, "tie_form": form})
     entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
     rounds = list(round_list(event))
+    state_round, states = table_states(event)
     return render(
         request,
         "tournament/manage/dashboard.html",
@@ -96,6 +103,9 @@ def _dashboard(
             "active": sum(1 for e in entries if not e.withdrawn and not e.substitute),
             "table_size": table_size(event),
             "rounds": rounds,
+            "state_round": state_round,
+            "states": states,
+            "table_entry_choices": TABLE_ENTRY_CHOICES,
             "stages": stage_rows,
             "players_form": players_form or PlayersForm(),
             "seat_form": seat_form
@@ -194,8 +204,73 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
 
 @organizer_required
 def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """The round's tables to print: seats, results, and for an open table its link as a QR
+    code with the 6-character code, and each seat's own code (CONTRACT §3)."""
     rnd = get_object_or_404(round_list(event), number=number)
-    return render(request, "tournament/manage/round_sheet.html", {"event": event, "round": rnd})
+    links = live_links(rnd)
+    tables = []
+    for game in rnd.games.all():
+        link = None if game.finished else links.get(game.pk)
+        qr = url = ""
+        if link is not None:
+            url = request.build_absolute_uri(reverse("table-page", args=[link.token]))
+            # Drawn here as SVG (segno): printed with the page, nothing fetched from elsewhere.
+            qr = mark_safe(segno.make(url, error="m").svg_inline(scale=3, omitsize=False))
+        codes = link.seat_codes if link is not None else []
+        seats = [
+            (seat, codes[seat.position] if seat.position < len(codes) else "")
+            for seat in game.seats.all()
+        ]
+        tables.append({"game": game, "link": link, "url": url, "qr": qr, "seats": seats})
+    return render(
+        request,
+        "tournament/manage/round_sheet.html",
+        {"event": event, "round": rnd, "tables": tables},
+    )
+
+
+@organizer_required
+@require_POST
+def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        event_table_entry_set(
+            event=event, table_entry=request.POST.get("table_entry", ""), user=request.user
+        )
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("Saved: %(who)s.") % {"who": event.get_table_entry_display()})
+    return redirect("event-manage", event.slug)
+
+
+@organizer_required
+@require_POST
+def table_link_new(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    """Revoke a table's link (a lost or shared sheet) and print a new one."""
+    game = get_object_or_404(Game.objects.select_related("round"), pk=game_id, round__event=event)
+    try:
+        table_link_renew(game=game, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(
+            request,
+            _("Table %(t)d has a new link; the old one no longer opens.") % {"t": game.table},
+        )
+    return redirect("round-sheet", event.slug, game.round.number)
+
+
+@organizer_required
+def table_states_live(request: HttpRequest, event: Event) -> HttpResponse:
+    """The tables' states alone, for the dashboard to refresh itself (live.js)."""
+    number, states = table_states(event)
+    response = render(
+        request,
+        "tournament/manage/_table_states.html",
+        {"event": event, "state_round": number, "states": states},
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @organizer_required

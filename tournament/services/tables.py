@@ -1,0 +1,173 @@
+"""Writes for table links (CONTRACT §3) and for results a table enters itself: a link per
+seated table, revoked and issued again by the organizer; a result entered through it waits for
+another seat's code (confirm or dispute), or the organizer's approval."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournament.models import Game, TableLink
+from tournament.services.audit import audit_record
+from tournament.services.errors import ServiceError
+from tournament.services.games import (
+    AtTable,
+    _check_players,
+    _lock,
+    _write,
+    game_evaluate,
+    game_to_data,
+)
+
+# Codes are read off paper and typed on a phone: no 0/O, 1/I/L. 31⁶ ≈ 8.9 × 10⁸ codes.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+TOKEN_BYTES = 24  # 192 bits (CONTRACT §3 asks at least 128), 32 characters in the link
+
+
+def _code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _seat_codes(seats: int) -> list[str]:
+    """One code per seat, all different (a code names its seat)."""
+    codes: list[str] = []
+    while len(codes) < seats:
+        code = _code()
+        if code not in codes:
+            codes.append(code)
+    return codes
+
+
+def normalize_code(text: str) -> str:
+    """A code as typed: any case, spaces and dashes ignored."""
+    return "".join(c for c in text.upper() if c.isalnum())
+
+
+def table_link_issue(game: Game) -> TableLink:
+    """A new live link for a game (the caller has revoked the old one). Codes are random; a
+    clash with an existing code (one in 10⁸) draws again."""
+    seats = game.seats.count()
+    for _ in range(5):
+        try:
+            with transaction.atomic():  # a savepoint: a clashing code leaves nothing behind
+                return TableLink.objects.create(
+                    game=game,
+                    token=secrets.token_urlsafe(TOKEN_BYTES),
+                    code=_code(),
+                    seat_codes=_seat_codes(seats),
+                )
+        except IntegrityError:
+            continue
+    raise ServiceError("table.link_failed", "")
+
+
+def table_links_for_round(games: list[Game]) -> None:
+    """Every seated table of a new round gets its link (round_seat calls this)."""
+    for game in games:
+        table_link_issue(game)
+
+
+@transaction.atomic
+def table_link_renew(*, game: Game, user: Any = None) -> TableLink:
+    """Revoke the table's link (a lost sheet, a photo shared) and issue another."""
+    locked = _lock(game)
+    if locked.finished:
+        raise ServiceError("table.closed", "", table=locked.table)
+    locked.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+    link = table_link_issue(locked)
+    audit_record(
+        event=locked.round.event,
+        user=user,
+        action="table.link",
+        summary=f"round {locked.round.number} table {locked.table}: new link",
+        after={"round": locked.round.number, "table": locked.table},
+    )
+    return link
+
+
+def _finish(locked: Game, *, user: Any, at: AtTable | None, action: str) -> Game:
+    """Write the result the game holds as final: ranks and points, into the standings."""
+    event = locked.round.event
+    data = game_to_data(locked)
+    ev = game_evaluate(event.rules, data)
+    if not ev.finished:  # a hand game reopened since: nothing to confirm
+        raise ServiceError("table.nothing_to_confirm", "")
+    players = _check_players(event, ev, locked)
+    before = {"confirmation": locked.confirmation, "dispute": locked.dispute}
+    locked.seats.all().delete()
+    locked.hands.all().delete()
+    locked.confirmation, locked.submitted_seat, locked.dispute = "", None, ""
+    locked.version += 1
+    _write(locked, ev, players)
+    audit_record(
+        event=event,
+        user=user,
+        at=at,
+        action=action,
+        summary=f"round {ev.round} table {ev.table}",
+        before=before,
+        after={"round": ev.round, "table": ev.table, "seats": ev.seats, "scores": ev.scores},
+    )
+    return locked
+
+
+def _seat_by_code(link: TableLink, code: str) -> int | None:
+    code = normalize_code(code)
+    for position, seat_code in enumerate(link.seat_codes):
+        if secrets.compare_digest(seat_code, code):
+            return position
+    return None
+
+
+@transaction.atomic
+def game_confirm(*, link: TableLink, code: str) -> Game:
+    """Another seat than the one that entered the result confirms it with its own code."""
+    locked = _lock(link.game)
+    if locked.confirmation != "waiting":
+        raise ServiceError("table.not_waiting", "code")
+    seat = _seat_by_code(link, code)
+    if seat is None:
+        raise ServiceError("table.wrong_code", "code")
+    if seat == locked.submitted_seat:
+        raise ServiceError("table.same_seat", "code")
+    return _finish(locked, user=None, at=AtTable(locked.table, seat), action="game.confirm")
+
+
+@transaction.atomic
+def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
+    """Any seat, with its code, says the result is wrong: the organizer settles it."""
+    locked = _lock(link.game)
+    if locked.confirmation not in ("waiting", "disputed"):
+        raise ServiceError("table.not_waiting", "code")
+    seat = _seat_by_code(link, code)
+    if seat is None:
+        raise ServiceError("table.wrong_code", "code")
+    reason = " ".join(reason.split())[:300]
+    if not reason:
+        raise ServiceError("table.dispute_reason", "reason")
+    locked.confirmation, locked.dispute = "disputed", reason
+    locked.version += 1
+    locked.save(update_fields=["confirmation", "dispute", "version", "updated_at"])
+    audit_record(
+        event=locked.round.event,
+        user=None,
+        at=AtTable(locked.table, seat),
+        action="game.dispute",
+        summary=f"round {locked.round.number} table {locked.table}",
+        after={"round": locked.round.number, "table": locked.table, "reason": reason},
+    )
+    return locked
+
+
+@transaction.atomic
+def game_approve(*, game: Game, user: Any) -> Game:
+    """The organizer approves a result waiting for confirmation, or settles a dispute by
+    keeping it (to change it instead: correct it, or undo its last hand, as any game)."""
+    locked = _lock(game)
+    if locked.confirmation not in ("waiting", "disputed"):
+        raise ServiceError("table.not_waiting", "")
+    return _finish(locked, user=user, at=None, action="game.approve")
