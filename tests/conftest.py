@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import cache
 
 from tournament.caching import clear_all
 
@@ -7,4 +8,5 @@ from tournament.caching import clear_all
 def _fresh_caches():
     """Each test starts with nothing cached (ids repeat across rolled-back tests)."""
     clear_all()
+    cache.clear()  # wrong-code counts (services/throttle.py) too
     yield

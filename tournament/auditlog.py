@@ -33,7 +33,20 @@ ACTIONS = {
     "game.hand": gettext_lazy("Hand"),
     "game.undo": gettext_lazy("Hand taken back"),
     "game.remove": gettext_lazy("Table deleted"),
+    "game.confirm": gettext_lazy("Result confirmed at the table"),
+    "game.dispute": gettext_lazy("Result disputed"),
+    "game.approve": gettext_lazy("Result approved"),
+    "table.link": gettext_lazy("New table link"),
+    "event.table_entry": gettext_lazy("Who enters results"),
 }
+
+
+def author(entry: AuditEntry) -> str:
+    """Who made the change: the signed-in user, or the table (and seat) through its link."""
+    if entry.at_table is not None:
+        where = _("at table %(table)s") % {"table": entry.at_table}
+        return f"{where} ({seat_label(entry.at_seat)})" if entry.at_seat is not None else where
+    return entry.user.get_username() if entry.user else _("system")
 
 
 def action_label(action: str) -> str:
@@ -117,6 +130,10 @@ def _game(action: str, before: Any, after: Any) -> str | None:
         if (before.get("round"), before.get("table")) != (after.get("round"), after.get("table")):
             where = f"{_table(before)} → {where}"
         return f"{where}: {_changes(before, after)}"
+    if action in ("game.confirm", "game.approve") and isinstance(after, dict):
+        return f"{_table(after)}: {_scores(after)}"
+    if action == "game.dispute" and isinstance(after, dict):
+        return f"{_table(after)}: {after.get('reason', '')}"
     if action == "game.remove" and isinstance(before, dict):
         return f"{_table(before)}: {_scores(before)}" if "scores" in before else _table(before)
     return None

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournament.auditlog import action_label, entry_sentence
+from tournament.auditlog import action_label, author, entry_sentence
 from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
 from tournament.i18n import error_text
 from tournament.models import Entry, Event, Game, Round, Stage
@@ -319,7 +319,12 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
 @organizer_required
 def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
     rows = [
-        {"entry": e, "action": action_label(e.action), "sentence": entry_sentence(e)}
+        {
+            "entry": e,
+            "action": action_label(e.action),
+            "sentence": entry_sentence(e),
+            "author": author(e),
+        }
         for e in audit_list(event)
     ]
     return render(request, "tournament/manage/audit.html", {"event": event, "rows": rows})

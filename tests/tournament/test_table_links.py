@@ -1,0 +1,197 @@
+"""Issue 13: a table enters its own result through its link (CONTRACT §3); another seat
+confirms before it counts; the organizer approves or settles a dispute; bad links and wrong
+codes get a clear answer and nothing else."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.factories import make_event
+from tests.tournament.organize_support import logged_in, organizer_for, text, url
+from tournament.models import AuditEntry, Game, TableLink
+from tournament.selectors.standings import event_standings
+from tournament.selectors.tables import table_states
+from tournament.services.rounds import round_seat
+from tournament.services.tables import CODE_ALPHABET, table_link_renew
+from tournament.services.throttle import LIMITS
+
+pytestmark = pytest.mark.django_db
+
+
+def seated(table_entry: str = "tables", players: int = 8):
+    event = make_event(slug="t", players=[f"P{i:02d}" for i in range(players)])
+    event.table_entry = table_entry
+    event.save()
+    round_seat(event=event, rng=random.Random(3))
+    games = list(Game.objects.filter(round__event=event).order_by("table"))
+    return event, games
+
+
+def live(game: Game) -> TableLink:
+    return game.links.get(revoked_at__isnull=True)
+
+
+def as_seat(client: Client, link: TableLink, seat: int) -> None:
+    client.post(f"/t/{link.token}/", {"do": "seat", "seat": str(seat)})
+
+
+def bust_ron(client: Client, link: TableLink, game: Game):
+    """A yakuman ron from seat 1 to seat 2: seat 1 goes below zero, the game is over."""
+    game.refresh_from_db()
+    return client.post(
+        f"/t/{link.token}/",
+        {
+            "do": "hand",
+            "version": game.version,
+            "type": "ron",
+            "discarder": "1",
+            "wins_0_seat": "2",
+            "wins_0_yakuman": "1",
+        },
+    )
+
+
+def games_played(event) -> int:
+    return sum(r.games for r in event_standings(event).rows)
+
+
+def test_seating_gives_each_table_a_link_a_code_and_a_code_per_seat():
+    _, games = seated()
+    links = [live(g) for g in games]
+    assert len({lk.token for lk in links}) == len(games) == 2
+    for link in links:
+        assert len(link.token) >= 22  # at least 128 bits, URL-safe
+        assert re.fullmatch(f"[{CODE_ALPHABET}]{{6}}", link.code)
+        assert len(set(link.seat_codes)) == 4
+
+
+def test_a_typed_code_opens_its_table_and_wrong_codes_are_counted():
+    _, games = seated()
+    client = Client()
+    link = live(games[1])
+    reply = client.post("/t/", {"code": f" {link.code.lower()[:3]}-{link.code.lower()[3:]} "})
+    assert reply.status_code == 302 and reply["Location"] == f"/t/{link.token}/"
+    for _ in range(LIMITS["code"]):
+        assert client.post("/t/", {"code": "ZZZZZZ"}).status_code == 400
+    refused = client.post("/t/", {"code": link.code})  # even the right one, for a while
+    assert refused.status_code == 429
+
+
+def test_the_table_records_hands_as_itself_and_the_log_says_at_which_table():
+    event, games = seated()
+    client = Client()
+    link = live(games[0])
+    page = client.get(f"/t/{link.token}/")
+    assert page.status_code == 200 and "Which seat are you?" in text(page)
+    as_seat(client, link, 3)
+    game = games[0]
+    reply = client.post(
+        f"/t/{link.token}/",
+        {
+            "do": "hand",
+            "version": game.version,
+            "type": "tsumo",
+            "winner": "0",
+            "han": "2",
+            "fu": "30",
+        },
+    )
+    assert reply.status_code == 302
+    assert game.hands.count() == 1 and games[1].hands.count() == 0  # only its own table
+    entry = AuditEntry.objects.filter(action="game.hand").get()
+    assert (entry.at_table, entry.at_seat, entry.user) == (game.table, 3, None)
+    organizer = logged_in(organizer_for(event))
+    log = text(organizer.get(url("event-audit", event.slug)))
+    assert f"at table {game.table} (北)" in log
+
+
+def test_a_result_waits_for_another_seat_then_counts():
+    event, games = seated()
+    game, client = games[0], Client()
+    link = live(game)
+    as_seat(client, link, 2)
+    assert bust_ron(client, link, game).status_code == 302
+    game.refresh_from_db()
+    assert game.confirmation == "waiting" and not game.finished and game.submitted_seat == 2
+    assert games_played(event) == 0  # not in the standings yet
+    page = text(client.get(f"/t/{link.token}/"))
+    assert "waits for another seat" in page
+    # The seat that entered it cannot confirm it; a wrong code is refused.
+    reply = client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[2]})
+    assert reply.status_code == 400 and "another seat" in text(reply)
+    reply = client.post(f"/t/{link.token}/", {"do": "confirm", "code": "AAAAAA"})
+    assert reply.status_code == 400 and "not the code of a seat" in text(reply)
+    reply = client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[0]})
+    assert reply.status_code == 302
+    game.refresh_from_db()
+    assert game.finished and game.confirmation == ""
+    assert games_played(event) == 4  # four seats, one game each
+    assert client.get(f"/t/{link.token}/").status_code == 410  # over: the link is closed
+
+
+def test_a_dispute_goes_to_the_organizer_who_approves():
+    event, games = seated()
+    game, client = games[0], Client()
+    link = live(game)
+    as_seat(client, link, 2)
+    bust_ron(client, link, game)
+    reply = client.post(
+        f"/t/{link.token}/", {"do": "dispute", "code": link.seat_codes[1], "reason": "it was 2 han"}
+    )
+    assert reply.status_code == 302
+    game.refresh_from_db()
+    assert game.confirmation == "disputed" and game.dispute == "it was 2 han"
+    organizer = logged_in(organizer_for(event))
+    dashboard = text(organizer.get(url("event-manage", event.slug)))
+    assert 'data-state="disputed"' in dashboard
+    assert "it was 2 han" in text(organizer.get(url("game-hands", event.slug, game.pk)))
+    organizer.post(url("game-approve", event.slug, game.pk))
+    game.refresh_from_db()
+    assert game.finished and games_played(event) == 4
+
+
+def test_bad_links_answer_clearly_and_never_open_another_table():
+    _event, games = seated()
+    client = Client()
+    old = live(games[0])
+    assert client.get("/t/not-a-real-token/").status_code == 404
+    table_link_renew(game=games[0])
+    reply = client.get(f"/t/{old.token}/")
+    assert reply.status_code == 410 and "replaced" in text(reply)
+    new = live(games[0])
+    assert new.token != old.token and client.get(f"/t/{new.token}/").status_code == 200
+    as_seat(client, old, 0)  # a revoked link changes nothing
+    assert client.post(f"/t/{old.token}/", {"do": "hand", "type": "draw"}).status_code == 410
+    assert games[0].hands.count() == 0
+
+
+def test_an_organizer_event_shows_the_table_but_takes_no_entry():
+    _, games = seated(table_entry="organizers")
+    client = Client()
+    link = live(games[0])
+    page = text(client.get(f"/t/{link.token}/"))
+    assert "entered by the organizers" in page and 'name="type"' not in page
+    as_seat(client, link, 0)
+    bust_ron(client, link, games[0])
+    assert games[0].hands.count() == 0
+
+
+@pytest.mark.parametrize("players", [8, 32])
+def test_the_tables_states_cost_two_queries_whatever_the_number(players):
+    event, games = seated(players=players)
+    client = Client()
+    link = live(games[0])
+    as_seat(client, link, 2)
+    bust_ron(client, link, games[0])
+    event.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        _number, states = table_states(event)
+    assert len(captured) == 2
+    assert [s.state for s in states][:2] == ["waiting", "not_started"]
+    assert len(states) == players // 4
