@@ -30,7 +30,12 @@ from tournament.models import (
     Venue,
 )
 from tournament.services.errors import ServiceError
-from tournament.services.events import entry_withdraw, event_organizers_set, event_rename
+from tournament.services.events import (
+    entry_withdraw,
+    event_organizers_set,
+    event_referees_set,
+    event_rename,
+)
 from tournament.services.imports import event_delete
 from tournament.services.players import player_rename
 from tournament.services.stages import stage_require_open
@@ -103,7 +108,7 @@ class EntryInline(ReadOnly, admin.TabularInline):
 class EventForm(forms.ModelForm):
     class Meta:
         model = Event
-        fields = ["name", "organizers"]
+        fields = ["name", "organizers", "referees"]
 
     def clean_name(self) -> str:
         return _name_field(self.cleaned_data["name"], max_length=EVENT_NAME_MAX, event=True)
@@ -116,9 +121,18 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["format", "venue"]
     search_fields = ["name", "slug"]
     list_select_related = ["venue"]
-    filter_horizontal = ["organizers"]
+    filter_horizontal = ["organizers", "referees"]
     inlines = [StageInline, EntryInline]
-    fields = ["name", "slug", "venue", "format", "organizers", "version", "ruleset_snapshot"]
+    fields = [
+        "name",
+        "slug",
+        "venue",
+        "format",
+        "organizers",
+        "referees",
+        "version",
+        "ruleset_snapshot",
+    ]
     readonly_fields = ["slug", "venue", "format", "version", "ruleset_snapshot"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -130,10 +144,13 @@ class EventAdmin(admin.ModelAdmin):
             event_rename(event=obj, name=form.cleaned_data["name"], user=request.user)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # The organizers are the one relation written here; the inlines are read-only (saving
-        # them writes nothing, but the admin's change message reads what they did).
+        # Organizers and referees are the relations written here; the inlines are read-only
+        # (saving them writes nothing, but the admin's change message reads what they did).
         event_organizers_set(
             event=form.instance, users=list(form.cleaned_data["organizers"]), user=request.user
+        )
+        event_referees_set(
+            event=form.instance, users=list(form.cleaned_data["referees"]), user=request.user
         )
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)

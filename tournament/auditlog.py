@@ -20,6 +20,7 @@ ACTIONS = {
     "event.reinstate": gettext_lazy("Reinstatement"),
     "event.rename": gettext_lazy("Event renamed"),
     "event.organizers": gettext_lazy("Organizers"),
+    "event.referees": gettext_lazy("Referees"),
     "event.import": gettext_lazy("Imported"),
     "event.delete": gettext_lazy("Event deleted"),
     "player.rename": gettext_lazy("Player renamed"),
@@ -163,8 +164,8 @@ def entry_sentence(entry: AuditEntry) -> str:
         return _(", ").join([players, games])
     if action in ("event.rename", "player.rename") and before and after:
         return f"{before.get('name')} → {after.get('name')}"
-    if action == "event.organizers" and after:
-        return _names(after.get("organizers") or [])
+    if action in ("event.organizers", "event.referees") and after:
+        return _names(after.get(action.split(".")[1]) or [])
     if action == "round.seat" and after:
         tables = after.get("tables") or []
         return ngettext(

@@ -1,8 +1,11 @@
 """Who may change what — the one place every organizer view and service caller asks.
 
 Anyone may read. An event's organizers may change it; admins (superusers) may change every
-event. Creating an event needs the `tournament.add_event` permission (staff given it in the
-admin, and every superuser)."""
+event. Its referees may do what concerns results — enter and correct them, approve a table's,
+renew a table link — but not its settings, players, seating or stages. Creating an event
+needs the `tournament.add_event` permission (staff given it in the admin, and every
+superuser). A table link is its own right: whoever holds it may enter that table's result
+while its game is open (views/table.py), nothing else."""
 
 from __future__ import annotations
 
@@ -17,13 +20,28 @@ from django.shortcuts import get_object_or_404
 
 from tournament.models import Event
 
+ORGANIZER, REFEREE = "organizer", "referee"
+
+
+def event_role(user: Any, event: Event) -> str | None:
+    """`organizer`, `referee`, or None (a reader)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return None
+    if user.is_superuser or event.organizers.filter(pk=user.pk).exists():
+        return ORGANIZER
+    if event.referees.filter(pk=user.pk).exists():
+        return REFEREE
+    return None
+
 
 def can_manage(user: Any, event: Event) -> bool:
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    return event.organizers.filter(pk=user.pk).exists()
+    """Everything about the event: settings, players, seating, stages, results."""
+    return event_role(user, event) == ORGANIZER
+
+
+def can_referee(user: Any, event: Event) -> bool:
+    """Results: entry, corrections, approvals, table links (organizers too)."""
+    return event_role(user, event) is not None
 
 
 def can_create_events(user: Any) -> bool:
@@ -39,18 +57,24 @@ def _refuse(request: HttpRequest) -> HttpResponse:
     raise PermissionDenied
 
 
-def organizer_required(view: View) -> View:
-    """For views under /events/<slug>/manage/: the view gets the event instead of the slug.
-    Anonymous visitors are sent to log in; other users get 403."""
+def _event_view(allowed: Callable[[Any, Event], bool]) -> Callable[[View], View]:
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
+            if not allowed(request.user, event):
+                return _refuse(request)
+            return view(request, event, *args, **kwargs)
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
-        if not can_manage(request.user, event):
-            return _refuse(request)
-        return view(request, event, *args, **kwargs)
+        return wrapper
 
-    return wrapper
+    return decorate
+
+
+# For views under /events/<slug>/manage/: the view gets the event instead of the slug.
+# Anonymous visitors are sent to log in; other users get 403.
+organizer_required = _event_view(can_manage)
+referee_required = _event_view(can_referee)
 
 
 def event_creator_required(view: View) -> View:

@@ -57,7 +57,26 @@ def organizer_urls(event: Event) -> list[tuple[str, str, dict]]:
         ("get", url("game-delete", s, game.pk), {}),
         ("post", url("game-delete", s, game.pk), {}),
         ("get", url("event-audit", s), {}),
+        ("post", url("game-approve", s, game.pk), {}),
+        ("post", url("table-link-new", s, game.pk), {}),
+        ("get", url("table-states", s), {}),
+        ("post", url("table-entry", s), {"table_entry": "tables"}),
     ]
+
+
+# What a referee may do (results); the rest of organizer_urls is the organizers' alone.
+REFEREE_NAMES = {
+    "event-manage",
+    "round-sheet",
+    "game-new",
+    "game-scores",
+    "game-hands",
+    "game-undo",
+    "game-approve",
+    "table-link-new",
+    "table-states",
+    "event-audit",
+}
 
 
 def test_every_organizer_view_refuses_visitors_and_other_users(seated):
@@ -361,3 +380,24 @@ def test_organizer_screens_speak_japanese(seated):
     game = Game.objects.filter(round__event=event).first()
     sheet = client.get(url("game-hands", event.slug, game.pk), headers={"accept-language": "ja"})
     assert "ロン" in text(sheet) and "流局" in text(sheet) and "E1-0" in text(sheet)
+
+
+def test_a_referee_enters_results_but_changes_no_setting(seated):
+    from django.urls import resolve
+
+    from tournament.services.events import event_referees_set
+
+    event, _organizer = seated
+    referee = make_user("referee")
+    event_referees_set(event=event, users=[referee])
+    client = logged_in(referee)
+    for method, address, data in organizer_urls(event):
+        name = resolve(address).url_name
+        status = getattr(client, method)(address, data).status_code
+        if name in REFEREE_NAMES:
+            assert status != 403, address
+        else:
+            assert status == 403, address
+    dashboard = text(client.get(url("event-manage", event.slug)))
+    assert "Seat the next round" not in dashboard and 'name="table_entry"' not in dashboard
+    assert event.table_entry == "organizers" and event.rounds.count() == 1

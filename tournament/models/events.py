@@ -46,6 +46,14 @@ class Event(models.Model):
         blank=True,
         related_name="organized_events",
     )
+    # Referees enter and correct results, approve tables, give penalties and run the clock;
+    # settings, players, seating and stages stay the organizers' (tournament/permissions.py).
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("referees"),
+        blank=True,
+        related_name="refereed_events",
+    )
     table_entry = models.CharField(
         _("results entered by"), max_length=12, choices=TABLE_ENTRY_CHOICES, default="organizers"
     )

@@ -277,18 +277,28 @@ def event_rename(*, event: Event, name: str, user: Any = None) -> Event:
 @transaction.atomic
 def event_organizers_set(*, event: Event, users: Sequence[Any], user: Any = None) -> None:
     """Who may change the event (logged: rights over results are worth a line in the log)."""
+    _people_set(event, "organizers", users, user)
+
+
+def event_referees_set(*, event: Event, users: Sequence[Any], user: Any = None) -> None:
+    """Who may enter and correct its results (tournament/permissions.py), logged likewise."""
+    _people_set(event, "referees", users, user)
+
+
+def _people_set(event: Event, relation: str, users: Sequence[Any], user: Any) -> None:
     event_lock(event.pk)
-    before = sorted(event.organizers.values_list("username", flat=True))
-    event.organizers.set(users)
+    people = getattr(event, relation)
+    before = sorted(people.values_list("username", flat=True))
+    people.set(users)
     after = sorted(u.get_username() for u in users)
     if before != after:
         audit_record(
             event=event,
             user=user,
-            action="event.organizers",
-            summary=f"organizers: {', '.join(after) or '—'}",
-            before={"organizers": before},
-            after={"organizers": after},
+            action=f"event.{relation}",
+            summary=f"{relation}: {', '.join(after) or '—'}",
+            before={relation: before},
+            after={relation: after},
         )
 
 

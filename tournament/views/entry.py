@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms.games import HandForm, ScoresForm, VersionForm
 from tournament.i18n import error_text, seat_label
 from tournament.models import Event, Game
-from tournament.permissions import organizer_required
+from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import (
@@ -122,7 +122,7 @@ def _scores_page(
     )
 
 
-@organizer_required
+@referee_required
 def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     names = [s.player.name for s in game.seats.all()]
@@ -164,7 +164,7 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
     return _saved(request, event, data)
 
 
-@organizer_required
+@referee_required
 def game_new(request: HttpRequest, event: Event) -> HttpResponse:
     """A table that was not seated here (a club night, a late table): players chosen in the form."""
     n = event.rules.players
@@ -246,7 +246,7 @@ def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
     }
 
 
-@organizer_required
+@referee_required
 def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     if request.method != "POST":
@@ -274,7 +274,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     return redirect("game-hands", event.slug, game.pk)
 
 
-@organizer_required
+@referee_required
 @require_POST
 def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
@@ -292,7 +292,7 @@ def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     return redirect("game-hands", event.slug, game.pk)
 
 
-@organizer_required
+@referee_required
 @require_POST
 def game_approve_view(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     """The organizer approves a result a table entered (waiting, or disputed and kept)."""

@@ -19,7 +19,12 @@ from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm,
 from tournament.i18n import error_text
 from tournament.models import Entry, Event, Game, Round, Stage
 from tournament.models.events import TABLE_ENTRY_CHOICES
-from tournament.permissions import event_creator_required, organizer_required
+from tournament.permissions import (
+    can_manage,
+    event_creator_required,
+    organizer_required,
+    referee_required,
+)
 from tournament.selectors.games import audit_list, round_list
 from tournament.selectors.standings import event_standings, stage_result
 from tournament.selectors.tables import live_links, table_states
@@ -106,6 +111,9 @@ def _dashboard(
             "state_round": state_round,
             "states": states,
             "table_entry_choices": TABLE_ENTRY_CHOICES,
+            # A referee sees the tables and rounds; settings, seating, stages and players are
+            # the organizers' (tournament/permissions.py).
+            "can_organize": can_manage(request.user, event),
             "stages": stage_rows,
             "players_form": players_form or PlayersForm(),
             "seat_form": seat_form
@@ -115,7 +123,7 @@ def _dashboard(
     )
 
 
-@organizer_required
+@referee_required
 def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
     return _dashboard(request, event)
 
@@ -202,7 +210,7 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
     return _dashboard(request, event, seat_form=form, status=400)
 
 
-@organizer_required
+@referee_required
 def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The round's tables to print: seats, results, and for an open table its link as a QR
     code with the 6-character code, and each seat's own code (CONTRACT §3)."""
@@ -243,7 +251,7 @@ def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
     return redirect("event-manage", event.slug)
 
 
-@organizer_required
+@referee_required
 @require_POST
 def table_link_new(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     """Revoke a table's link (a lost or shared sheet) and print a new one."""
@@ -260,7 +268,7 @@ def table_link_new(request: HttpRequest, event: Event, game_id: int) -> HttpResp
     return redirect("round-sheet", event.slug, game.round.number)
 
 
-@organizer_required
+@referee_required
 def table_states_live(request: HttpRequest, event: Event) -> HttpResponse:
     """The tables' states alone, for the dashboard to refresh itself (live.js)."""
     number, states = table_states(event)
@@ -316,7 +324,7 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
     return redirect("event-manage", event.slug)
 
 
-@organizer_required
+@referee_required
 def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
     rows = [
         {

@@ -21,7 +21,7 @@ from tournament.charts import score_chart
 from tournament.exports import export_standings
 from tournament.i18n import cut_tie_text
 from tournament.models import Event, Game, Player
-from tournament.permissions import can_create_events, can_manage
+from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import player_record
 from tournament.selectors.standings import (
@@ -107,7 +107,7 @@ def _standings_context(
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
     context = _standings_context(request, event)
-    context["can_manage"] = can_manage(request.user, event)
+    context["can_manage"] = can_referee(request.user, event)  # organizers and referees
     return render(request, "tournament/event_detail.html", context)
 
 
