@@ -74,6 +74,8 @@ class Row:
     rounds: dict[int, Decimal] = field(default_factory=dict)  # round → points
     round_ranks: dict[int, int] = field(default_factory=dict)  # round → rank at the table
     status: str = ""
+    penalties: Decimal = Decimal(0)  # point adjustments, already in `total`
+    penalty_rounds: dict[int | None, Decimal] = field(default_factory=dict)  # round (None: any)
     stage: str = ""  # the last stage this player reached
     stage_total: Decimal = Decimal(0)  # the total the rank is based on
 
@@ -101,7 +103,18 @@ class Row:
             "stage": self.stage,
             "stage_total": float(self.stage_total),
             "status": self.status,
+            "penalties": float(self.penalties),
         }
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """Points an organizer adds to (or takes from) a player's total: `round` puts it in that
+    round's stage; without one it counts in every ranking of the event."""
+
+    player: Player
+    points: Decimal
+    round: int | None = None
 
 
 @dataclass(frozen=True)
@@ -160,9 +173,11 @@ def standings(
     players: Sequence[Player] = (),
     decisions: Mapping[str, Sequence[Player]] | None = None,
     substitutes: Collection[Player] = (),
+    penalties: Sequence[Penalty] = (),
 ) -> Standings:
     """Rank everyone. `decisions[stage]` orders players the organizer has settled a tie for.
-    `substitutes` stood in to fill tables: their games count for the others, not for them."""
+    `substitutes` stood in to fill tables: their games count for the others, not for them.
+    `penalties` count in the totals, and so in the cut and any seating by standings."""
     if isinstance(fmt, str):
         if fmt not in FORMATS:
             raise fail("standings.format", "format", value=fmt, known=", ".join(FORMATS))
@@ -194,6 +209,17 @@ def standings(
                 row.firsts += 1
             if chips:
                 row.chips += chips
+
+    for penalty in penalties:
+        if penalty.player in substitutes:
+            continue
+        row = rows.get(penalty.player)
+        if row is None:
+            row = rows[penalty.player] = Row(penalty.player)
+        points = _points(penalty.points)
+        row.total += points
+        row.penalties += points
+        row.penalty_rounds[penalty.round] = row.penalty_rounds.get(penalty.round, 0) + points
 
     entrants = list(rows)
     results: list[StageResult] = []
@@ -286,6 +312,9 @@ def _stage_figures(stage: Stage, row: Row) -> tuple[Decimal, int, int]:
             total += points
             games += 1
             firsts += row.round_ranks[number] == 1
+    for number, points in row.penalty_rounds.items():
+        if number is None or stage.counts(number):
+            total += points
     return total, games, firsts
 
 

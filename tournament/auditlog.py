@@ -39,6 +39,8 @@ ACTIONS = {
     "game.approve": gettext_lazy("Result approved"),
     "table.link": gettext_lazy("New table link"),
     "event.table_entry": gettext_lazy("Who enters results"),
+    "penalty.give": gettext_lazy("Penalty"),
+    "penalty.cancel": gettext_lazy("Penalty cancelled"),
 }
 
 
@@ -180,6 +182,14 @@ def entry_sentence(entry: AuditEntry) -> str:
         return stage + _("advancing %(names)s") % {"names": _names(after.get("advancing") or [])}
     if action in ("event.withdraw", "event.reinstate") and after:
         return str(after.get("player"))
+    if action in ("penalty.give", "penalty.cancel") and (after or before):
+        data = after or before or {}
+        where = _("round %(n)s") % {"n": data["round"]} if data.get("round") else ""
+        return " · ".join(
+            str(x)
+            for x in (data.get("player"), f"{data.get('points'):+g}", where, data.get("reason"))
+            if x
+        )
     if action == "stage.reopen" and after:
         return stage_label(after.get("stage", ""))
     return entry.summary

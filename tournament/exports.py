@@ -84,11 +84,20 @@ def standings_records(
     for rank, row, status in ordered:
         games = [n for n in row.rounds if stage is None or stage.stage.counts(n)]
         firsts = sum(1 for n in games if row.round_ranks[n] == 1)
-        total = sum((row.rounds[n] for n in games), start=type(row.total)(0))
+        penalties = sum(
+            (
+                p
+                for r, p in row.penalty_rounds.items()
+                if stage is None or r is None or stage.stage.counts(r)
+            ),
+            start=type(row.total)(0),
+        )
+        total = sum((row.rounds[n] for n in games), start=penalties)
         record: dict[str, Any] = {
             "rank": rank,
             "player": row.player,
             "total": float(total),
+            "penalties": float(penalties),
             "games": len(games),
             "top_rate": firsts / len(games) if games else 0.0,
             "average_rank": sum(row.round_ranks[n] for n in games) / len(games) if games else 0.0,
@@ -106,7 +115,8 @@ def standings_records(
 def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]:
     """CONTRACT §2 columns: rank, player, total, games, top_rate, r1, r2, …, status; then
     (added after status, as the contract allows) average_rank and rank_1 … rank_N, the
-    counts of 1st to Nth places the page shows. `stage_name`: one stage's ranking."""
+    counts of 1st to Nth places the page shows, and penalties (points given or taken by the
+    organizers, already in the total). `stage_name`: one stage's ranking."""
     result = published_standings(event)
     stage = next((s for s in result.stages if s.stage.name == stage_name), None)
     n = event.rules.players
@@ -124,6 +134,7 @@ def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]
         "status",
         "average_rank",
         *places,
+        "penalties",
     ]
     for record in records:
         yield [
@@ -136,12 +147,13 @@ def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]
             record["status"],
             round(record["average_rank"], 2) if record["games"] else None,
             *[record[f"c{k}"] for k in range(1, n + 1)],
+            record["penalties"],
         ]
 
 
 def _is_points(column: str) -> bool:
-    """The total and the round columns (r1, r2, …) hold points."""
-    return column == "total" or (column.startswith("r") and column[1:].isdigit())
+    """The total, penalties and the round columns (r1, r2, …) hold points."""
+    return column in ("total", "penalties") or (column.startswith("r") and column[1:].isdigit())
 
 
 def _text_cells(header: Sequence[str], row: Sequence[Any], whole: bool) -> list[str]:

@@ -130,6 +130,18 @@ def standings_table(
                 PointsColumn(verbose_name=header, whole=round_whole, orderable=False, default="—"),
             )
         )
+    if any(r["penalties"] for r in records):  # only where someone has one
+        extra.append(
+            (
+                "penalties",
+                PointsColumn(
+                    verbose_name=_("Penalties"),
+                    whole=whole and all(float(r["penalties"]).is_integer() for r in records),
+                    orderable=False,
+                    default="",
+                ),
+            )
+        )
     has_status = any(r["status"] for r in records)
     if has_status:
         extra.append(

@@ -32,6 +32,8 @@ manage = [
     path("tables/entry/", organize.table_entry_set, name="table-entry"),
     path("games/<int:game_id>/delete/", entry.game_delete, name="game-delete"),
     path("audit/", organize.audit_log, name="event-audit"),
+    path("penalties/", organize.penalties, name="penalties"),
+    path("penalties/<int:penalty_id>/cancel/", organize.penalty_cancel_view, name="penalty-cancel"),
 ]
 
 urlpatterns = [

@@ -109,3 +109,27 @@ def test_a_cut_settled_by_the_organizer_says_so_and_a_clear_cut_says_nothing():
     assert decided.advancing == ["A", "C"] and decided.cut_tie.by == "decision"
     clear = [game(1, "ABCD", (1, 2, 3, 4), (40, 10, -10, -40))]
     assert standings(clear, _cut_format(), players="ABCD").stages[0].cut_tie is None
+
+
+def test_a_penalty_counts_in_the_total_and_moves_the_cut():
+    from decimal import Decimal
+
+    from scoring.standings import Penalty
+
+    # Baba: top 4 of rounds 1–6 go through. E is 5th by 1 point until D's penalty.
+    games = [
+        game(1, "ABCD", (1, 2, 3, 4), (30, 20, 10, 5)),
+        game(1, "EFGH", (1, 2, 3, 4), (4, -20, -30, -40)),
+    ]
+    before = standings(games, "baba", players="ABCDEFGH")
+    assert before.stages[0].advancing == ["A", "B", "C", "D"]
+    after = standings(games, "baba", players="ABCDEFGH", penalties=[Penalty("D", Decimal(-2), 1)])
+    rows = {r.player: r for r in after.rows}
+    assert after.stages[0].advancing == ["A", "B", "C", "E"]
+    assert str(rows["D"].total) == "3" and str(rows["D"].penalties) == "-2"
+    assert rows["D"].to_json()["penalties"] == -2.0
+    # A penalty in a round outside a stage does not count in it; one without a round does.
+    late = standings(games, "baba", players="ABCDEFGH", penalties=[Penalty("A", Decimal(-50), 7)])
+    assert late.stages[0].advancing[0] == "A"
+    anywhere = standings(games, "baba", players="ABCDEFGH", penalties=[Penalty("A", Decimal(-50))])
+    assert "A" not in anywhere.stages[0].advancing

@@ -28,8 +28,10 @@ def test_csv_columns_in_contract_order():
     scores_game(event, 2, 1, ["P00", "P01", "P02", "P03"], [25000, 25000, 25000, 25000])
     table = rows(event)
     contract = ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
-    # After status, as CONTRACT §2 allows: the average rank and the count of each place.
-    assert table[0] == [*contract, "average_rank", "rank_1", "rank_2", "rank_3", "rank_4"]
+    # After status, as CONTRACT §2 allows: the average rank, the count of each place, and
+    # the penalties (already in the total).
+    places = ["rank_1", "rank_2", "rank_3", "rank_4"]
+    assert table[0] == [*contract, "average_rank", *places, "penalties"]
     # Round 2 is an all-25000 tie: seat order ranks it (1st: -5 + 10 uma + 20 oka = 25.0).
     assert table[1] == [
         "1",
@@ -45,6 +47,7 @@ def test_csv_columns_in_contract_order():
         "0",
         "0",
         "0",
+        "0.0",
     ]
     assert table[2] == [
         "2",
@@ -60,9 +63,25 @@ def test_csv_columns_in_contract_order():
         "2",
         "0",
         "0",
+        "0.0",
     ]
     # Registered players without a game share a rank on 0.
-    assert table[3] == ["3", "P04", "0.0", "0", "0.000", "", "", "tie", "", "0", "0", "0", "0"]
+    assert table[3] == [
+        "3",
+        "P04",
+        "0.0",
+        "0",
+        "0.000",
+        "",
+        "",
+        "tie",
+        "",
+        "0",
+        "0",
+        "0",
+        "0",
+        "0.0",
+    ]
     assert table[-1] == [
         "8",
         "P03",
@@ -77,6 +96,7 @@ def test_csv_columns_in_contract_order():
         "0",
         "0",
         "2",
+        "0.0",
     ]
 
 
@@ -112,6 +132,7 @@ def test_json_and_xlsx_carry_the_same_rows():
         "rank_2": 0,
         "rank_3": 0,
         "rank_4": 0,
+        "penalties": 0.0,
     }
     from openpyxl import load_workbook
 
@@ -129,6 +150,7 @@ def test_json_and_xlsx_carry_the_same_rows():
         "rank_2",
         "rank_3",
         "rank_4",
+        "penalties",
     ]
     assert [c.value for c in sheet[2]][:4] == [1, "P00", 43.2, 1]
 
@@ -150,9 +172,10 @@ def test_exporting_standings_costs_the_same_queries_for_any_number_of_players(fm
     # * the event's ruleset is already loaded; stages of the event
     # * registered players
     # * every seat with a result, with its round number and player name
+    # * the penalties that count
     # * (the event itself is passed in)
     with CaptureQueriesContext(connection) as few:
         export_standings(small, fmt)
     with CaptureQueriesContext(connection) as many:
         export_standings(large, fmt)
-    assert len(few) == len(many) == 3, [q["sql"] for q in many.captured_queries]
+    assert len(few) == len(many) == 4, [q["sql"] for q in many.captured_queries]

@@ -61,6 +61,8 @@ def organizer_urls(event: Event) -> list[tuple[str, str, dict]]:
         ("post", url("table-link-new", s, game.pk), {}),
         ("get", url("table-states", s), {}),
         ("post", url("table-entry", s), {"table_entry": "tables"}),
+        ("get", url("penalties", s), {}),
+        ("post", url("penalties", s), {"player": entry.player.name, "points": "-1", "reason": "x"}),
     ]
 
 
@@ -76,6 +78,7 @@ REFEREE_NAMES = {
     "table-link-new",
     "table-states",
     "event-audit",
+    "penalties",
 }
 
 

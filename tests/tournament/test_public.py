@@ -45,11 +45,12 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
     # * the event (with its venue)
-    # * its stages · registered players · every seat with a result (the standings, 3)
+    # * its stages · registered players · every seat with a result · penalties (the
+    #   standings, 4)
     # * the first round with a table still playing (the live marker)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == 5
+    assert few == many == 6
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -59,7 +60,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
     # The warm page: the event and the live marker; the standings come from this process.
-    assert (cold, warm) == (5, 2)
+    assert (cold, warm) == (6, 2)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -67,7 +68,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     after, html = queries(client, address)
-    assert after == 5 and has_column(html, "R2")
+    assert after == 6 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):
@@ -130,7 +131,7 @@ def test_downloads_are_the_contract_files(client):
     assert page["Content-Disposition"] == f'attachment; filename="{event.slug}-standings.csv"'
     rows = list(csv.reader(io.StringIO(page.content.decode())))
     contract = ["rank", "player", "total", "games", "top_rate", "r1", "r2", "status"]
-    assert rows[0][:8] == contract and rows[0][8:] == ["average_rank", *RANKS]
+    assert rows[0][:8] == contract and rows[0][8:] == ["average_rank", *RANKS, "penalties"]
     assert len(rows) == 9
     data = json.loads(client.get(url("standings-export", event.slug, "json")).content)
     assert len(data["standings"]) == 8
@@ -185,8 +186,8 @@ def test_player_page_lists_every_game_across_events(client):
     html = text(page)
     # The player · their finished seats with round, event and game · where they stand: the
     # first event's standings were cached by its page, the second's are read (stages, entries,
-    # seats — three queries for every event not cached, however many).
-    assert len(captured) == 5
+    # penalties, seats — four queries for every event not cached, however many).
+    assert len(captured) == 6
     with CaptureQueriesContext(connection) as captured:
         client.get(url("player-detail", player.pk))
     assert len(captured) == 2  # both now cached

@@ -172,3 +172,27 @@ class TieDecisionForm(ServiceForm):
             n for _p, n in sorted(zip((int(p) for p in places), self.tied, strict=True))
         ]
         return data
+
+
+class PenaltyForm(ServiceForm):
+    """A penalty (or bonus) for one player; the service checks it."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    points = forms.DecimalField(
+        label=_("Points"),
+        max_digits=7,
+        decimal_places=1,
+        help_text=_("Negative for a penalty (−10), positive for a bonus."),
+        widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}),
+    )
+    round_number = forms.IntegerField(
+        label=_("Round"),
+        min_value=1,
+        required=False,
+        help_text=_("Leave empty to count it in every ranking of the event."),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "—")] + [(p, p) for p in players]

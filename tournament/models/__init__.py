@@ -1,6 +1,14 @@
 from tournament.models.accounts import LoginFailure
 from tournament.models.audit import AuditEntry
-from tournament.models.events import FORMAT_CHOICES, Entry, Event, Round, SitOut, Stage
+from tournament.models.events import (
+    FORMAT_CHOICES,
+    Entry,
+    Event,
+    Penalty,
+    Round,
+    SitOut,
+    Stage,
+)
 from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.venues import PRESET_CHOICES, Player, Venue
 
@@ -13,6 +21,7 @@ __all__ = [
     "Game",
     "Hand",
     "LoginFailure",
+    "Penalty",
     "Player",
     "Round",
     "Seat",

@@ -196,3 +196,39 @@ class SitOut(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.player} ({self.reason})"
+
+
+class Penalty(models.Model):
+    """Points an organizer or referee adds to or takes from a player's total (a late arrival,
+    a manners warning), optionally for one round. Cancelling keeps it, marked, for the log."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    points = models.DecimalField(_("points"), max_digits=7, decimal_places=1)
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "-created_at"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(points=0), name="tournament_penalty_points_not_zero"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_number__isnull=True) | Q(round_number__gte=1),
+                name="tournament_penalty_round_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.player} {self.points}"

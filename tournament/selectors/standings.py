@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import groupby
 from operator import itemgetter
 
@@ -9,9 +10,10 @@ from django.db.models import Count, QuerySet
 
 from scoring import FORMATS, GameResult, Standings, standings
 from scoring.standings import Format, StageResult
+from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
 from tournament.caching import event_stamp, stamped_cache
-from tournament.models import Entry, Event, Game, Player, Seat, Stage
+from tournament.models import Entry, Event, Game, Penalty, Player, Seat, Stage
 
 
 def event_list() -> QuerySet[Event]:
@@ -65,30 +67,44 @@ def _game_results(rows: list[tuple], names: dict[int, str]) -> list[GameResult]:
 
 
 def event_standings(event: Event) -> Standings:
-    """Standings of one event. Queries: stages, entries, seats — three, whatever the size."""
+    """Standings of one event. Queries: stages, entries, seats, penalties — four, whatever
+    the size."""
     return _standings_with_ids(event)[0]
 
 
 def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     """The standings, and each player's id by name (pages link players by id, never by a
-    name that may hold any character) — from the entries read anyway."""
+    name that may hold any character) — from the entries read anyway. Queries: stages,
+    entries, seats, penalties."""
     stages = list(event.stages.all())
     entries = list(
         Entry.objects.filter(event=event).order_by("player__name").values_list(*ENTRY_FIELDS)
     )
     names = {pk: name for pk, name, _ in entries}
-    return _standings_from(event, stages, entries, event_results(event, names))
+    penalties = list(
+        Penalty.objects.filter(event=event, cancelled_at__isnull=True).values_list(*PENALTY_FIELDS)
+    )
+    return _standings_from(event, stages, entries, event_results(event, names), penalties)
+
+
+PENALTY_FIELDS = ("player_id", "points", "round_number")
 
 
 def _standings_from(
-    event: Event, stages: list[Stage], entries: list[tuple], results: list[GameResult]
+    event: Event,
+    stages: list[Stage],
+    entries: list[tuple],
+    results: list[GameResult],
+    penalties: Sequence[tuple] = (),
 ) -> tuple[Standings, dict[str, int]]:
+    names = {pk: name for pk, name, _ in entries}
     result = standings(
         results,
         event_format(event, stages),
         [name for _, name, substitute in entries if not substitute],
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes={name for _, name, substitute in entries if substitute},
+        penalties=[EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
     )
     return result, {name: pk for pk, name, _ in entries}
 
@@ -115,7 +131,8 @@ def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
 
 def published_standings_of(events: list[Event]) -> dict[int, Standings]:
     """`published_standings` of several events (a player's page): the cached as they are,
-    the others read together — stages, entries, seats: three queries however many events."""
+    the others read together — stages, entries, seats, penalties: four queries however many
+    events."""
     out: dict[int, Standings] = {}
     missing = []
     for event in events:
@@ -137,6 +154,11 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
         .values_list("event_id", *ENTRY_FIELDS)
     ):
         entries[event_id].append(tuple(entry))
+    penalties: dict[int, list[tuple]] = {pk: [] for pk in ids}
+    for event_id, *penalty in Penalty.objects.filter(
+        event_id__in=ids, cancelled_at__isnull=True
+    ).values_list("event_id", *PENALTY_FIELDS):
+        penalties[event_id].append(tuple(penalty))
     seats: dict[int, list[tuple]] = {pk: [] for pk in ids}
     for event_id, *seat in (
         Seat.objects.filter(round__event_id__in=ids, rank__isnull=False)
@@ -147,7 +169,7 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
     for event in missing:
         rows = entries[event.pk]
         results = _game_results(seats[event.pk], {pk: name for pk, name, _ in rows})
-        value = _standings_from(event, stages[event.pk], rows, results)
+        value = _standings_from(event, stages[event.pk], rows, results, penalties[event.pk])
         _published.put(event.pk, event_stamp(event), value)
         out[event.pk] = value[0]
     return out

@@ -44,6 +44,12 @@ MESSAGES: dict[str, str] = {
         "this game was entered by its final scores; correct those instead"
     ),
     "game.no_hand": gettext_noop("there is no hand to undo"),
+    # --- penalties ---
+    "penalty.player": gettext_noop("{name} is not registered for this event"),
+    "penalty.points": gettext_noop(
+        "{value!r} is not a number of points: give a non-zero number such as -10 or 5.5"
+    ),
+    "penalty.reason": gettext_noop("give the reason, for the players and the log"),
     # --- table links and confirmation ---
     "event.table_entry": gettext_noop("choose who enters results: organizers or tables"),
     "table.link_failed": gettext_noop("no new table link could be made; try again"),

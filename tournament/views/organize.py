@@ -15,9 +15,15 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.auditlog import action_label, author, entry_sentence
-from tournament.forms.events import EventCreateForm, PlayersForm, SeatRoundForm, TieDecisionForm
+from tournament.forms.events import (
+    EventCreateForm,
+    PenaltyForm,
+    PlayersForm,
+    SeatRoundForm,
+    TieDecisionForm,
+)
 from tournament.i18n import error_text
-from tournament.models import Entry, Event, Game, Round, Stage
+from tournament.models import Entry, Event, Game, Penalty, Round, Stage
 from tournament.models.events import TABLE_ENTRY_CHOICES
 from tournament.permissions import (
     can_manage,
@@ -36,6 +42,7 @@ from tournament.services.events import (
     event_register_players,
     event_table_entry_set,
 )
+from tournament.services.penalties import penalty_cancel, penalty_give
 from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 from tournament.services.tables import table_link_renew
@@ -336,3 +343,51 @@ def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
         for e in audit_list(event)
     ]
     return render(request, "tournament/manage/audit.html", {"event": event, "rows": rows})
+
+
+@referee_required
+def penalties(request: HttpRequest, event: Event) -> HttpResponse:
+    """The event's penalty report: every penalty given (cancelled ones kept, marked), and the
+    form to give one."""
+    players = list(event.entries.order_by("player__name").values_list("player__name", flat=True))
+    form = PenaltyForm(request.POST or None, players=players)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                penalty_give(
+                    event=event,
+                    player=form.cleaned_data["player"],
+                    points=form.cleaned_data["points"],
+                    reason=form.cleaned_data["reason"],
+                    round_number=form.cleaned_data["round_number"],
+                    user=request.user,
+                )
+            except ServiceError as exc:
+                form.add_service_error(exc)
+            else:
+                messages.success(request, _("The penalty is given; the standings count it."))
+                return redirect("penalties", event.slug)
+        status = 400
+    rows = event.penalties.select_related("player", "created_by", "cancelled_by")
+    return render(
+        request,
+        "tournament/manage/penalties.html",
+        {"event": event, "form": form, "penalties": rows},
+        status=status,
+    )
+
+
+@referee_required
+@require_POST
+def penalty_cancel_view(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
+    penalty = get_object_or_404(
+        Penalty.objects.select_related("player"), pk=penalty_id, event=event
+    )
+    try:
+        penalty_cancel(penalty=penalty, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("The penalty is cancelled; it no longer counts."))
+    return redirect("penalties", event.slug)
