@@ -104,6 +104,8 @@ def test_the_table_records_hands_as_itself_and_the_log_says_at_which_table():
     )
     assert reply.status_code == 302
     assert game.hands.count() == 1 and games[1].hands.count() == 0  # only its own table
+    playing = table_states(event)[1][0]
+    assert (playing.state, playing.label) == ("playing", "E1-1")  # the dealer won: renchan
     entry = AuditEntry.objects.filter(action="game.hand").get()
     assert (entry.at_table, entry.at_seat, entry.user) == (game.table, 3, None)
     organizer = logged_in(organizer_for(event))
@@ -183,7 +185,7 @@ def test_an_organizer_event_shows_the_table_but_takes_no_entry():
 
 
 @pytest.mark.parametrize("players", [8, 32])
-def test_the_tables_states_cost_two_queries_whatever_the_number(players):
+def test_the_tables_states_cost_three_queries_whatever_the_number(players):
     event, games = seated(players=players)
     client = Client()
     link = live(games[0])
@@ -192,6 +194,6 @@ def test_the_tables_states_cost_two_queries_whatever_the_number(players):
     event.refresh_from_db()
     with CaptureQueriesContext(connection) as captured:
         _number, states = table_states(event)
-    assert len(captured) == 2
+    assert len(captured) == 3
     assert [s.state for s in states][:2] == ["waiting", "not_started"]
     assert len(states) == players // 4

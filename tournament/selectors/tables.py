@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count
 
+from scoring import parse_hand, replay
 from tournament.models import Event, Game, Hand, Round, TableLink
 
 STATES = ("not_started", "playing", "waiting", "disputed", "done")
@@ -31,30 +34,44 @@ def live_links(rnd: Round) -> dict[int, TableLink]:
 class TableState:
     game: Game
     state: str  # one of STATES
-    last_label: str  # the last hand recorded ("E3-1"), if any
+    label: str  # the hand in play ("E3-1") while playing
 
 
 def table_states(event: Event) -> tuple[int | None, list[TableState]]:
-    """The latest round's tables and where each stands: not started · playing (the last hand)
-    · waiting for confirmation · disputed · done. Two queries, whatever the number of tables."""
+    """The latest round's tables and where each stands: not started · playing (the hand in
+    play) · waiting for confirmation · disputed · done. Three queries (the round, its games
+    with their seat counts, their hands), whatever the number of tables: the hand in play
+    comes from replaying each table's hands through the engine, as the score sheet does."""
     number = event.rounds.order_by("-number").values_list("number", flat=True).first()
     if number is None:
         return None, []
-    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("label")[:1]
-    games = (
+    games = list(
         Game.objects.filter(round__event=event, round__number=number)
-        .annotate(hand_count=Count("hands"), last_label=Subquery(last))
+        .annotate(seat_count=Count("seats"))
         .order_by("table")
     )
+    hands: dict[int, list[Any]] = defaultdict(list)
+    for game_id, data in (
+        Hand.objects.filter(game__in=[g.pk for g in games])
+        .order_by("game_id", "number")
+        .values_list("game_id", "data")
+    ):
+        hands[game_id].append(data)
+    rules = event.rules
     states = []
     for game in games:
+        label = ""
         if game.finished:
             state = "done"
         elif game.confirmation:
             state = game.confirmation
-        elif game.hand_count:
+        elif hands[game.pk]:
             state = "playing"
+            n = game.seat_count
+            flow = replay(rules, n, [parse_hand(h, rules, n) for h in hands[game.pk]])
+            upcoming = flow.next()
+            label = upcoming["label"] if upcoming else ""
         else:
             state = "not_started"
-        states.append(TableState(game, state, game.last_label or ""))
+        states.append(TableState(game, state, label))
     return number, states

@@ -1,0 +1,130 @@
+"""Issue 13 in a browser: two phones at one table. One opens the table's QR link from the round
+sheet and records the game hand by hand; the other confirms it with its seat's code. The
+organizer's dashboard follows each state by itself; the public standings change only after
+the confirmation; a replaced link is refused; a penalty moves the standings and the cut."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.tournament.factories import make_event
+from tournament.models import Game
+from tournament.services.rounds import round_seat
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _context(browser, width=390, height=844):
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    return context, page
+
+
+def _games_of(page, name: str) -> str:
+    """A player's Games cell on the public standings."""
+    headers = [h.strip() for h in page.locator("table.standings thead th").all_inner_texts()]
+    row = page.locator("table.standings tbody tr", has_text=name)
+    return row.locator("td").nth(headers.index("Games")).inner_text()
+
+
+def test_two_phones_enter_and_confirm_a_table_and_the_organizer_follows(live_server, browser):
+    from django.contrib.auth import get_user_model
+
+    event = make_event(slug="club", format="baba")
+    event.table_entry = "tables"
+    event.save()
+    user = get_user_model().objects.create_user("org", "org@example.com", "secret-pw")
+    event.organizers.add(user)
+    round_seat(event=event, rng=random.Random(4))
+    game = Game.objects.get(round__event=event, table=1)
+    names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    base = live_server.url
+
+    organizer_context, organizer = _context(browser, 1280, 900)
+    organizer.goto(f"{base}/accounts/login/?next=/events/club/manage/rounds/1/")
+    organizer.fill("#id_username", "org")
+    organizer.fill("#id_password", "secret-pw")
+    organizer.click("main button[type=submit]")
+    card = organizer.locator("article.table-card").first
+    link = card.locator(".table-link a").get_attribute("href")
+    codes = card.locator("tbody tr td code").all_inner_texts()  # each seat's, in seat order
+    assert link.startswith(f"{base}/t/") and len(codes) == 4
+    organizer.goto(f"{base}/events/club/manage/")
+    state = organizer.locator("[data-state]").first
+    expect(state).to_have_attribute("data-state", "not_started")
+
+    visitor_context, visitor = _context(browser)
+    visitor.goto(f"{base}/events/club/")
+    assert _games_of(visitor, names[0]) == "0"
+
+    # Phone A: East scans the QR code, says who it is, records a hand, then a yakuman ron
+    # that takes South below zero: the game is over and waits for another seat.
+    a_context, a = _context(browser)
+    a.goto(link)
+    a.click("button.chip[value='0']")
+    a.check("input[name='type'][value='tsumo']")
+    a.check("input[name='winner'][value='0']")
+    a.check("input[name='han'][value='1']")
+    a.check("input[name='fu'][value='30']")
+    a.click("button.primary")
+    expect(state).to_have_attribute("data-state", "playing", timeout=15000)  # live, no reload
+    expect(state).to_contain_text("E1-1")
+    a.check("input[name='wins_0_seat'][value='2']")
+    a.check("input[name='discarder'][value='1']")
+    a.locator("fieldset[data-for='ron'] details.rare > summary").first.click()
+    a.check("input[name='wins_0_yakuman'][value='1']")
+    a.click("button.primary")
+    expect(a.locator(".card.warning")).to_contain_text("waits for another seat")
+    expect(state).to_have_attribute("data-state", "waiting", timeout=15000)
+    visitor.reload()
+    assert _games_of(visitor, names[0]) == "0"  # not in the standings before confirmation
+
+    # Phone A cannot confirm its own entry; phone B (South) confirms with its own code.
+    a.fill("#id_code", codes[0])
+    a.click("button.primary")
+    expect(a.locator("#id_code_error")).to_contain_text("another seat")
+    b_context, b = _context(browser)
+    b.goto(link)  # a finished game asks no seat: the code says which one confirms
+    b.fill("#id_code", codes[1].lower())
+    b.click("button.primary")
+    expect(b.locator("[role=alert]")).to_contain_text("game is over")
+    expect(state).to_have_attribute("data-state", "done", timeout=15000)
+    visitor.reload()
+    assert _games_of(visitor, names[0]) == "1"
+
+    # Table 2's link replaced from the round sheet: the old one is refused, the new one opens.
+    organizer.goto(f"{base}/events/club/manage/rounds/1/")
+    second = organizer.locator("article.table-card").nth(1)
+    old = second.locator(".table-link a").get_attribute("href")
+    second.get_by_role("button", name="New link").click()
+    new = (
+        organizer.locator("article.table-card")
+        .nth(1)
+        .locator(".table-link a")
+        .get_attribute("href")
+    )
+    assert new != old
+    assert b.goto(old).status == 410
+    assert b.goto(new).status == 200 and "table 2" in b.locator("h1").inner_text()
+
+    # A penalty: the player last through the cut falls below it.
+    visitor.goto(f"{base}/events/club/?stage=qualifier")
+    last_in = visitor.locator("table.standings tr.cut td.player").inner_text()
+    organizer.goto(f"{base}/events/club/manage/penalties/")
+    organizer.select_option("#id_player", last_in)
+    organizer.fill("#id_points", "-100")
+    organizer.fill("#id_reason", "manners")
+    organizer.click("button.primary")
+    visitor.reload()
+    assert visitor.locator("table.standings tr.cut td.player").inner_text() != last_in
+    assert "Penalties" in visitor.locator("table.standings thead").inner_text()
+
+    for page in (organizer, visitor, a, b):
+        assert page.problems == []
+    for context in (organizer_context, visitor_context, a_context, b_context):
+        context.close()
