@@ -145,6 +145,10 @@ class GameFlow:
             self._advance_emperor(hand, outcome)
         else:
             self._advance_riichi(hand, outcome, scores, bool(record.busts))
+        if hand.time_up:
+            # The round's time ran out during this hand: the game ends with it, settled as it
+            # stands (a venue playing on to the end of a wind does not mark it).
+            self.over = True
         self.scores = scores
         self.deposits = outcome.deposits
         self.records.append(record)

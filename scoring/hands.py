@@ -92,6 +92,7 @@ class Hand:
     riichi: tuple[int, ...] = ()
     penalties: tuple[int, ...] = ()  # seats paying a 罰符 into deposits
     stop: bool = False  # the dealer stops here (アガリ止め)
+    time_up: bool = False  # the round's time ran out during this hand: the game ends after it
 
 
 # --- outputs ----------------------------------------------------------------------------------
@@ -169,7 +170,7 @@ def parse_hand(
     data: Any, rules: Ruleset, players: int, path: str = "", extra: tuple[str, ...] = ()
 ) -> Hand:
     """One hand of a game: `{"riichi": [...], "result": {...}}`; `extra` keys are the caller's."""
-    doc = Doc(data, path).only("riichi", "penalties", "result", "stop", *extra)
+    doc = Doc(data, path).only("riichi", "penalties", "result", "stop", "time_up", *extra)
     riichi = doc.seats("riichi", players)
     if riichi and rules.riichi_stick == 0:
         raise fail("riichi.none", doc.field("riichi"), venue=rules.slug)
@@ -181,7 +182,13 @@ def parse_hand(
         for seat in riichi:
             if seat not in result.tenpai:
                 raise fail("riichi.noten", doc.field("result.tenpai"), seat=Seat(seat))
-    return Hand(result=result, riichi=riichi, penalties=penalties, stop=doc.bool("stop"))
+    return Hand(
+        result=result,
+        riichi=riichi,
+        penalties=penalties,
+        stop=doc.bool("stop"),
+        time_up=doc.bool("time_up"),
+    )
 
 
 def parse_result(doc: Doc, rules: Ruleset, players: int) -> Result:

@@ -41,6 +41,9 @@ ACTIONS = {
     "event.table_entry": gettext_lazy("Who enters results"),
     "penalty.give": gettext_lazy("Penalty"),
     "penalty.cancel": gettext_lazy("Penalty cancelled"),
+    "clock.minutes": gettext_lazy("Minutes per round"),
+    "clock.start": gettext_lazy("Round clock started"),
+    "clock.extra": gettext_lazy("Extra minutes"),
 }
 
 

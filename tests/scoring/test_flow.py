@@ -56,3 +56,12 @@ def test_busts_and_yakuman_are_collected_for_settlement():
 def test_the_table_size_must_be_one_the_ruleset_plays():
     with pytest.raises(ScoringError, match="players"):
         Table("free-sanma", players=4)
+
+
+def test_time_up_ends_the_game_after_the_hand_in_play():
+    hands = [parse_hand({"result": draw(0)}, BABA, 4) for _ in range(2)]
+    hands.append(parse_hand({"result": draw(1), "time_up": True}, BABA, 4))
+    flow = replay(BABA, 4, hands)
+    assert flow.over and flow.next() is None
+    assert len(flow.records) == 3  # East 3: far from the end of South 4
+    assert sum(p.points for p in flow.settlement().players) == 0  # settled as it stands

@@ -61,6 +61,9 @@ def organizer_urls(event: Event) -> list[tuple[str, str, dict]]:
         ("post", url("table-link-new", s, game.pk), {}),
         ("get", url("table-states", s), {}),
         ("post", url("table-entry", s), {"table_entry": "tables"}),
+        ("post", url("round-minutes", s), {"round_minutes": "60"}),
+        ("post", url("round-clock", s, 1), {}),
+        ("post", url("game-extra", s, game.pk), {"minutes": "5"}),
         ("get", url("penalties", s), {}),
         ("post", url("penalties", s), {"player": entry.player.name, "points": "-1", "reason": "x"}),
     ]
@@ -79,6 +82,8 @@ REFEREE_NAMES = {
     "table-states",
     "event-audit",
     "penalties",
+    "round-clock",
+    "game-extra",
 }
 
 

@@ -223,7 +223,13 @@ class HandForm(EngineForm):
     lets win at once (`max_ron_winners`)."""
 
     def __init__(
-        self, *args: Any, rules: Ruleset, names: list[str], can_stop: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        rules: Ruleset,
+        names: list[str],
+        can_stop: bool = False,
+        time_up: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
@@ -267,6 +273,10 @@ class HandForm(EngineForm):
         if can_stop:
             self.fields["stop"] = forms.BooleanField(
                 label=_("The dealer stops here after winning (アガリ止め)"), required=False
+            )
+        if time_up:  # the round's clock ran out: this may be the game's last hand
+            self.fields["time_up"] = forms.BooleanField(
+                label=_("Time is up: the game ends after this hand"), required=False
             )
 
     def _win_fields(self, prefix: str) -> None:
@@ -382,7 +392,8 @@ class HandForm(EngineForm):
         d = self.cleaned_data
         kind = d["type"]
         result: dict[str, Any] = {"type": kind}
-        self.paths = {"riichi": "riichi", "stop": "stop", "result.type": "type"}
+        self.paths = {"riichi": "riichi", "stop": "stop", "time_up": "time_up"}
+        self.paths["result.type"] = "type"
         for key in ("discarder", "winner", "tenpai", "winners", "reason", "offender"):
             self.paths[f"result.{key}"] = key
         if kind in ("ron", "tsumo") and self.emperor:
@@ -417,4 +428,6 @@ class HandForm(EngineForm):
             hand = {"riichi": d["riichi"], "result": result}
         if d.get("stop"):
             hand["stop"] = True
+        if d.get("time_up"):
+            hand["time_up"] = True
         return hand

@@ -57,6 +57,9 @@ class Event(models.Model):
     table_entry = models.CharField(
         _("results entered by"), max_length=12, choices=TABLE_ENTRY_CHOICES, default="organizers"
     )
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes per round"), default=0, help_text=_("0: no round clock.")
+    )
     table_mode = models.CharField(
         _("a table link enters"), max_length=10, choices=TABLE_MODE_CHOICES, default="hands"
     )
@@ -153,6 +156,9 @@ class Stage(models.Model):
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
+    # The round clock: started by the organizer, stored here so every phone and the venue
+    # screen count down to the same moment (the event's `round_minutes` after it).
+    clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]

@@ -34,6 +34,7 @@ class Game(models.Model):
     )
     submitted_seat = models.PositiveSmallIntegerField(_("entered by seat"), null=True, blank=True)
     dispute = models.CharField(_("dispute"), max_length=300, blank=True)
+    extra_minutes = models.PositiveSmallIntegerField(_("extra minutes"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -4,12 +4,44 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count
+from django.utils import timezone
 
 from scoring import parse_hand, replay
 from tournament.models import Event, Game, Hand, Round, TableLink
+
+
+@dataclass
+class Clock:
+    """A round's clock as a page shows it: when time is up (server time), how long is left
+    at render time, and the server's now (a phone's clock may be off: the script counts from
+    the difference)."""
+
+    ends: datetime
+    now: datetime
+
+    @property
+    def up(self) -> bool:
+        return self.now >= self.ends
+
+    @property
+    def left(self) -> str:
+        seconds = max(0, int((self.ends - self.now).total_seconds()))
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def round_clock(rnd: Round, game: Game | None = None) -> Clock | None:
+    """The round's clock (for one table: with its extra minutes); None when not running."""
+    minutes = rnd.event.round_minutes
+    if not minutes or rnd.clock_started_at is None:
+        return None
+    extra = game.extra_minutes if game is not None else 0
+    ends = rnd.clock_started_at + timedelta(minutes=minutes + extra)
+    return Clock(ends, timezone.now())
+
 
 STATES = ("not_started", "playing", "waiting", "disputed", "done")
 

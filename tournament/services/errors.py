@@ -44,6 +44,10 @@ MESSAGES: dict[str, str] = {
         "this game was entered by its final scores; correct those instead"
     ),
     "game.no_hand": gettext_noop("there is no hand to undo"),
+    # --- the round clock ---
+    "clock.minutes": gettext_noop("give the minutes a round lasts: 0 (no clock) to {most}"),
+    "clock.no_minutes": gettext_noop("set the minutes a round lasts first"),
+    "clock.extra": gettext_noop("give 1 to 120 extra minutes"),
     # --- penalties ---
     "penalty.player": gettext_noop("{name} is not registered for this event"),
     "penalty.points": gettext_noop(

@@ -18,6 +18,7 @@ from tournament.i18n import error_text, seat_label
 from tournament.models import Event, Game
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet
+from tournament.selectors.tables import round_clock
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import (
     game_correct,
@@ -196,13 +197,9 @@ def _hands_page(
 ) -> HttpResponse:
     sheet = sheet or game_sheet(event, game)
     status = 409 if extra.get("conflict") else 400 if form is not None and form.errors else 200
+    clock = round_clock(game.round, game)
     if form is None and sheet.next is not None:
-        form = HandForm(
-            rules=event.rules,
-            names=sheet.names,
-            can_stop=sheet.can_stop,
-            initial={"version": game.version},
-        )
+        form = HandForm(**hand_form_kwargs(event, game, sheet), initial={"version": game.version})
     return render(
         request,
         "tournament/manage/game_hands.html",
@@ -214,10 +211,23 @@ def _hands_page(
             "by_scores": game.mode == "scores" and game.finished,
             "final": _final(game, sheet) if game.finished else None,
             "waiting_by": waiting_by(game, sheet.names),
+            "clock": clock,
             **extra,
         },
         status=status,
     )
+
+
+def hand_form_kwargs(event: Event, game: Game, sheet: Sheet) -> dict[str, Any]:
+    """What a hand form needs beyond the post: the rules, the names, and whether this hand
+    may end the game (アガリ止め at the last hand; the round's time up)."""
+    clock = round_clock(game.round, game)
+    return {
+        "rules": event.rules,
+        "names": sheet.names,
+        "can_stop": sheet.can_stop,
+        "time_up": clock is not None and clock.up,
+    }
 
 
 def waiting_by(game: Game, names: list[str]) -> str:
@@ -252,7 +262,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     if request.method != "POST":
         return _hands_page(request, event, game, None)
     sheet = game_sheet(event, game)
-    kwargs = {"rules": event.rules, "names": sheet.names, "can_stop": sheet.can_stop}
+    kwargs = hand_form_kwargs(event, game, sheet)
     form = HandForm(request.POST, **kwargs)
     if not form.is_valid():
         return _hands_page(request, event, game, form, sheet)

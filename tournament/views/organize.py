@@ -33,7 +33,12 @@ from tournament.permissions import (
 )
 from tournament.selectors.games import audit_list, round_list
 from tournament.selectors.standings import event_standings, stage_result
-from tournament.selectors.tables import live_links, table_states
+from tournament.selectors.tables import live_links, round_clock, table_states
+from tournament.services.clock import (
+    event_round_minutes_set,
+    game_extra_minutes,
+    round_clock_start,
+)
 from tournament.services.errors import ServiceError
 from tournament.services.events import (
     Registered,
@@ -240,8 +245,48 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
     return render(
         request,
         "tournament/manage/round_sheet.html",
-        {"event": event, "round": rnd, "tables": tables},
+        {"event": event, "round": rnd, "tables": tables, "clock": round_clock(rnd)},
     )
+
+
+@referee_required
+@require_POST
+def round_clock_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Start the round's clock (again: from now)."""
+    rnd = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
+    try:
+        round_clock_start(rnd=rnd, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    return redirect("round-sheet", event.slug, number)
+
+
+@referee_required
+@require_POST
+def game_extra_view(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    """Extra minutes for one table."""
+    game = get_object_or_404(
+        Game.objects.select_related("round__event"), pk=game_id, round__event=event
+    )
+    try:
+        game_extra_minutes(game=game, minutes=request.POST.get("minutes"), user=request.user)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    return redirect("round-sheet", event.slug, game.round.number)
+
+
+@organizer_required
+@require_POST
+def round_minutes_set(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        event_round_minutes_set(
+            event=event, minutes=request.POST.get("round_minutes"), user=request.user
+        )
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("Saved."))
+    return redirect("event-manage", event.slug)
 
 
 @organizer_required

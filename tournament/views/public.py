@@ -30,6 +30,7 @@ from tournament.selectors.standings import (
     published_standings,
     round_in_progress,
 )
+from tournament.selectors.tables import round_clock
 from tournament.tables import standings_table
 
 EXPORTS = {
@@ -128,6 +129,9 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     context = _standings_context(request, event, per_page=None)
     fetched = request.headers.get("X-Requested-With") == "fetch"
     template = "tournament/_standings.html" if fetched else "tournament/screen.html"
+    if not fetched:  # the latest round's clock, when one runs (the page reloads per round)
+        latest = event.rounds.order_by("-number").first()
+        context["clock"] = round_clock(latest) if latest is not None else None
     response = render(request, template, context)
     response["Cache-Control"] = "no-cache"
     return response
@@ -155,7 +159,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "tournament/round_detail.html",
-        {"event": event, "round": rnd, "numbers": numbers},
+        {"event": event, "round": rnd, "numbers": numbers, "clock": round_clock(rnd)},
     )
 
 

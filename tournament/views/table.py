@@ -17,12 +17,12 @@ from tournament.forms.games import HandForm
 from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.games import game_sheet
-from tournament.selectors.tables import table_link_by_code, table_link_by_token
+from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import AtTable, game_hand_add, game_hand_undo
 from tournament.services.tables import game_confirm, game_dispute, normalize_code
 from tournament.services.throttle import count_failure, throttled
-from tournament.views.entry import _rebased, waiting_by
+from tournament.views.entry import _rebased, hand_form_kwargs, waiting_by
 
 
 class CodeForm(forms.Form):
@@ -102,6 +102,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     context["seat"] = seat_label(seat, names[seat]) if seat is not None else ""
     context["seats"] = [(i, seat_label(i, n)) for i, n in enumerate(names)]
     context["waiting_by"] = waiting_by(game, names)
+    context["clock"] = round_clock(game.round, game)
     status = 200
     hand_form = confirm_form = dispute_form = None
     action = request.POST.get("do", "") if request.method == "POST" else ""
@@ -136,7 +137,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         if not context["may_enter"] or seat is None or game.confirmation:
             return redirect("table-page", link.token)
         at = AtTable(game.table, seat)
-        kwargs = {"rules": event.rules, "names": names, "can_stop": sheet.can_stop}
+        kwargs = hand_form_kwargs(event, game, sheet)
         if action == "undo":
             try:
                 version = int(request.POST.get("version", ""))
@@ -174,10 +175,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         sheet = context["sheet"] = game_sheet(event, game)
     if hand_form is None and sheet.next is not None and not game.confirmation:
         hand_form = HandForm(
-            rules=event.rules,
-            names=names,
-            can_stop=sheet.can_stop,
-            initial={"version": game.version},
+            **hand_form_kwargs(event, game, sheet), initial={"version": game.version}
         )
     context.update(
         form=hand_form,

@@ -1,0 +1,22 @@
+// The round clock: counts down to the time the server stored. The page says the server's
+// "now" when it was made, so a phone whose clock is off still shows the venue's time left.
+"use strict";
+
+(function () {
+  for (const clock of document.querySelectorAll("[data-clock]")) {
+    const ends = Date.parse(clock.dataset.ends);
+    const offset = Date.parse(clock.dataset.now) - Date.now();
+    const left = clock.querySelector("[data-left]");
+    const running = clock.querySelector("[data-running]");
+    const up = clock.querySelector("[data-up]");
+    function tick() {
+      const seconds = Math.max(0, Math.floor((ends - (Date.now() + offset)) / 1000));
+      left.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+      running.hidden = seconds === 0;
+      up.hidden = seconds > 0;
+      clock.classList.toggle("up", seconds === 0);
+    }
+    tick();
+    setInterval(tick, 1000);
+  }
+})();

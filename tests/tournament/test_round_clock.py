@@ -1,0 +1,77 @@
+"""Issue 13, the round clock: the start stored on the server, so every page counts down to the
+same moment; extra minutes for one table; at time-up a table may end its game after the hand
+in play."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+import pytest
+
+from tests.tournament.factories import make_event
+from tests.tournament.organize_support import logged_in, organizer_for, text, url
+from tournament.models import Game, Round
+from tournament.services.rounds import round_seat
+
+pytestmark = pytest.mark.django_db
+
+
+def setup():
+    event = make_event(slug="c")
+    client = logged_in(organizer_for(event))
+    round_seat(event=event, rng=random.Random(2))
+    games = list(Game.objects.filter(round__event=event).order_by("table"))
+    return event, client, games
+
+
+def ends(html: str) -> str:
+    return html.split('data-ends="')[1].split('"')[0]
+
+
+def test_the_clock_needs_minutes_then_every_page_counts_to_the_same_end():
+    event, client, games = setup()
+    client.post(url("round-clock", event.slug, 1))
+    assert Round.objects.get(event=event).clock_started_at is None  # no minutes set yet
+    client.post(url("round-minutes", event.slug), {"round_minutes": "60"})
+    client.post(url("round-clock", event.slug, 1))
+    started = Round.objects.get(event=event).clock_started_at
+    assert started is not None
+    public = text(client.get(url("round-detail", event.slug, 1)))
+    sheet = text(client.get(url("game-hands", event.slug, games[1].pk)))
+    screen = text(client.get(url("standings-screen", event.slug)))
+    assert "Time left" in public and ends(public) == ends(sheet) == ends(screen)
+    assert datetime.fromisoformat(ends(public)) == started + timedelta(minutes=60)
+    # Extra minutes for table 1 only.
+    client.post(url("game-extra", event.slug, games[0].pk), {"minutes": "5"})
+    first = text(client.get(url("game-hands", event.slug, games[0].pk)))
+    assert ends(first) > ends(sheet)
+
+
+def test_at_time_up_the_hand_may_end_the_game():
+    event, client, games = setup()
+    client.post(url("round-minutes", event.slug), {"round_minutes": "60"})
+    client.post(url("round-clock", event.slug, 1))
+    game = games[0]
+    page = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert 'name="time_up"' not in page
+    Round.objects.filter(event=event).update(
+        clock_started_at=Round.objects.get(event=event).clock_started_at - timedelta(minutes=61)
+    )
+    page = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert "Time is up" in page and 'name="time_up"' in page
+    reply = client.post(
+        url("game-hands", event.slug, game.pk),
+        {"version": game.version, "type": "draw", "tenpai": ["0"], "time_up": "on"},
+    )
+    assert reply.status_code == 302
+    game.refresh_from_db()
+    assert game.finished and game.hands.get().data["time_up"] is True
+
+
+@pytest.mark.parametrize("minutes", ["-1", "601", "ten"])
+def test_bad_minutes_are_refused_and_change_nothing(minutes):
+    event, client, _ = setup()
+    reply = client.post(url("round-minutes", event.slug), {"round_minutes": minutes}, follow=True)
+    event.refresh_from_db()
+    assert event.round_minutes == 0 and "0 (no clock) to 600" in text(reply)
