@@ -197,3 +197,28 @@ def test_the_tables_states_cost_three_queries_whatever_the_number(players):
     assert len(captured) == 3
     assert [s.state for s in states][:2] == ["waiting", "not_started"]
     assert len(states) == players // 4
+
+
+def test_an_event_of_final_scores_has_tables_enter_their_final_scores():
+    event, games = seated()
+    organizer = logged_in(organizer_for(event))
+    organizer.post(
+        url("table-entry", event.slug), {"table_entry": "tables", "table_mode": "scores"}
+    )
+    game, client = games[0], Client()
+    link = live(game)
+    as_seat(client, link, 0)
+    page = text(client.get(f"/t/{link.token}/"))
+    assert 'name="score_0"' in page and 'name="type"' not in page
+    names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    post = {"do": "scores", "version": game.version, "deposits": "0"}
+    for i, (name, score) in enumerate(zip(names, [40000, 30000, 20000, 10000], strict=True)):
+        post.update({f"seat_{i}": name, f"score_{i}": str(score)})
+    bad = client.post(f"/t/{link.token}/", {**post, "score_3": "9000"})
+    assert bad.status_code == 400 and games_played(event) == 0
+    assert client.post(f"/t/{link.token}/", post).status_code == 302
+    game.refresh_from_db()
+    assert game.confirmation == "waiting" and games_played(event) == 0
+    client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[3]})
+    game.refresh_from_db()
+    assert game.finished and games_played(event) == 4

@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from scoring import FORMATS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import Entry, Event, Player, Stage, Venue
-from tournament.models.events import TABLE_ENTRY_CHOICES
+from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
@@ -303,15 +303,39 @@ def _people_set(event: Event, relation: str, users: Sequence[Any], user: Any) ->
 
 
 @transaction.atomic
-def event_table_entry_set(*, event: Event, table_entry: str, user: Any = None) -> Event:
-    """Who enters results: the organizers, or the tables through their links (a second seat
-    confirming). Results already entered stay as they are."""
+def event_table_entry_set(
+    *, event: Event, table_entry: str, table_mode: str | None = None, user: Any = None
+) -> Event:
+    """Who enters results — the organizers, or the tables through their links (a second seat
+    confirming) — and what a table link enters (hand by hand, or final scores). Results
+    already entered stay as they are."""
+    table_mode = table_mode or event.table_mode
     if table_entry not in dict(TABLE_ENTRY_CHOICES):
         raise ServiceError("event.table_entry", "table_entry")
+    if table_mode not in dict(TABLE_MODE_CHOICES):
+        raise ServiceError("event.table_entry", "table_mode")
     event_lock(event.pk)
-    before = Event.objects.values_list("table_entry", flat=True).get(pk=event.pk)
-    if before == table_entry:
+    before = dict(
+        zip(
+            ("table_entry", "table_mode"),
+            Event.objects.values_list("table_entry", "table_mode").get(pk=event.pk),
+            strict=True,
+        )
+    )
+    after = {"table_entry": table_entry, "table_mode": table_mode}
+    if before == after:
         return event
+    event.table_entry, event.table_mode = table_entry, table_mode
+    event.save(update_fields=["table_entry", "table_mode", "updated_at"])
+    audit_record(
+        event=event,
+        user=user,
+        action="event.table_entry",
+        summary=f"results entered by {table_entry} ({table_mode})",
+        before=before,
+        after=after,
+    )
+    return event
     event.table_entry = table_entry
     event.save(update_fields=["table_entry", "updated_at"])
     audit_record(

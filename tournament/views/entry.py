@@ -60,7 +60,7 @@ def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> 
     return form
 
 
-def _scores_initial(game: Game) -> dict[str, Any]:
+def scores_initial(game: Game) -> dict[str, Any]:
     """What the form starts from: the scores entered, or — for a game kept hand by hand — the
     scores its hands produced (a correction starts where the table is, never at zero)."""
     seats = list(game.seats.all())
@@ -89,7 +89,7 @@ def _scores_initial(game: Game) -> dict[str, Any]:
     return initial
 
 
-def _preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
+def scores_preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
     ev = game_evaluate(event.rules, data)
     return [
         {
@@ -130,7 +130,7 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
     kwargs = {"rules": event.rules, "names": names, "players": _player_names(event)}
     if request.method != "POST":
         return _scores_page(
-            request, event, game, ScoresForm(initial=_scores_initial(game), **kwargs)
+            request, event, game, ScoresForm(initial=scores_initial(game), **kwargs)
         )
     form = ScoresForm(request.POST, **kwargs)
     if not form.is_valid():
@@ -138,7 +138,7 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
     data = form.to_data(game.round.number, game.table)
     try:
         if "preview" in request.POST:
-            return _scores_page(request, event, game, form, preview=_preview(event, data))
+            return _scores_page(request, event, game, form, preview=scores_preview(event, data))
         game_correct(
             game=game,
             data=data,
@@ -179,7 +179,7 @@ def game_new(request: HttpRequest, event: Event) -> HttpResponse:
     data = form.to_data(0, 0)
     try:
         if "preview" in request.POST:
-            return _scores_page(request, event, None, form, preview=_preview(event, data))
+            return _scores_page(request, event, None, form, preview=scores_preview(event, data))
         game_record(event=event, data=data, user=request.user)
     except ServiceError as exc:
         form.add_service_error(exc)

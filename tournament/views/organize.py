@@ -24,7 +24,7 @@ from tournament.forms.events import (
 )
 from tournament.i18n import error_text
 from tournament.models import Entry, Event, Game, Penalty, Round, Stage
-from tournament.models.events import TABLE_ENTRY_CHOICES
+from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
     can_manage,
     event_creator_required,
@@ -123,6 +123,7 @@ def _dashboard(
             "state_round": state_round,
             "states": states,
             "table_entry_choices": TABLE_ENTRY_CHOICES,
+            "table_mode_choices": TABLE_MODE_CHOICES,
             # A referee sees the tables and rounds; settings, seating, stages and players are
             # the organizers' (tournament/permissions.py).
             "can_organize": can_manage(request.user, event),
@@ -294,7 +295,10 @@ def round_minutes_set(request: HttpRequest, event: Event) -> HttpResponse:
 def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         event_table_entry_set(
-            event=event, table_entry=request.POST.get("table_entry", ""), user=request.user
+            event=event,
+            table_entry=request.POST.get("table_entry", ""),
+            table_mode=request.POST.get("table_mode") or None,
+            user=request.user,
         )
     except ServiceError as exc:
         messages.error(request, error_text(exc))

@@ -13,16 +13,22 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from tournament.forms.base import ServiceForm
-from tournament.forms.games import HandForm
+from tournament.forms.games import HandForm, ScoresForm
 from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.games import game_sheet
 from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.games import AtTable, game_hand_add, game_hand_undo
+from tournament.services.games import AtTable, game_correct, game_hand_add, game_hand_undo
 from tournament.services.tables import game_confirm, game_dispute, normalize_code
 from tournament.services.throttle import count_failure, throttled
-from tournament.views.entry import _rebased, hand_form_kwargs, waiting_by
+from tournament.views.entry import (
+    _rebased,
+    hand_form_kwargs,
+    scores_initial,
+    scores_preview,
+    waiting_by,
+)
 
 
 class CodeForm(forms.Form):
@@ -133,6 +139,39 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect("table-page", link.token)
         status = 400
         confirm_form, dispute_form = (form, None) if action == "confirm" else (None, form)
+    elif action == "scores":
+        if not context["may_enter"] or seat is None or game.confirmation:
+            return redirect("table-page", link.token)
+        scores_form = ScoresForm(request.POST, rules=event.rules, names=names, players=names)
+        status = 400
+        if scores_form.is_valid():
+            data = scores_form.to_data(game.round.number, game.table)
+            try:
+                if "preview" in request.POST:
+                    context["preview"] = scores_preview(event, data)
+                    status = 200
+                else:
+                    game_correct(
+                        game=game,
+                        data=data,
+                        expected_version=scores_form.cleaned_data["version"] or 0,
+                        at=AtTable(game.table, seat),
+                    )
+                    return redirect("table-page", link.token)
+            except ConflictError:
+                game.refresh_from_db()
+                scores_form = _rebased(
+                    ScoresForm,
+                    request.POST,
+                    game.version,
+                    rules=event.rules,
+                    names=names,
+                    players=names,
+                )
+                status = 409
+            except ServiceError as exc:
+                scores_form.add_service_error(exc)
+        context["scores_form"] = scores_form
     elif action in ("hand", "undo"):
         if not context["may_enter"] or seat is None or game.confirmation:
             return redirect("table-page", link.token)
@@ -173,7 +212,13 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
                 status = 400
     if status == 409:
         sheet = context["sheet"] = game_sheet(event, game)
-    if hand_form is None and sheet.next is not None and not game.confirmation:
+    # A table with no hand yet enters what the event asks: hand by hand, or final scores.
+    by_scores = event.table_mode == "scores" and not sheet.hands
+    if by_scores and "scores_form" not in context and not game.confirmation:
+        context["scores_form"] = ScoresForm(
+            rules=event.rules, names=names, players=names, initial=scores_initial(game)
+        )
+    if not by_scores and hand_form is None and sheet.next is not None and not game.confirmation:
         hand_form = HandForm(
             **hand_form_kwargs(event, game, sheet), initial={"version": game.version}
         )
