@@ -19,12 +19,17 @@ DESC_FIRST = {"td": {"class": "num"}, "th": {"class": "num desc-first"}}
 
 
 class PointsColumn(tables.Column):
-    def __init__(self, *args: Any, whole: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, whole: bool = False, blank_zero: bool = False, **kwargs: Any
+    ) -> None:
         self.whole = whole
+        self.blank_zero = blank_zero  # penalties: only those who have one show a number
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
         super().__init__(*args, **kwargs)
 
     def render(self, value: Any) -> str:
+        if self.blank_zero and not value:
+            return ""
         return format_points(value, self.whole)
 
 
@@ -137,6 +142,7 @@ def standings_table(
                 PointsColumn(
                     verbose_name=_("Penalties"),
                     whole=whole and all(float(r["penalties"]).is_integer() for r in records),
+                    blank_zero=True,
                     orderable=False,
                     default="",
                 ),
