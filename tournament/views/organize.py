@@ -3,6 +3,9 @@ Thin: forms collect, services write, selectors read; rights are checked by the d
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import segno
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -250,15 +253,23 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
     )
 
 
+def _act(request: HttpRequest, call: Callable[[], Any], done: str = "") -> None:
+    """Run one service for a button; say what happened (or why not) on the next page."""
+    try:
+        call()
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        if done:
+            messages.success(request, done)
+
+
 @referee_required
 @require_POST
 def round_clock_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """Start the round's clock (again: from now)."""
     rnd = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
-    try:
-        round_clock_start(rnd=rnd, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
+    _act(request, lambda: round_clock_start(rnd=rnd, user=request.user))
     return redirect("round-sheet", event.slug, number)
 
 
@@ -269,41 +280,36 @@ def game_extra_view(request: HttpRequest, event: Event, game_id: int) -> HttpRes
     game = get_object_or_404(
         Game.objects.select_related("round__event"), pk=game_id, round__event=event
     )
-    try:
-        game_extra_minutes(game=game, minutes=request.POST.get("minutes"), user=request.user)
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
+    minutes = request.POST.get("minutes")
+    _act(request, lambda: game_extra_minutes(game=game, minutes=minutes, user=request.user))
     return redirect("round-sheet", event.slug, game.round.number)
 
 
 @organizer_required
 @require_POST
 def round_minutes_set(request: HttpRequest, event: Event) -> HttpResponse:
-    try:
-        event_round_minutes_set(
-            event=event, minutes=request.POST.get("round_minutes"), user=request.user
-        )
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
-    else:
-        messages.success(request, _("Saved."))
+    minutes = request.POST.get("round_minutes")
+    _act(
+        request,
+        lambda: event_round_minutes_set(event=event, minutes=minutes, user=request.user),
+        _("Saved."),
+    )
     return redirect("event-manage", event.slug)
 
 
 @organizer_required
 @require_POST
 def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
-    try:
-        event_table_entry_set(
+    _act(
+        request,
+        lambda: event_table_entry_set(
             event=event,
             table_entry=request.POST.get("table_entry", ""),
             table_mode=request.POST.get("table_mode") or None,
             user=request.user,
-        )
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
-    else:
-        messages.success(request, _("Saved: %(who)s.") % {"who": event.get_table_entry_display()})
+        ),
+        _("Saved."),
+    )
     return redirect("event-manage", event.slug)
 
 
@@ -312,15 +318,11 @@ def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
 def table_link_new(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     """Revoke a table's link (a lost or shared sheet) and print a new one."""
     game = get_object_or_404(Game.objects.select_related("round"), pk=game_id, round__event=event)
-    try:
-        table_link_renew(game=game, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
-    else:
-        messages.success(
-            request,
-            _("Table %(t)d has a new link; the old one no longer opens.") % {"t": game.table},
-        )
+    _act(
+        request,
+        lambda: table_link_renew(game=game, user=request.user),
+        _("Table %(t)d has a new link; the old one no longer opens.") % {"t": game.table},
+    )
     return redirect("round-sheet", event.slug, game.round.number)
 
 
@@ -433,10 +435,9 @@ def penalty_cancel_view(request: HttpRequest, event: Event, penalty_id: int) -> 
     penalty = get_object_or_404(
         Penalty.objects.select_related("player"), pk=penalty_id, event=event
     )
-    try:
-        penalty_cancel(penalty=penalty, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
-    else:
-        messages.success(request, _("The penalty is cancelled; it no longer counts."))
+    _act(
+        request,
+        lambda: penalty_cancel(penalty=penalty, user=request.user),
+        _("The penalty is cancelled; it no longer counts."),
+    )
     return redirect("penalties", event.slug)
