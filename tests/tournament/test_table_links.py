@@ -222,3 +222,25 @@ def test_an_event_of_final_scores_has_tables_enter_their_final_scores():
     client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[3]})
     game.refresh_from_db()
     assert game.finished and games_played(event) == 4
+
+
+def test_two_phones_saving_the_same_hand_get_the_conflict_screen():
+    _, games = seated()
+    game = games[0]
+    link = live(game)
+    first, second = Client(), Client()
+    for phone, seat in ((first, 0), (second, 1)):
+        as_seat(phone, link, seat)
+    hand = {"do": "hand", "version": game.version, "type": "draw", "tenpai": ["0"]}
+    assert first.post(f"/t/{link.token}/", hand).status_code == 302
+    other = {**hand, "tenpai": ["1"]}  # typed on the other phone from the same version
+    reply = second.post(f"/t/{link.token}/", other)
+    assert reply.status_code == 409 and "Someone else saved this table" in text(reply)
+    assert game.hands.count() == 1
+
+
+def test_guessing_links_is_throttled_like_guessing_codes():
+    client = Client()
+    for i in range(LIMITS["code"]):
+        assert client.get(f"/t/guess-{i}/").status_code == 404
+    assert client.get("/t/guess-again/").status_code == 429

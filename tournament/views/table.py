@@ -77,6 +77,7 @@ GONE = {
     "unknown": (_("This table link does not exist. Check the code on the table's sheet."), 404),
     "revoked": (_("This table link was replaced by the organizer; scan the new sheet."), 410),
     "over": (_("This table's game is over; its result is in the standings."), 410),
+    "throttled": (_("Too many wrong codes from here; wait a few minutes."), 429),
 }
 
 
@@ -88,8 +89,11 @@ def _gone(request: HttpRequest, why: str, link: TableLink | None = None) -> Http
 
 @require_http_methods(["GET", "POST"])
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    if throttled("code", _address(request)):
+        return _gone(request, "throttled")
     link = table_link_by_token(token)
     if link is None:
+        count_failure("code", _address(request))  # guessing links counts like guessing codes
         return _gone(request, "unknown")
     if link.revoked_at is not None:
         return _gone(request, "revoked")
