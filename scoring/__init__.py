@@ -11,8 +11,8 @@
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, HandRecord, replay
 from scoring.hands import Hand, HandOutcome, parse_hand, price_hand
-from scoring.presets import PRESETS
-from scoring.rules import Ruleset, ruleset_from_json
+from scoring.presets import PRESETS, ruleset_from_json
+from scoring.rules import Ruleset
 from scoring.settlement import Bust, Settlement, settle
 from scoring.standings import FORMATS, GameResult, Standings, standings
 

@@ -15,8 +15,7 @@ from scoring.flow import GameFlow, replay
 from scoring.hands import busts_after, parse_hand, price_hand
 from scoring.messages import fail
 from scoring.parse import Doc, check_int, check_table_names, load_json
-from scoring.presets import PRESETS
-from scoring.rules import ruleset_from_json
+from scoring.presets import PRESETS, ruleset_from_json
 from scoring.settlement import parse_settle, settle
 
 USAGE = "usage: python -m scoring presets | hand | game | settle   (JSON on stdin)"

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from scoring.rules import PaymentRow, Ruleset
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.errors import ScoringError
+from scoring.messages import fail
+from scoring.rules import KNOBS, PaymentRow, Ruleset
 
 BABA = Ruleset(
     slug="baba",
@@ -138,3 +143,32 @@ EMPEROR = Ruleset(
 )
 
 PRESETS: dict[str, Ruleset] = {r.slug: r for r in (BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR)}
+
+
+# --- from JSON --------------------------------------------------------------------------------
+
+
+def ruleset_from_json(spec: Any, path: str = "ruleset") -> Ruleset:
+    """A preset slug, or `{"preset": slug, knob: value, …}`; overrides are validated."""
+    if isinstance(spec, str):
+        if spec not in PRESETS:
+            raise fail("rules.preset_unknown", path, value=spec, known=", ".join(PRESETS))
+        return PRESETS[spec]
+    if not isinstance(spec, Mapping):
+        raise fail("rules.spec", path)
+    preset = spec.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise fail("rules.preset", f"{path}.preset", known=", ".join(PRESETS))
+    knobs = {k: v for k, v in spec.items() if k != "preset"}
+    for key in knobs:
+        if key not in KNOBS:
+            raise fail("rules.knob", f"{path}.{key}")
+    try:
+        return PRESETS[preset].replace(**knobs)
+    except ScoringError as exc:
+        if exc.field.startswith("ruleset"):
+            field = path + exc.field[len("ruleset") :]
+            raise ScoringError(field, exc.message, code=exc.code, params=exc.params) from None
+        raise
+    except TypeError as exc:  # a value of the wrong shape deep in a knob
+        raise fail("rules.shape", path, reason=str(exc)) from None

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import INT_LIMIT, is_int
 
@@ -498,34 +497,3 @@ def _check_uma_table(table: tuple[float, ...], players: int, path: str) -> None:
         raise fail("rules.uma_length", path, players=players)
     if abs(sum(table)) > 1e-9:
         raise fail("rules.uma_sum", path, total=f"{sum(table):g}")
-
-
-# --- from JSON --------------------------------------------------------------------------------
-
-
-def ruleset_from_json(spec: Any, path: str = "ruleset") -> Ruleset:
-    """A preset slug, or `{"preset": slug, knob: value, …}`; overrides are validated."""
-    from scoring.presets import PRESETS
-
-    if isinstance(spec, str):
-        if spec not in PRESETS:
-            raise fail("rules.preset_unknown", path, value=spec, known=", ".join(PRESETS))
-        return PRESETS[spec]
-    if not isinstance(spec, Mapping):
-        raise fail("rules.spec", path)
-    preset = spec.get("preset")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise fail("rules.preset", f"{path}.preset", known=", ".join(PRESETS))
-    knobs = {k: v for k, v in spec.items() if k != "preset"}
-    for key in knobs:
-        if key not in KNOBS:
-            raise fail("rules.knob", f"{path}.{key}")
-    try:
-        return PRESETS[preset].replace(**knobs)
-    except ScoringError as exc:
-        if exc.field.startswith("ruleset"):
-            field = path + exc.field[len("ruleset") :]
-            raise ScoringError(field, exc.message, code=exc.code, params=exc.params) from None
-        raise
-    except TypeError as exc:  # a value of the wrong shape deep in a knob
-        raise fail("rules.shape", path, reason=str(exc)) from None

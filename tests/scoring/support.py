@@ -6,7 +6,8 @@ from typing import Any
 
 from scoring.flow import GameFlow
 from scoring.hands import HandOutcome, parse_hand, price_hand
-from scoring.rules import Ruleset, ruleset_from_json
+from scoring.presets import ruleset_from_json
+from scoring.rules import Ruleset
 
 
 def rules(spec: Any) -> Ruleset:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.errors import ScoringError
-from scoring.presets import BABA, PRESETS
-from scoring.rules import ruleset_from_json
+from scoring.presets import BABA, PRESETS, ruleset_from_json
 
 
 def test_the_five_seed_venues_are_presets():
