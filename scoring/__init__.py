@@ -10,7 +10,9 @@
 
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, HandRecord, replay
-from scoring.hands import Hand, HandOutcome, parse_hand, price_hand
+from scoring.hand_parse import parse_hand
+from scoring.hand_types import Hand, HandOutcome
+from scoring.payments import price_hand
 from scoring.presets import PRESETS, ruleset_from_json
 from scoring.rules import Ruleset
 from scoring.settlement import Bust, Settlement, settle

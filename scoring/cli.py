@@ -10,11 +10,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from scoring.busts import busts_after
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow, replay
-from scoring.hands import busts_after, parse_hand, price_hand
+from scoring.hand_parse import parse_hand
 from scoring.messages import fail
 from scoring.parse import Doc, check_int, check_table_names, load_json
+from scoring.payments import price_hand
 from scoring.presets import PRESETS, ruleset_from_json
 from scoring.settlement import parse_settle, settle
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scoring.errors import Seat
-from scoring.hands import Chombo, Draw, EmperorWin, HandOutcome, Result, turn_order
+from scoring.hand_types import Chombo, Draw, EmperorWin, HandOutcome, Result, turn_order
 from scoring.messages import fail
 from scoring.parse import Doc
 from scoring.rules import Ruleset

@@ -12,18 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring import emperor as emp
+from scoring.busts import busts_after
 from scoring.errors import ScoringError
-from scoring.hands import (
-    Abort,
-    Chombo,
-    Draw,
-    Hand,
-    HandOutcome,
-    YakumanWin,
-    busts_after,
-    price_hand,
-)
+from scoring.hand_types import Abort, Chombo, Draw, Hand, HandOutcome, YakumanWin
 from scoring.messages import fail
+from scoring.payments import price_hand
 from scoring.rules import WINDS, Ruleset
 from scoring.settlement import Bust, Settlement, rank_order, settle
 

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.busts import is_bust
 from scoring.errors import Seat
-from scoring.hands import Bust, YakumanWin, is_bust, round_up
+from scoring.hand_types import Bust, YakumanWin
 from scoring.messages import fail
 from scoring.parse import Doc, check_int
+from scoring.prices import round_up
 from scoring.rules import SCORE_STEP, Ruleset
 
 BREAKDOWN = ("base", "uma", "oka", "bust", "shugi")

@@ -1,0 +1,49 @@
+"""The engine's shape (issue 14): no module of `scoring` imports one that imports it back,
+directly or round a longer loop — at the top or inside a function — and none imports Django."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "scoring"
+
+
+def _imports() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in ENGINE.glob("*.py"):
+        name = f"scoring.{path.stem}" if path.stem != "__init__" else "scoring"
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "scoring":
+                    found.update(f"scoring.{a.name}" for a in node.names)
+                else:
+                    found.add(node.module)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[name] = found
+    return graph
+
+
+def test_the_engine_has_no_import_cycle():
+    graph = _imports()
+    modules = {m for m in graph if m != "scoring"}  # the package gathers; nothing imports it
+    seen: dict[str, str] = {}
+
+    def visit(module: str, path: list[str]) -> None:
+        if seen.get(module) == "done":
+            return
+        assert seen.get(module) != "open", " → ".join([*path, module])
+        seen[module] = "open"
+        for other in sorted(graph.get(module, set()) & modules):
+            visit(other, [*path, module])
+        seen[module] = "done"
+
+    for module in sorted(modules):
+        visit(module, [])
+
+
+def test_the_engine_never_imports_django():
+    for module, imported in _imports().items():
+        assert not any(m.split(".")[0] == "django" for m in imported), module
