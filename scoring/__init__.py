@@ -9,6 +9,7 @@
 """
 
 from scoring.errors import ScoringError
+from scoring.evaluate import Evaluation, evaluate
 from scoring.flow import GameFlow, HandRecord, replay
 from scoring.hand_parse import parse_hand
 from scoring.hand_types import Hand, HandOutcome
@@ -22,6 +23,7 @@ __all__ = [
     "FORMATS",
     "PRESETS",
     "Bust",
+    "Evaluation",
     "GameFlow",
     "GameResult",
     "Hand",
@@ -31,6 +33,7 @@ __all__ = [
     "ScoringError",
     "Settlement",
     "Standings",
+    "evaluate",
     "parse_hand",
     "price_hand",
     "replay",

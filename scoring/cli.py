@@ -12,13 +12,12 @@ from typing import Any, TextIO
 
 from scoring.busts import busts_after
 from scoring.errors import ScoringError
-from scoring.flow import GameFlow, replay
+from scoring.evaluate import evaluate
 from scoring.hand_parse import parse_hand
 from scoring.messages import fail
 from scoring.parse import Doc, check_int, check_table_names, load_json
 from scoring.payments import price_hand
 from scoring.presets import PRESETS, ruleset_from_json
-from scoring.settlement import parse_settle, settle
 
 USAGE = "usage: python -m scoring presets | hand | game | settle   (JSON on stdin)"
 
@@ -86,11 +85,10 @@ def game(data: Any) -> dict[str, Any]:
         players = len(check_table_names(names, "players"))
     else:
         players = check_int(names, "players", 3, 5)
-    raw_hands = doc.list("hands", default=[])
-    GameFlow(rules, players)  # checks the table size before reading hands
-    hands = [parse_hand(h, rules, players, f"hands[{i}]") for i, h in enumerate(raw_hands)]
-    flow = replay(rules, players, hands)
-    result = flow.settlement().to_json()
+    played = evaluate(rules, players, {"hands": doc.raw("hands", default=[])})
+    flow = played.flow
+    assert flow is not None  # a game of hands
+    result = played.settlement.to_json()
     result["final"] = flow.over
     return {
         "hands": [r.to_json() for r in flow.records],
@@ -106,8 +104,8 @@ def game(data: Any) -> dict[str, Any]:
 def settle_command(data: Any) -> dict[str, Any]:
     doc = Doc(data).only("ruleset", "scores", "deposits", "busts", "yakuman")
     rules = ruleset_from_json(doc.raw("ruleset"))
-    scores, deposits, busts, yakuman = parse_settle(data, rules)
-    return settle(rules, scores, deposits, busts, yakuman).to_json()
+    scores = doc.list("scores")
+    return evaluate(rules, len(scores), data).settlement.to_json()
 
 
 COMMANDS: dict[str, Callable[[Any], Any]] = {"hand": hand, "game": game, "settle": settle_command}

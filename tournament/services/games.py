@@ -9,11 +9,11 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring import parse_hand, replay, settle
+from scoring.evaluate import evaluate
 from scoring.messages import fail
 from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
-from scoring.settlement import Settlement, parse_settle
+from scoring.settlement import Settlement
 from tournament.models import Entry, Event, Game, Hand, Round, Seat
 from tournament.services.audit import audit_record
 from tournament.services.errors import ConflictError, ServiceError, engine_errors
@@ -74,57 +74,31 @@ def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
         raise fail("players.count", "seats", venue=rules.slug, counts=counts, players=len(seats))
     seats = check_table_names(seats, "seats")
     n = len(seats)
-    if doc.has("hands"):
-        for key in ("scores", "deposits", "busts", "yakuman"):
-            if doc.has(key):
-                raise fail("game.both", key)
-        raw = doc.list("hands")
-        hands = [parse_hand(h, rules, n, f"hands[{i}]") for i, h in enumerate(raw)]
-        flow = replay(rules, n, hands)
-        result = flow.settlement()
-        derived = [
-            {
-                "data": raw[i],
-                "label": r.label,
-                "dealer": r.dealer,
-                "honba": r.honba,
-                "deltas": r.deltas,
-                "scores": r.scores,
-                "deposits": r.deposits,
-            }
-            for i, r in enumerate(flow.records)
-        ]
-        return Evaluated(
-            rnd,
-            table,
-            list(seats),
-            "hands",
-            list(flow.scores),
-            flow.deposits,
-            [b.to_json() for b in flow.busts],
-            [y.to_json() for y in flow.yakuman],
-            flow.over,
-            result,
-            derived,
-        )
-    if not doc.has("scores"):
-        raise fail("game.no_result", "scores")
-    settle_doc = {k: data[k] for k in ("scores", "deposits", "busts", "yakuman") if k in data}
-    scores, deposits, busts, yakuman = parse_settle(settle_doc, rules)
-    if len(scores) != n:
-        raise fail("scores.per_seat", "scores", players=n)
-    result = settle(rules, scores, deposits, busts, yakuman)
+    result = evaluate(rules, n, data)
+    derived = [
+        {
+            "data": raw,
+            "label": r.label,
+            "dealer": r.dealer,
+            "honba": r.honba,
+            "deltas": r.deltas,
+            "scores": r.scores,
+            "deposits": r.deposits,
+        }
+        for raw, r in zip(data.get("hands") or [], result.records, strict=False)
+    ]
     return Evaluated(
         rnd,
         table,
         list(seats),
-        "scores",
-        scores,
-        deposits,
-        [b.to_json() for b in busts],
-        [y.to_json() for y in yakuman],
-        True,
-        result,
+        result.mode,
+        result.scores,
+        result.deposits,
+        [b.to_json() for b in result.busts],
+        [y.to_json() for y in result.yakuman],
+        result.over,
+        result.settlement,
+        derived,
     )
 
 
