@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from scoring.busts import busts_after
 from scoring.errors import ScoringError
 from scoring.evaluate import evaluate
+from scoring.game_types import game_type
 from scoring.hand_parse import parse_hand
 from scoring.messages import fail
 from scoring.parse import Doc, check_int, check_table_names, load_json
@@ -48,7 +49,7 @@ def hand(data: Any) -> dict[str, Any]:
     if scores is not None and len(scores) != players:
         raise fail("scores.per_seat", "scores", players=players)
     emperor = None
-    if rules.game == "emperor":
+    if not game_type(rules).rotating_deal:  # the emperor deals
         emperor = doc.seat("emperor", players, default=None)
     dealer = emperor if emperor is not None else doc.seat("dealer", players, default=0)
     honba = doc.int("honba", default=0, low=0)

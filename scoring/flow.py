@@ -14,6 +14,7 @@ from typing import Any
 from scoring import emperor as emp
 from scoring.busts import busts_after
 from scoring.errors import ScoringError
+from scoring.game_types import game_type
 from scoring.hand_types import Abort, Chombo, Draw, Hand, HandOutcome, YakumanWin
 from scoring.messages import fail
 from scoring.payments import price_hand
@@ -56,6 +57,7 @@ class GameFlow:
             counts = " or ".join(str(c) for c in rules.player_counts)
             raise fail("players.count", "players", venue=rules.slug, counts=counts, players=players)
         self.rules = rules
+        self.game = game_type(rules)
         self.n = players
         self.scores = [rules.start] * players
         self.dealer = 0
@@ -79,7 +81,7 @@ class GameFlow:
 
     @property
     def label(self) -> str:
-        if self.rules.game == "emperor":
+        if not self.game.rotating_deal:
             return emp.label(self.counted + 1, self.dynasty, self.generation)
         wind = WINDS[self.passes // self.n]
         return f"{wind}{self.passes % self.n + 1}-{self.honba}"
@@ -92,7 +94,7 @@ class GameFlow:
         if self.over:
             return None
         out: dict[str, Any] = {"label": self.label, "dealer": self.dealer, "honba": self.honba}
-        if self.rules.game == "emperor":
+        if not self.game.rotating_deal:
             out["emperor"] = self.emperor
             if self.dynasty:
                 out["dynasty_card"] = emp.dynasty_card(self.dynasty)
@@ -100,7 +102,7 @@ class GameFlow:
 
     @property
     def is_last_hand(self) -> bool:
-        return self.rules.game == "riichi" and self.passes == self.limit - 1
+        return self.game.rotating_deal and self.passes == self.limit - 1
 
     # --- playing a hand -----------------------------------------------------------------------
 
@@ -129,10 +131,10 @@ class GameFlow:
             scores,
             outcome.deposits,
             outcome,
-            emperor=self.emperor if rules.game == "emperor" else None,
+            emperor=None if self.game.rotating_deal else self.emperor,
         )
         record.busts = busts_after(rules, outcome, before)
-        if rules.game == "emperor":
+        if not self.game.rotating_deal:
             if hand.stop:
                 raise fail("stop.emperor", "stop")
             self._advance_emperor(hand, outcome)

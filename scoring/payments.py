@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from scoring.emperor import emperor_win
 from scoring.errors import Seat
+from scoring.game_types import game_type
 from scoring.hand_types import (
     Abort,
     Chombo,
@@ -39,7 +40,7 @@ def price_hand(
 ) -> HandOutcome:
     """Deltas and deposits for one hand. `scores` (before the hand) enables the riichi check."""
     n = players
-    if rules.game == "emperor" and emperor is not None:
+    if not game_type(rules).rotating_deal and emperor is not None:
         dealer = emperor  # the emperor deals
     out = HandOutcome(deltas=[0] * n, deposits=deposits, sticks=[0] * n)
     result = hand.result

@@ -62,7 +62,7 @@ def _han(rng: random.Random) -> int:
 
 def random_hand(rng: random.Random, flow: GameFlow) -> Hand:
     rules, n = flow.rules, flow.n
-    if rules.game == "emperor":
+    if flow.game.scored_by == "yaku":  # the card game's hands are drawn their own way
         return _emperor_hand(rng, flow)
     able = [
         s

@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.emperor import SPECIAL_NAMES
+from scoring.game_types import game_type
 from scoring.rules import ABORT_NAMES, Ruleset
 from tournament.forms.base import ServiceForm
 from tournament.i18n import seat_label
@@ -86,7 +87,7 @@ class ScoresForm(EngineForm):
                     widget=forms.CheckboxSelectMultiple,
                     required=False,
                 )
-        self.yakuman_count = self.YAKUMAN_ROWS if rules.game == "riichi" else 0
+        self.yakuman_count = self.YAKUMAN_ROWS if game_type(rules).yakuman else 0
         for k in range(self.yakuman_count):
             self.fields[f"yk{k}_winner"] = forms.ChoiceField(
                 label=_("Yakuman winner"), choices=_seat_choices(names), required=False
@@ -235,9 +236,10 @@ class HandForm(EngineForm):
         self.rules = rules
         self.n = len(names)
         self.seat_names = names
-        self.emperor = rules.game == "emperor"
-        types = EMPEROR_TYPES if self.emperor else RIICHI_TYPES
-        if not self.emperor:
+        # A win entered by yaku (the card game) or by han and fu (riichi): the game type says.
+        self.by_yaku = game_type(rules).scored_by == "yaku"
+        types = EMPEROR_TYPES if self.by_yaku else RIICHI_TYPES
+        if not self.by_yaku:
             types = [
                 t
                 for t in types
@@ -252,8 +254,8 @@ class HandForm(EngineForm):
             self.fields["riichi"] = _seat_toggles(names, label=_("Riichi"))
         self.fields["discarder"] = _seat_chips(names, label=_("Dealt in"))
         self.fields["winner"] = _seat_chips(names, label=_("Winner"))
-        self.ron_blocks = 1 if self.emperor else min(rules.max_ron_winners, self.n - 1)
-        if self.emperor:
+        self.ron_blocks = 1 if self.by_yaku else min(rules.max_ron_winners, self.n - 1)
+        if self.by_yaku:
             self._emperor_fields()
         else:
             self._win_fields("")
@@ -263,9 +265,9 @@ class HandForm(EngineForm):
                 )
                 self._win_fields(f"wins_{k}_")
         self.fields["tenpai"] = _seat_toggles(names, label=_("Tenpai"))
-        if not self.emperor and rules.nagashi is not None:
+        if not self.by_yaku and rules.nagashi is not None:
             self.fields["winners"] = _seat_toggles(names, label=_("Nagashi by"))
-        if not self.emperor and rules.aborts:
+        if not self.by_yaku and rules.aborts:
             self.fields["reason"] = _chips(
                 [(k, ABORT_NAMES[k]) for k in rules.aborts], label=_("Reason")
             )
@@ -396,7 +398,7 @@ class HandForm(EngineForm):
         self.paths["result.type"] = "type"
         for key in ("discarder", "winner", "tenpai", "winners", "reason", "offender"):
             self.paths[f"result.{key}"] = key
-        if kind in ("ron", "tsumo") and self.emperor:
+        if kind in ("ron", "tsumo") and self.by_yaku:
             result["winner"] = d.get("winner")
             if kind == "ron":
                 result["discarder"] = d.get("discarder")
