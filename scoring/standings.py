@@ -87,6 +87,14 @@ class Row:
     def average_rank(self) -> float:
         return self.rank_sum / self.games if self.games else 0.0
 
+    def penalties_in(self, stage: Stage | None) -> Decimal:
+        """The penalties a stage's ranking counts (None: the event's total): those of its
+        rounds, and those given for no round."""
+        if stage is None:
+            return self.penalties
+        counted = (p for r, p in self.penalty_rounds.items() if r is None or stage.counts(r))
+        return sum(counted, Decimal(0))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "rank": self.rank,
@@ -312,10 +320,7 @@ def _stage_figures(stage: Stage, row: Row) -> tuple[Decimal, int, int]:
             total += points
             games += 1
             firsts += row.round_ranks[number] == 1
-    for number, points in row.penalty_rounds.items():
-        if number is None or stage.counts(number):
-            total += points
-    return total, games, firsts
+    return total + row.penalties_in(stage), games, firsts
 
 
 def _cut_tie(

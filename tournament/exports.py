@@ -84,14 +84,7 @@ def standings_records(
     for rank, row, status in ordered:
         games = [n for n in row.rounds if stage is None or stage.stage.counts(n)]
         firsts = sum(1 for n in games if row.round_ranks[n] == 1)
-        penalties = sum(
-            (
-                p
-                for r, p in row.penalty_rounds.items()
-                if stage is None or r is None or stage.stage.counts(r)
-            ),
-            start=type(row.total)(0),
-        )
+        penalties = row.penalties_in(stage.stage if stage is not None else None)
         total = sum((row.rounds[n] for n in games), start=penalties)
         record: dict[str, Any] = {
             "rank": rank,

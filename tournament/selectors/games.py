@@ -29,9 +29,10 @@ def round_list(event: Event) -> QuerySet[Round]:
 
 
 def game_for_entry(event: Event, game_id: int) -> Game:
-    """One game of the event with its round, seats and players (raises Game.DoesNotExist)."""
+    """One game of the event with its round (and the round's event: the round clock reads its
+    minutes), seats and players (raises Game.DoesNotExist)."""
     return (
-        Game.objects.select_related("round")
+        Game.objects.select_related("round__event")
         .prefetch_related(
             Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
         )

@@ -279,16 +279,18 @@ def _replace(
     summary: str = "",
     logged: tuple[Any, Any] | None = None,
     at: AtTable | None = None,
+    hold: bool = True,
 ) -> Game:
     """Write `ev` over a locked game. Refused if the game's round, or the round it moves to,
     belongs to a closed stage. The log keeps the game before and after, or `logged` (one hand
-    added or taken back: just that hand, not the whole game twice)."""
+    added or taken back: just that hand, not the whole game twice). A result entered `at` a
+    table waits for confirmation unless `hold` is off (the confirmation itself)."""
     event = locked.round.event
     stage_require_open(event, rounds=[locked.round.number, ev.round])
-    before = game_to_data(locked) if game_has_result(locked) else None
-    after = data
     if logged is not None:
         before, after = logged
+    else:
+        before, after = (game_to_data(locked) if game_has_result(locked) else None), data
     players = _check_players(event, ev, locked)
     if ev.round != locked.round.number or ev.table != locked.table:
         rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
@@ -298,7 +300,7 @@ def _replace(
     locked.seats.all().delete()
     locked.hands.all().delete()
     locked.version += 1
-    _write(locked, hold_for_confirmation(locked, ev, at), players)
+    _write(locked, hold_for_confirmation(locked, ev, at if hold else None), players)
     audit_record(
         event=event,
         user=user,

@@ -15,9 +15,8 @@ from tournament.services.audit import audit_record
 from tournament.services.errors import ServiceError
 from tournament.services.games import (
     AtTable,
-    _check_players,
     _lock,
-    _write,
+    _replace,
     game_evaluate,
     game_to_data,
 )
@@ -91,28 +90,15 @@ def table_link_renew(*, game: Game, user: Any = None) -> TableLink:
 
 def _finish(locked: Game, *, user: Any, at: AtTable | None, action: str) -> Game:
     """Write the result the game holds as final: ranks and points, into the standings."""
-    event = locked.round.event
     data = game_to_data(locked)
-    ev = game_evaluate(event.rules, data)
+    ev = game_evaluate(locked.round.event.rules, data)
     if not ev.finished:  # a hand game reopened since: nothing to confirm
         raise ServiceError("table.nothing_to_confirm", "")
-    players = _check_players(event, ev, locked)
     before = {"confirmation": locked.confirmation, "dispute": locked.dispute}
-    locked.seats.all().delete()
-    locked.hands.all().delete()
-    locked.confirmation, locked.submitted_seat, locked.dispute = "", None, ""
-    locked.version += 1
-    _write(locked, ev, players)
-    audit_record(
-        event=event,
-        user=user,
-        at=at,
-        action=action,
-        summary=f"round {ev.round} table {ev.table}",
-        before=before,
-        after={"round": ev.round, "table": ev.table, "seats": ev.seats, "scores": ev.scores},
+    after = {"round": ev.round, "table": ev.table, "seats": ev.seats, "scores": ev.scores}
+    return _replace(
+        locked, ev, data, user=user, action=action, logged=(before, after), at=at, hold=False
     )
-    return locked
 
 
 def _seat_by_code(link: TableLink, code: str) -> int | None:

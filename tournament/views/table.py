@@ -97,138 +97,179 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         return _gone(request, "unknown")
     if link.revoked_at is not None:
         return _gone(request, "revoked")
-    game = link.game
-    event = game.round.event
-    if game.finished:
+    if link.game.finished:
         return _gone(request, "over", link)
-    session_key = f"table-seat:{link.token}"
-    seat = request.session.get(session_key)
-    sheet = game_sheet(event, game)
-    names = sheet.names
-    context: dict[str, Any] = {"event": event, "game": game, "sheet": sheet, "link": link}
-    context["may_enter"] = event.table_entry == "tables"
-    if seat is not None and not 0 <= seat < len(names):
-        seat = None
-    context["seat"] = seat_label(seat, names[seat]) if seat is not None else ""
-    context["seats"] = [(i, seat_label(i, n)) for i, n in enumerate(names)]
-    context["waiting_by"] = waiting_by(game, names)
-    context["clock"] = round_clock(game.round, game)
-    status = 200
-    hand_form = confirm_form = dispute_form = None
-    action = request.POST.get("do", "") if request.method == "POST" else ""
+    return TablePage(request, link).answer()
 
-    if action == "seat":
-        picked = request.POST.get("seat", "")
-        if picked.isdigit() and int(picked) < len(names):
-            request.session[session_key] = int(picked)
-        return redirect("table-page", link.token)
-    if action in ("confirm", "dispute"):
-        form_class = ConfirmForm if action == "confirm" else DisputeForm
-        form = form_class(request.POST)
-        form.seat_names = names
-        if throttled("seat", link.token):
+
+class TablePage:
+    """One table's page and the buttons on it (`do`: seat, hand, undo, scores, confirm,
+    dispute). A handler answers a redirect when its service wrote, else the status the page
+    is shown with, its forms kept as typed in `context`."""
+
+    def __init__(self, request: HttpRequest, link: TableLink) -> None:
+        self.request, self.link = request, link
+        self.game = link.game
+        self.event = self.game.round.event
+        self.sheet = game_sheet(self.event, self.game)
+        self.names = self.sheet.names
+        self.session_key = f"table-seat:{link.token}"
+        seat = request.session.get(self.session_key)
+        self.seat: int | None = seat if seat is not None and 0 <= seat < len(self.names) else None
+        self.may_enter = self.event.table_entry == "tables"
+        self.context: dict[str, Any] = {}
+
+    def answer(self) -> HttpResponse:
+        action = self.request.POST.get("do", "") if self.request.method == "POST" else ""
+        handler = {
+            "seat": self.pick_seat,
+            "confirm": self.confirm,
+            "dispute": self.confirm,
+            "scores": self.scores,
+            "hand": self.hand,
+            "undo": self.undo,
+        }.get(action)
+        status = 200
+        if handler is not None:
+            if action in ("scores", "hand", "undo") and not self.entering():
+                return self.reload()
+            outcome = handler(action)
+            if isinstance(outcome, HttpResponse):
+                return outcome
+            status = outcome
+        return self.render(status)
+
+    def entering(self) -> bool:
+        """Whether this phone may enter a result now (the event lets tables enter, the phone
+        said its seat, nothing waits for confirmation)."""
+        return self.may_enter and self.seat is not None and not self.game.confirmation
+
+    def reload(self) -> HttpResponse:
+        return redirect("table-page", self.link.token)
+
+    def pick_seat(self, _action: str) -> HttpResponse:
+        picked = self.request.POST.get("seat", "")
+        if picked.isdigit() and int(picked) < len(self.names):
+            self.request.session[self.session_key] = int(picked)
+        return self.reload()
+
+    def confirm(self, action: str) -> HttpResponse | int:
+        form = (ConfirmForm if action == "confirm" else DisputeForm)(self.request.POST)
+        form.seat_names = self.names
+        self.context[f"{action}_form"] = form
+        if throttled("seat", self.link.token):
             form.add_error(None, _("Too many wrong codes at this table; wait a few minutes."))
-        elif form.is_valid():
-            try:
-                if action == "confirm":
-                    game_confirm(link=link, code=form.cleaned_data["code"])
-                else:
-                    reason = form.cleaned_data["reason"]
-                    game_dispute(link=link, code=form.cleaned_data["code"], reason=reason)
-            except ServiceError as exc:
-                if exc.code == "table.wrong_code":
-                    count_failure("seat", link.token)
-                form.add_service_error(exc)
+            return 400
+        if not form.is_valid():
+            return 400
+        code = form.cleaned_data["code"]
+        try:
+            if action == "confirm":
+                game_confirm(link=self.link, code=code)
             else:
-                return redirect("table-page", link.token)
-        status = 400
-        confirm_form, dispute_form = (form, None) if action == "confirm" else (None, form)
-    elif action == "scores":
-        if not context["may_enter"] or seat is None or game.confirmation:
-            return redirect("table-page", link.token)
-        scores_form = ScoresForm(request.POST, rules=event.rules, names=names, players=names)
-        status = 400
-        if scores_form.is_valid():
-            data = scores_form.to_data(game.round.number, game.table)
-            try:
-                if "preview" in request.POST:
-                    context["preview"] = scores_preview(event, data)
-                    status = 200
-                else:
-                    game_correct(
-                        game=game,
-                        data=data,
-                        expected_version=scores_form.cleaned_data["version"] or 0,
-                        at=AtTable(game.table, seat),
-                    )
-                    return redirect("table-page", link.token)
-            except ConflictError:
-                game.refresh_from_db()
-                scores_form = _rebased(
-                    ScoresForm,
-                    request.POST,
-                    game.version,
-                    rules=event.rules,
-                    names=names,
-                    players=names,
-                )
-                status = 409
-            except ServiceError as exc:
-                scores_form.add_service_error(exc)
-        context["scores_form"] = scores_form
-    elif action in ("hand", "undo"):
-        if not context["may_enter"] or seat is None or game.confirmation:
-            return redirect("table-page", link.token)
-        at = AtTable(game.table, seat)
-        kwargs = hand_form_kwargs(event, game, sheet)
-        if action == "undo":
-            try:
-                version = int(request.POST.get("version", ""))
-            except ValueError:
-                version = -1
-            try:
-                game_hand_undo(game=game, expected_version=version, at=at)
-            except ServiceError as exc:
-                context["undo_error"] = error_text(exc, names)
-                status = 409 if isinstance(exc, ConflictError) else 400
-            else:
-                return redirect("table-page", link.token)
-        else:
-            hand_form = HandForm(request.POST, **kwargs)
-            if hand_form.is_valid():
-                try:
-                    game_hand_add(
-                        game=game,
-                        hand=hand_form.to_hand(),
-                        expected_version=hand_form.cleaned_data["version"] or 0,
-                        at=at,
-                    )
-                except ConflictError:
-                    game.refresh_from_db()
-                    hand_form = _rebased(HandForm, request.POST, game.version, **kwargs)
-                    status = 409
-                except ServiceError as exc:
-                    hand_form.add_service_error(exc)
-                    status = 400
-                else:
-                    return redirect("table-page", link.token)
-            else:
-                status = 400
-    if status == 409:
-        sheet = context["sheet"] = game_sheet(event, game)
-    # A table with no hand yet enters what the event asks: hand by hand, or final scores.
-    by_scores = event.table_mode == "scores" and not sheet.hands
-    if by_scores and "scores_form" not in context and not game.confirmation:
-        context["scores_form"] = ScoresForm(
-            rules=event.rules, names=names, players=names, initial=scores_initial(game)
+                game_dispute(link=self.link, code=code, reason=form.cleaned_data["reason"])
+        except ServiceError as exc:
+            if exc.code == "table.wrong_code":
+                count_failure("seat", self.link.token)
+            form.add_service_error(exc)
+            return 400
+        return self.reload()
+
+    def scores(self, _action: str) -> HttpResponse | int:
+        kwargs = {"rules": self.event.rules, "names": self.names, "players": self.names}
+        form = self.context["scores_form"] = ScoresForm(self.request.POST, **kwargs)
+        if not form.is_valid():
+            return 400
+        data = form.to_data(self.game.round.number, self.game.table)
+        try:
+            if "preview" in self.request.POST:
+                self.context["preview"] = scores_preview(self.event, data)
+                return 200
+            game_correct(
+                game=self.game,
+                data=data,
+                expected_version=form.cleaned_data["version"] or 0,
+                at=AtTable(self.game.table, self.seat),
+            )
+        except ConflictError:
+            self.game.refresh_from_db()
+            self.context["scores_form"] = _rebased(
+                ScoresForm, self.request.POST, self.game.version, **kwargs
+            )
+            return 409
+        except ServiceError as exc:
+            form.add_service_error(exc)
+            return 400
+        return self.reload()
+
+    def hand(self, _action: str) -> HttpResponse | int:
+        kwargs = hand_form_kwargs(self.event, self.game, self.sheet)
+        form = self.context["form"] = HandForm(self.request.POST, **kwargs)
+        if not form.is_valid():
+            return 400
+        try:
+            game_hand_add(
+                game=self.game,
+                hand=form.to_hand(),
+                expected_version=form.cleaned_data["version"] or 0,
+                at=AtTable(self.game.table, self.seat),
+            )
+        except ConflictError:
+            self.game.refresh_from_db()
+            self.context["form"] = _rebased(
+                HandForm, self.request.POST, self.game.version, **kwargs
+            )
+            return 409
+        except ServiceError as exc:
+            form.add_service_error(exc)
+            return 400
+        return self.reload()
+
+    def undo(self, _action: str) -> HttpResponse | int:
+        try:
+            version = int(self.request.POST.get("version", ""))
+        except ValueError:
+            version = -1  # as stale as an old version: the conflict says so
+        try:
+            game_hand_undo(
+                game=self.game, expected_version=version, at=AtTable(self.game.table, self.seat)
+            )
+        except ServiceError as exc:
+            self.context["undo_error"] = error_text(exc, self.names)
+            return 409 if isinstance(exc, ConflictError) else 400
+        return self.reload()
+
+    def render(self, status: int) -> HttpResponse:
+        game, event, names = self.game, self.event, self.names
+        if status == 409:  # saved meanwhile by another phone: show what it saved
+            self.sheet = game_sheet(event, game)
+        sheet, context = self.sheet, self.context
+        # A table with no hand yet enters what the event asks: hand by hand, or final scores.
+        by_scores = event.table_mode == "scores" and not sheet.hands
+        if not game.confirmation and by_scores:
+            context.setdefault(
+                "scores_form",
+                ScoresForm(
+                    rules=event.rules, names=names, players=names, initial=scores_initial(game)
+                ),
+            )
+        if not game.confirmation and not by_scores and sheet.next is not None:
+            context.setdefault(
+                "form",
+                HandForm(**hand_form_kwargs(event, game, sheet), initial={"version": game.version}),
+            )
+        context.setdefault("confirm_form", ConfirmForm())
+        context.setdefault("dispute_form", DisputeForm())
+        seat = self.seat
+        context.update(
+            event=event,
+            game=game,
+            sheet=sheet,
+            link=self.link,
+            may_enter=self.may_enter,
+            seat=seat_label(seat, names[seat]) if seat is not None else "",
+            seats=[(i, seat_label(i, n)) for i, n in enumerate(names)],
+            waiting_by=waiting_by(game, names),
+            clock=round_clock(game.round, game),
         )
-    if not by_scores and hand_form is None and sheet.next is not None and not game.confirmation:
-        hand_form = HandForm(
-            **hand_form_kwargs(event, game, sheet), initial={"version": game.version}
-        )
-    context.update(
-        form=hand_form,
-        confirm_form=confirm_form or ConfirmForm(),
-        dispute_form=dispute_form or DisputeForm(),
-    )
-    return render(request, "tournament/table.html", context, status=status)
+        return render(self.request, "tournament/table.html", context, status=status)
