@@ -78,7 +78,7 @@ def hand(data: Any) -> dict[str, Any]:
 
 
 def game(data: Any) -> dict[str, Any]:
-    doc = Doc(data).only("ruleset", "players", "hands")
+    doc = Doc(data).only("ruleset", "players", "hands", "penalties")
     rules = ruleset_from_json(doc.raw("ruleset"))
     names = doc.raw("players", default=rules.players)
     # Player names in seat order, or just how many there are.
@@ -86,7 +86,11 @@ def game(data: Any) -> dict[str, Any]:
         players = len(check_table_names(names, "players"))
     else:
         players = check_int(names, "players", 3, 5)
-    played = evaluate(rules, players, {"hands": doc.raw("hands", default=[])})
+    played = evaluate(
+        rules,
+        players,
+        {"hands": doc.raw("hands", default=[]), "penalties": doc.raw("penalties", default=[])},
+    )
     flow = played.flow
     assert flow is not None  # a game of hands
     result = played.settlement.to_json()
@@ -98,12 +102,13 @@ def game(data: Any) -> dict[str, Any]:
         "busts": [b.to_json() for b in flow.busts],
         "yakuman": [y.to_json() for y in flow.yakuman],
         "deposits": flow.deposits,
+        "penalties": [p.to_json() for p in played.penalties],
         "result": result,
     }
 
 
 def settle_command(data: Any) -> dict[str, Any]:
-    doc = Doc(data).only("ruleset", "scores", "deposits", "busts", "yakuman")
+    doc = Doc(data).only("ruleset", "scores", "deposits", "busts", "yakuman", "penalties")
     rules = ruleset_from_json(doc.raw("ruleset"))
     scores = doc.list("scores")
     return evaluate(rules, len(scores), data).settlement.to_json()

@@ -14,7 +14,7 @@ from scoring.hand_types import Bust, YakumanWin
 from scoring.messages import fail
 from scoring.parse import Doc
 from scoring.rules import Ruleset
-from scoring.settlement import Settlement, parse_settle, settle
+from scoring.settlement import Penalty, Settlement, parse_penalties, parse_settle, settle
 
 SETTLE_KEYS = ("scores", "deposits", "busts", "yakuman")
 
@@ -31,14 +31,17 @@ class Evaluation:
     yakuman: list[YakumanWin]
     over: bool
     settlement: Settlement
+    penalties: list[Penalty]  # given with the game, then the game's own (an EMA chombo)
     records: list[HandRecord] = field(default_factory=list)
     flow: GameFlow | None = None
 
 
 def evaluate(rules: Ruleset, players: int, data: Mapping[str, Any]) -> Evaluation:
-    """Check a game (`hands`, or `scores` with `deposits`, `busts`, `yakuman`) for a table of
-    `players` and play it through. Raises ScoringError naming the field."""
+    """Check a game (`hands`, or `scores` with `deposits`, `busts`, `yakuman`; either with
+    `penalties`) for a table of `players` and play it through. Raises ScoringError naming the
+    field."""
     doc = Doc(data)
+    given = parse_penalties(doc, players)
     if doc.has("hands"):
         for key in SETTLE_KEYS:
             if doc.has(key):
@@ -54,7 +57,8 @@ def evaluate(rules: Ruleset, players: int, data: Mapping[str, Any]) -> Evaluatio
             list(flow.busts),
             list(flow.yakuman),
             flow.over,
-            flow.settlement(),
+            flow.settlement(given),
+            [*given, *flow.penalties],
             list(flow.records),
             flow,
         )
@@ -72,5 +76,6 @@ def evaluate(rules: Ruleset, players: int, data: Mapping[str, Any]) -> Evaluatio
         list(busts),
         list(yakuman),
         True,
-        settle(rules, scores, deposits, busts, yakuman),
+        settle(rules, scores, deposits, busts, yakuman, given),
+        given,
     )

@@ -15,11 +15,11 @@ from scoring import emperor as emp
 from scoring.busts import busts_after
 from scoring.errors import ScoringError
 from scoring.game_types import game_type
-from scoring.hand_types import Abort, Chombo, Draw, Hand, HandOutcome, YakumanWin
+from scoring.hand_types import Abort, Chombo, Draw, Hand, HandOutcome, Nagashi, YakumanWin
 from scoring.messages import fail
 from scoring.payments import price_hand
 from scoring.rules import WINDS, Ruleset
-from scoring.settlement import Bust, Settlement, rank_order, settle
+from scoring.settlement import Bust, Penalty, Settlement, rank_order, settle
 
 
 @dataclass
@@ -67,6 +67,7 @@ class GameFlow:
         self.records: list[HandRecord] = []
         self.busts: list[Bust] = []
         self.yakuman: list[YakumanWin] = []
+        self.penalties: list[Penalty] = []  # chombo as a penalty on the result (EMA)
         # Riichi: how many times the deal has passed, and how many it may pass before the end.
         self.passes = 0
         self.limit = rules.winds * players
@@ -149,6 +150,8 @@ class GameFlow:
         self.records.append(record)
         self.busts.extend(record.busts)
         self.yakuman.extend(outcome.yakuman)
+        if isinstance(hand.result, Chombo) and rules.chombo == "result_penalty":
+            self.penalties.append(Penalty(hand.result.offender, -rules.chombo_points))
         return record
 
     def _advance_riichi(
@@ -156,10 +159,14 @@ class GameFlow:
     ) -> None:
         rules = self.rules
         result = hand.result
+        dealer_tenpai = False
         if isinstance(result, Chombo):
             keeps, honba = True, self.honba  # the same hand is replayed
             if hand.stop:
                 raise fail("stop.chombo", "stop")
+        elif isinstance(result, Nagashi) and rules.nagashi_flow == "draw":
+            dealer_tenpai = self.dealer in result.tenpai  # an exhaustive draw for the deal
+            keeps, honba = self._draw_keeps(dealer_tenpai), self.honba + 1
         elif outcome.winners:
             keeps = self.dealer in outcome.winners
             honba = self.honba + 1 if keeps else 0
@@ -170,12 +177,13 @@ class GameFlow:
                 keeps = rule == "repeat" or (rule == "draw" and self._draw_keeps(False))
             else:
                 assert isinstance(result, Draw)
-                keeps = self._draw_keeps(self.dealer in result.tenpai)
+                dealer_tenpai = self.dealer in result.tenpai
+                keeps = self._draw_keeps(dealer_tenpai)
         if hand.stop:
             self._check_stop(outcome, scores)
             keeps = False  # the dealer ends the last hand here
         passes = self.passes + (0 if keeps else 1)
-        over = busted
+        over = busted or (keeps and self._stops_by_itself(outcome, scores, dealer_tenpai))
         if not over and passes >= self.limit:
             top = max(scores)
             if (
@@ -205,9 +213,24 @@ class GameFlow:
         rule = self.rules.renchan_on_draw[self.wind]
         return rule == "always" or (rule == "tenpai" and dealer_tenpai)
 
+    def _stops_by_itself(
+        self, outcome: HandOutcome, scores: list[int], dealer_tenpai: bool
+    ) -> bool:
+        """Tenhou's アガリやめ / テンパイやめ: the last hand's dealer, having won it or been tenpai
+        at its draw, is first (and has reached the score an extension waits for)."""
+        rules = self.rules
+        if rules.agari_yame != "auto" or not self.is_last_hand:
+            return False
+        if self.dealer not in outcome.winners and not dealer_tenpai:
+            return False
+        target = rules.extension_below
+        return rank_order(rules, scores)[0] == self.dealer and (
+            target is None or scores[self.dealer] >= target
+        )
+
     def _check_stop(self, outcome: HandOutcome, scores: list[int]) -> None:
         rules = self.rules
-        if rules.agari_yame == "never":
+        if rules.agari_yame in ("never", "auto"):
             raise fail("stop.never", "stop", venue=rules.slug)
         if self.dealer not in outcome.winners:
             raise fail("stop.not_won", "stop")
@@ -233,8 +256,16 @@ class GameFlow:
 
     # --- the end ------------------------------------------------------------------------------
 
-    def settlement(self) -> Settlement:
-        return settle(self.rules, self.scores, self.deposits, self.busts, self.yakuman)
+    def settlement(self, penalties: Sequence[Penalty] = ()) -> Settlement:
+        """The result as the game stands; `penalties` are added to the game's own (chombo)."""
+        return settle(
+            self.rules,
+            self.scores,
+            self.deposits,
+            self.busts,
+            self.yakuman,
+            [*self.penalties, *penalties],
+        )
 
 
 def replay(rules: Ruleset, players: int, hands: Sequence[Hand]) -> GameFlow:

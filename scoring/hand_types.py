@@ -50,6 +50,7 @@ class Draw:
 @dataclass(frozen=True)
 class Nagashi:
     winners: tuple[int, ...]
+    tenpai: tuple[int, ...] = ()  # read where nagashi is an exhaustive draw for the deal
 
 
 @dataclass(frozen=True)

@@ -182,6 +182,23 @@ MESSAGES: dict[str, str] = {
     "rules.renchan_rule": gettext_noop("must be tenpai, always or never"),
     "rules.emperor_missing": gettext_noop("needs a value for {players} players"),
     "rules.hands_per_game": gettext_noop("only the emperor game counts hands"),
+    # --- Tenhou game logs ---
+    "log.large": gettext_noop("is larger than {limit} kB: not a single game's log"),
+    "log.format": gettext_noop("is not a Tenhou game log (mjlog XML or tenhou.net/6 JSON)"),
+    "log.xml": gettext_noop("is not well-formed XML (line {line}, column {column})"),
+    "log.json": gettext_noop("is not valid JSON (line {line}, column {column})"),
+    "log.garbled": gettext_noop("is garbled at {where}"),
+    "log.no_players": gettext_noop("names no players"),
+    "log.no_hands": gettext_noop("records no hands"),
+    "log.truncated": gettext_noop("stops after {hand} before the game ends (truncated?)"),
+    "log.draw_kind": gettext_noop("{hand}: unknown kind of draw {kind!r}"),
+    "log.after_end": gettext_noop("{hand} comes after the game is over under this ruleset"),
+    "log.differs": gettext_noop("{hand}: the log records {what} {log}, the ruleset gives {ours}"),
+    "log.refused": gettext_noop("{hand}: the ruleset refuses this hand ({reason})"),
+    "log.not_over": gettext_noop(
+        "the log ends after {hand}, but under this ruleset the game goes on"
+    ),
+    "log.final": gettext_noop("the log's final {what} are {log}, the ruleset gives {ours}"),
 }
 
 

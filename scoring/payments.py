@@ -107,6 +107,8 @@ def _ron(rules: Ruleset, out: HandOutcome, ron: Ron, n: int, dealer: int, honba:
             if rules.pao_ron_honba == "split":  # each of the two pays honba × H/(n−1)
                 honba_each = honba * rules.honba // (n - 1) if gets_honba else 0
                 pao_pays, discarder_honba = pao_half + honba_each, honba_each
+            elif rules.pao_ron_honba == "pao":
+                pao_pays, discarder_honba = pao_half + honba_total, 0
             else:
                 pao_pays, discarder_honba = pao_half, honba_total
             out.pay(discarder, win.seat, value.ron - pao_half + discarder_honba)
@@ -201,18 +203,21 @@ def _nagashi(
     if rules.nagashi_multiple == "first":
         winners = winners[:1]
     as_yakuman = rules.nagashi == "yakuman"
+    honba_each = honba * rules.honba // (n - 1) if rules.nagashi_honba else 0
     for i, seat in enumerate(winners):
         if as_yakuman:
             value = price(rules, dealer_wins=seat == dealer, yakuman=1)
         else:
             value = mangan_price(rules, dealer_wins=seat == dealer)
-        total = _tsumo_payments(out, seat, value, n, dealer, honba * rules.honba // (n - 1))
-        taken = _take_deposits(out, seat) if i == 0 else 0
+        total = _tsumo_payments(out, seat, value, n, dealer, honba_each)
+        # Tenhou and EMA leave the riichi sticks on the table for the next win.
+        takes = i == 0 and rules.nagashi_deposits == "winner"
+        taken = _take_deposits(out, seat) if takes else 0
         out.details.append(
             {
                 "seat": seat,
                 "value": total,
-                "honba": honba * rules.honba,
+                "honba": honba_each * (n - 1),
                 "deposits": taken,
                 "nagashi": True,
             }
@@ -223,6 +228,8 @@ def _nagashi(
 
 
 def _chombo(rules: Ruleset, out: HandOutcome, offender: int, n: int, dealer: int) -> None:
+    if rules.chombo == "result_penalty":
+        return  # no score changes hands; the flow takes the points off the result (EMA)
     if rules.chombo == "fixed":
         for other in turn_order(offender, n):
             out.pay(offender, other, rules.chombo_amount)

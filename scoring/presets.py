@@ -1,4 +1,6 @@
-"""The five seed venues as rulesets. RULES.md §4 is the specification of each knob's value."""
+"""The five seed venues, and the standard rulesets clubs and online events play, as rulesets.
+RULES.md §4 is the specification of each seed venue's knobs; docs/rulesets.md cites a source for
+every knob of the standard ones (and says where a source leaves room and what was chosen)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import Any
 
 from scoring.errors import ScoringError
 from scoring.messages import fail
-from scoring.rules import KNOBS, PaymentRow, Ruleset
+from scoring.rules import ABORT_REASONS, KNOBS, PaymentRow, Ruleset
 
 BABA = Ruleset(
     slug="baba",
@@ -142,7 +144,92 @@ EMPEROR = Ruleset(
     emperor_min_yaku={3: 5, 4: 4, 5: 3},
 )
 
-PRESETS: dict[str, Ruleset] = {r.slug: r for r in (BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR)}
+# --- standard rulesets (docs/rulesets.md) -----------------------------------------------------
+
+TENHOU = Ruleset(
+    slug="tenhou",
+    name="天鳳 (Tenhou 4-player East-South)",
+    uma={4: (20, 10, -10, -20)},  # 10-20 uma; 25000 start, 30000 return: oka 20 to the top
+    rounding="half_up",  # to the thousand, half up; the top takes the rest (real logs' owari)
+    kiriage=False,
+    max_ron_winners=2,  # double ron; a third ron is 三家和, an abortive draw
+    multiple_ron_honba="nearest",  # honba and sticks to the winner nearest the discarder
+    nagashi="mangan",
+    nagashi_multiple="all",
+    nagashi_deposits="table",  # the sticks stay for the next win (seen in a real log)
+    nagashi_honba=False,  # it replaces the tenpai payments, which carry no honba
+    nagashi_flow="draw",  # the dealer keeps by being tenpai; honba + 1 (seen in a real log)
+    aborts=dict.fromkeys(ABORT_REASONS, "repeat"),  # every abortive draw: renchan, honba + 1
+    renchan_on_draw="tenpai",
+    agari_yame="auto",  # the last dealer, first (≥ 30000) after a win or tenpai: the game ends
+    extension_below=30000,  # nobody at 30000 after South 4: West, sudden death
+    extension_winds=1,
+    extension_sudden_death=True,
+    bust="below_zero",  # exactly 0 plays on
+    pao_ron_honba="pao",  # a pao ron: the pao seat pays half and the honba
+)
+
+MAHJONGSOUL = TENHOU.replace(
+    slug="mahjongsoul",
+    name="雀魂 (Mahjong Soul 4-player East-South)",
+    uma={4: (15, 5, -5, -15)},  # the tournament lobby's default uma (chosen: docs/rulesets.md)
+    rounding="exact",  # results to 0.1, as the game shows them
+)
+
+EMA = Ruleset(
+    slug="ema",
+    name="EMA Riichi Competition Rules (2016)",
+    start=30000,
+    return_points=30000,  # no oka
+    uma={4: (15, 5, -5, -15)},
+    tie="split",  # tied players share the uma of their places
+    kiriage=False,
+    kazoe_han=None,  # 13 han and more is a sanbaiman
+    riichi_min_score=1000,
+    max_ron_winners=3,  # double and triple ron, each paid by the discarder
+    multiple_ron_honba="each",  # the discarder pays the counters to each winner
+    nagashi="mangan",
+    nagashi_multiple="all",  # simultaneous nagashi: separate mangan tsumo payments
+    nagashi_deposits="table",
+    nagashi_honba=True,  # "table counters affect the hand score normally"
+    nagashi_flow="draw",
+    aborts={},  # no abortive draws
+    renchan_on_draw="tenpai",
+    agari_yame="never",
+    chombo="result_penalty",  # −20 points off the final result; no score payment; redeal
+    chombo_points=20.0,
+    bust="never",  # play on below zero
+    pao_ron_honba="discarder",  # "only the discarder pays for any counters"
+)
+
+WRC = EMA.replace(
+    slug="wrc",
+    name="World Riichi Championship Rules",
+    riichi_min_score=None,  # a riichi may take a player below zero (negative scores are played)
+    nagashi=None,  # no nagashi mangan
+)
+
+MLEAGUE = Ruleset(
+    slug="mleague",
+    name="Mリーグ (M.League)",
+    uma={4: (30, 10, -10, -30)},  # with oka 20: +50 / +10 / −10 / −30
+    tie="split",  # tied players share the rank points evenly
+    kiriage=False,
+    riichi_min_score=None,  # no bust: riichi below 1000 is allowed
+    max_ron_winners=1,  # atamahane
+    nagashi="mangan",
+    aborts={},  # no abortive draws: play continues
+    renchan_on_draw="tenpai",
+    agari_yame="never",
+    chombo="reverse_mangan",  # 満貫払い
+    bust="never",
+    pao_ron_honba="discarder",
+)
+
+PRESETS: dict[str, Ruleset] = {
+    r.slug: r
+    for r in (BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR, TENHOU, MAHJONGSOUL, EMA, WRC, MLEAGUE)
+}
 
 
 # --- from JSON --------------------------------------------------------------------------------

@@ -45,13 +45,14 @@ def parse_result(doc: Doc, rules: Ruleset, players: int) -> Result:
         doc.only("type", "tenpai")
         return Draw(doc.seats("tenpai", players))
     if kind == "nagashi":
-        doc.only("type", "winners")
+        doc.only("type", "winners", "tenpai")
         if rules.nagashi is None:
             raise fail("nagashi.none", doc.field("type"), venue=rules.slug)
         winners = doc.seats("winners", players)
         if not winners:
             raise fail("nagashi.no_winner", doc.field("winners"))
-        return Nagashi(winners)
+        # Where nagashi is an exhaustive draw for the deal, the dealer keeps it by being tenpai.
+        return Nagashi(winners, doc.seats("tenpai", players, default=()))
     if kind == "abort":
         doc.only("type", "reason")
         reason = doc.text("reason", ABORT_REASONS)

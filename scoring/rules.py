@@ -106,9 +106,10 @@ class Ruleset:
     start: int = 25000
     return_points: int = 30000  # oka = (return − start) × players, to the player ranked first
     point_value: int = 1000  # score points per result point
-    rounding: str = (
-        "exact"  # exact | gosha_rokunyu (五捨六入 for all but the top, who takes the rest)
-    )
+    # exact | gosha_rokunyu (五捨六入: …500 down, …600 up) | half_up (Tenhou: to the thousand,
+    # half up, so −12.5 → −12 and +1.5 → +2); the rounded kinds round all but the top, who takes
+    # the rest
+    rounding: str = "exact"
     uma: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # players → points by rank
     uma_floating: Mapping[int, tuple[float, ...]] | None = None  # floaters (≥ return) → by rank
     tie: str = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
@@ -135,19 +136,27 @@ class Ruleset:
     )
     nagashi: str | None = "mangan"  # mangan | yakuman | None (not played)
     nagashi_multiple: str = "first"  # first (nearest the dealer, dealer first) | all
+    nagashi_deposits: str = "winner"  # winner (takes the riichi sticks) | table (they stay: Tenhou)
+    nagashi_honba: bool = True  # honba are added to the nagashi payment (Tenhou: no)
+    # win (the dealer keeps it only by winning it) | draw (an exhaustive draw for the deal: the
+    # dealer keeps it if tenpai, honba + 1 — Tenhou, EMA)
+    nagashi_flow: str = "win"
     aborts: Mapping[str, str] = field(default_factory=dict)  # reason → repeat | pass | draw
-    chombo: str = "reverse_mangan"  # reverse_mangan | fixed (chombo_amount to each other player)
+    # reverse_mangan | fixed (chombo_amount to each other player) | result_penalty (no score
+    # changes hands; chombo_points come off the offender's result after ranking: EMA, WRC)
+    chombo: str = "reverse_mangan"
     chombo_amount: int = 0
-    pao_ron_honba: str = (
-        "discarder"  # discarder | split (pao and discarder each pay honba × H/(n−1))
-    )
+    chombo_points: float = 20.0  # result_penalty: points taken off the offender's result
+    # discarder | split (pao and discarder each pay honba × H/(n−1)) | pao (the pao seat: Tenhou)
+    pao_ron_honba: str = "discarder"
 
     # Game flow
     winds: int = 2  # game length in winds: 1 East only, 2 East-South
     renchan_on_draw: Mapping[str, str] = field(default_factory=dict)  # wind → tenpai|always|never
-    agari_yame: str = (
-        "never"  # never | always | if_top: may the dealer stop after winning the last hand
-    )
+    # never | always | if_top: may the dealer stop after winning the last hand (the table marks
+    # it) | auto: the game ends by itself when the last hand's dealer, first after winning it or
+    # tenpai at its draw, would otherwise repeat (Tenhou's アガリやめ and テンパイやめ)
+    agari_yame: str = "never"
     extension_below: int | None = None  # play another wind when the top ends below this
     extension_winds: int = 1
     extension_sudden_death: bool = False  # the extension ends once someone reaches extension_below
@@ -196,7 +205,7 @@ class Ruleset:
     def whole_points(self) -> bool:
         """Results come in whole points (jan-niki's rounding, or payments in whole points)."""
         return (
-            self.rounding == "gosha_rokunyu"
+            self.rounding != "exact"
             or self.point_value <= SCORE_STEP
             or self.unit % self.point_value == 0
         )
@@ -361,6 +370,7 @@ def _validate(r: Ruleset) -> None:
         "extension_sudden_death",
         "prizes_in_chips",
         "chips_follow_pao",
+        "nagashi_honba",
     ):
         if not isinstance(getattr(r, name), bool):
             raise fail("value.bool", f"ruleset.{name}")
@@ -376,7 +386,7 @@ def _validate(r: Ruleset) -> None:
     if r.return_points < r.start:
         raise fail("rules.return_points", "ruleset.return_points")
     _whole(r, "point_value", 1)
-    _one_of(r, "rounding", ("exact", "gosha_rokunyu"))
+    _one_of(r, "rounding", ("exact", "gosha_rokunyu", "half_up"))
     _one_of(r, "tie", ("seat", "split"))
     _one_of(r, "leftover_deposits", ("top", "lost"))
     for n, table in r.uma.items():
@@ -441,6 +451,8 @@ def _validate(r: Ruleset) -> None:
     _one_of(r, "multiple_ron_honba", ("each", "nearest"))
     _one_of(r, "nagashi", (None, "mangan", "yakuman"))
     _one_of(r, "nagashi_multiple", ("first", "all"))
+    _one_of(r, "nagashi_deposits", ("winner", "table"))
+    _one_of(r, "nagashi_flow", ("win", "draw"))
     for reason, rule in r.aborts.items():
         if reason not in ABORT_REASONS:
             raise fail(
@@ -448,10 +460,12 @@ def _validate(r: Ruleset) -> None:
             )
         if rule not in ("repeat", "pass", "draw"):
             raise fail("rules.abort_rule", f"ruleset.aborts.{reason}")
-    _one_of(r, "chombo", ("reverse_mangan", "fixed"))
+    _one_of(r, "chombo", ("reverse_mangan", "fixed", "result_penalty"))
     if r.chombo == "fixed" and r.chombo_amount <= 0:
         raise fail("rules.chombo_amount", "ruleset.chombo_amount")
-    _one_of(r, "pao_ron_honba", ("discarder", "split"))
+    if not _is_number(r.chombo_points) or r.chombo_points < 0:
+        raise fail("value.nonneg", "ruleset.chombo_points")
+    _one_of(r, "pao_ron_honba", ("discarder", "split", "pao"))
 
     _whole(r, "winds", 1)
     _whole(r, "extension_winds", 1)
@@ -462,7 +476,7 @@ def _validate(r: Ruleset) -> None:
             raise fail("rules.renchan_wind", f"ruleset.renchan_on_draw.{wind}")
         if rule not in ("tenpai", "always", "never"):
             raise fail("rules.renchan_rule", f"ruleset.renchan_on_draw.{wind}")
-    _one_of(r, "agari_yame", ("never", "always", "if_top"))
+    _one_of(r, "agari_yame", ("never", "always", "if_top", "auto"))
     _whole(r, "extension_below", 1, optional=True)
     _one_of(r, "bust", ("below_zero", "zero_or_below", "never"))
     _one_of(r, "bust_attribution", ("receivers", "sequential"))

@@ -19,8 +19,21 @@ from scoring.parse import Doc, check_int
 from scoring.prices import round_up
 from scoring.rules import SCORE_STEP, Ruleset
 
-BREAKDOWN = ("base", "uma", "oka", "bust", "shugi")
-__all__ = ["Bust", "SeatResult", "Settlement", "settle"]
+PENALTY_LIMIT = 10_000  # points: far beyond any real penalty, well inside the arithmetic
+BREAKDOWN = ("base", "uma", "oka", "bust", "shugi", "penalty")
+__all__ = ["Bust", "Penalty", "SeatResult", "Settlement", "settle"]
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """Points added to a seat's result after ranking (negative for a penalty): never changes
+    ranks, uma or oka (CONTRACT §1 "Penalties"; an EMA chombo is −20)."""
+
+    seat: int
+    points: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "points": self.points}
 
 
 @dataclass
@@ -67,9 +80,13 @@ def settle(
     deposits: int = 0,
     busts: Sequence[Bust] = (),
     yakuman: Sequence[YakumanWin] = (),
+    penalties: Sequence[Penalty] = (),
 ) -> Settlement:
     n = len(scores)
     _check(rules, scores, deposits, busts, yakuman)
+    for i, penalty in enumerate(penalties):
+        if not 0 <= penalty.seat < n:
+            raise fail("seat.unknown", f"penalties[{i}].seat", value=penalty.seat, last=n - 1)
     pv = rules.point_value
     order = rank_order(rules, scores)
     final = list(scores)
@@ -82,12 +99,14 @@ def settle(
     parts = {name: [0] * n for name in BREAKDOWN}
     chips = {"bust": [0] * n, "shugi": [0] * n}
 
-    # Base, and oka to the top (jan-niki's top takes minus the others' sum, oka and rounding in it).
-    if rules.rounding == "gosha_rokunyu":
+    # Base, and oka to the top (with rounding, the top takes minus the others' sum: oka and the
+    # rounding are in it — jan-niki, Tenhou).
+    if rules.rounding != "exact":
+        to_whole = _gosha_rokunyu if rules.rounding == "gosha_rokunyu" else _half_up
         for seat in order[1:]:
-            parts["base"][seat] = _gosha_rokunyu(final[seat], pv) - rules.return_points
+            parts["base"][seat] = to_whole(final[seat], pv) - rules.return_points
         top = order[0]
-        parts["base"][top] = _gosha_rokunyu(final[top], pv) - rules.return_points
+        parts["base"][top] = to_whole(final[top], pv) - rules.return_points
         parts["oka"][top] = -sum(parts["base"])
     else:
         for seat in range(n):
@@ -114,6 +133,8 @@ def settle(
     scale = 1 if rules.prizes_in_chips else pv
     _bust_prizes(rules, busts, prize_parts["bust"], scale)
     _yakuman_chips(rules, n, yakuman, prize_parts["shugi"], scale)
+    for penalty in penalties:
+        parts["penalty"][penalty.seat] += round(penalty.points * pv)
 
     results = []
     for seat in range(n):
@@ -141,6 +162,11 @@ def to_points(score_points: int, point_value: int) -> float:
 def _gosha_rokunyu(score: int, pv: int) -> int:
     """五捨六入 to whole points: …500 rounds down, …600 up; the same formula below zero."""
     return math.floor((score + 0.4 * pv) / pv) * pv
+
+
+def _half_up(score: int, pv: int) -> int:
+    """To whole points, half up (Tenhou): 17500 → 18000 (−12.5 → −12), 31500 → 32000."""
+    return math.floor(score / pv + 0.5) * pv
 
 
 def _split_ties(
@@ -252,6 +278,18 @@ def _check(
             raise fail(code, f"busts[{i}].seat", seat=Seat(bust.seat), score=scores[bust.seat])
         if bust.seat in bust.by:
             raise fail("bust.self", f"busts[{i}].by")
+
+
+def parse_penalties(doc: Doc, n: int) -> list[Penalty]:
+    """`penalties`: `[{"seat": 2, "points": -20}, …]` (CONTRACT §1 "Penalties")."""
+    out = []
+    for i, item in enumerate(doc.list("penalties", default=[])):
+        p = Doc(item, f"penalties[{i}]").only("seat", "points")
+        points = p.number("points", low=-PENALTY_LIMIT)
+        if points > PENALTY_LIMIT:
+            raise fail("value.max", p.field("points"), high=PENALTY_LIMIT)
+        out.append(Penalty(p.seat("seat", n), points))
+    return out
 
 
 def parse_settle(data: Any, rules: Ruleset) -> tuple[list[int], int, list[Bust], list[YakumanWin]]:

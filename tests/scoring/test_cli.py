@@ -32,7 +32,10 @@ def test_presets_lists_slug_name_and_players():
     code, out, _ = run("presets", "")
     assert code == 0
     presets = json.loads(out)
-    assert [p["slug"] for p in presets] == ["baba", "jan-niki", "hyper", "free-sanma", "emperor"]
+    assert [p["slug"] for p in presets] == [
+        *("baba", "jan-niki", "hyper", "free-sanma", "emperor"),
+        *("tenhou", "mahjongsoul", "ema", "wrc", "mleague"),
+    ]
     assert {p["slug"]: p["players"] for p in presets}["free-sanma"] == 3
     assert all(p["name"] for p in presets)
 
@@ -162,7 +165,14 @@ def test_settle_as_in_the_contract():
         "score": 31000,
         "points": 6.0,
         "chips": 0,
-        "breakdown": {"base": 1.0, "uma": 5.0, "oka": 0.0, "bust": 0.0, "shugi": 0.0},
+        "breakdown": {
+            "base": 1.0,
+            "uma": 5.0,
+            "oka": 0.0,
+            "bust": 0.0,
+            "shugi": 0.0,
+            "penalty": 0.0,
+        },
     }
 
 

@@ -31,7 +31,14 @@ class TestPoints:
 
     def test_the_top_carries_the_oka_and_the_rounding(self):
         top = settle(JAN_NIKI, [38500, 30600, 20500, 10400]).players[0]
-        assert top.breakdown == {"base": 8.0, "uma": 30.0, "oka": 21.0, "bust": 0.0, "shugi": 0.0}
+        assert top.breakdown == {
+            "base": 8.0,
+            "uma": 30.0,
+            "oka": 21.0,
+            "bust": 0.0,
+            "shugi": 0.0,
+            "penalty": 0.0,
+        }
 
     def test_the_same_formula_for_negative_scores(self):
         # 30500 → 0; 11100 → 11 − 30 = −19; −1600 → floor(−1.2) = −2 → −32.

@@ -8,8 +8,11 @@ from scoring.errors import ScoringError
 from scoring.presets import BABA, PRESETS, ruleset_from_json
 
 
-def test_the_five_seed_venues_are_presets():
-    assert list(PRESETS) == ["baba", "jan-niki", "hyper", "free-sanma", "emperor"]
+def test_the_seed_venues_and_the_standard_rulesets_are_presets():
+    assert list(PRESETS) == [
+        *("baba", "jan-niki", "hyper", "free-sanma", "emperor"),
+        *("tenhou", "mahjongsoul", "ema", "wrc", "mleague"),
+    ]
 
 
 @pytest.mark.parametrize("slug", list(PRESETS))
@@ -78,7 +81,7 @@ def test_a_fixed_payment_table_counts_no_fu():
         ruleset_from_json({"preset": "free-sanma", "fu": True})
 
 
-@pytest.mark.parametrize("spec", ["mleague", {"knob": 1}, 3])
+@pytest.mark.parametrize("spec", ["m-league-2099", {"knob": 1}, 3])
 def test_unknown_presets_are_refused(spec):
     with pytest.raises(ScoringError, match="preset"):
         ruleset_from_json(spec)

@@ -73,7 +73,7 @@ def test_one_bad_game_rejects_the_whole_file_and_writes_nothing(tmp_path, case, 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"ruleset": "mleague"}, "ruleset: unknown preset"),
+        ({"ruleset": "m-league-2099"}, "ruleset: unknown preset"),
         ({"format": "swiss"}, "format: 'swiss' is not one of"),
         ({"players": ["A", "A"]}, "players[1]: A is listed twice"),
         ({"slug": None}, "slug: is required"),
