@@ -142,12 +142,14 @@ def _read_mjlog(text: str) -> TenhouLog:
             assert log is not None
             log.hands.append(hand.done())
             current = None
-    if log is None or not log.hands:
-        raise fail("log.no_players" if log is None else "log.no_hands", "log")
+    if log is None:
+        raise fail("log.no_players", "log")
     if current is not None:
         if current.result is None:
             raise fail("log.truncated", "log", hand=current.label)
         log.hands.append(current.done())
+    if not log.hands:
+        raise fail("log.no_hands", "log")
     if not log.final_scores:
         raise fail("log.truncated", "log", hand=log.hands[-1].label)
     return log

@@ -1,0 +1,234 @@
+"""The standard rulesets (docs/rulesets.md): a test per rule, the published worked examples, and
+the knobs they brought — rounding half up, nagashi as Tenhou and EMA play it, chombo as a
+penalty on the result, and penalties on `settle` and `game` (CONTRACT §1 "Penalties")."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.cli import run
+from scoring.errors import ScoringError
+from scoring.flow import GameFlow
+from scoring.hands import parse_hand
+from scoring.presets import EMA, MAHJONGSOUL, MLEAGUE, TENHOU, WRC, ruleset_from_json
+from scoring.settlement import Penalty, settle
+
+
+def points(rules, scores, **kw):
+    return [p.points for p in settle(rules, scores, **kw).players]
+
+
+def play(rules, *hands, n=4):
+    flow = GameFlow(rules, n)
+    for h in hands:
+        flow.play(parse_hand(h, rules, n))
+    return flow
+
+
+# --- Tenhou ---------------------------------------------------------------------------------------
+
+
+def test_tenhou_rounds_half_up_to_the_thousand():
+    # −12.5 → −12, +1.5 → +2 (the issue's examples); uma 10-20; the top takes the rest.
+    assert points(TENHOU, [36000, 31500, 17500, 15000]) == [45.0, 12.0, -22.0, -35.0]
+    # −4.5 → −4 as well; a plain −14.6 goes to −15.
+    assert points(TENHOU, [48900, 25500, 15400, 10200]) == [59.0, 6.0, -25.0, -40.0]
+
+
+def test_gosha_rokunyu_is_not_half_up():
+    jan = TENHOU.replace(rounding="gosha_rokunyu")
+    assert points(jan, [36000, 31500, 17500, 15000])[1:] == [11.0, -23.0, -35.0]
+
+
+def test_tenhou_nagashi_leaves_the_sticks_and_pays_no_honba():
+    flow = play(
+        TENHOU,
+        {"result": {"type": "draw", "tenpai": [1]}},  # E1: dealer noten, the deal passes, 1 honba
+        {"riichi": [3], "result": {"type": "nagashi", "winners": [2], "tenpai": [1, 3]}},
+    )
+    nagashi = flow.records[-1]
+    assert nagashi.label == "E2-1"
+    assert nagashi.deltas == [-2000, -4000, 8000, -2000 - 1000]  # a mangan, no honba; stick out
+    assert nagashi.deposits == 1000  # the stick stays on the table
+    # As an exhaustive draw: the dealer (seat 1) was tenpai, so the deal stays, honba + 1.
+    assert (flow.dealer, flow.honba, flow.label) == (1, 2, "E2-2")
+
+
+def test_tenhou_every_abortive_draw_repeats_the_deal():
+    flow = play(TENHOU, {"result": {"type": "abort", "reason": "kyuushu"}})
+    assert (flow.dealer, flow.honba) == (0, 1)
+
+
+def test_tenhou_stops_by_itself_so_the_table_never_marks_a_stop():
+    with pytest.raises(ScoringError, match="stop"):
+        play(TENHOU, {"stop": True, "result": {"type": "tsumo", "winner": 0, "han": 1, "fu": 30}})
+
+
+def test_tenhou_east_only_games_are_one_knob_away():
+    east = ruleset_from_json({"preset": "tenhou", "winds": 1})
+    assert east.winds == 1 and east.extension_below == 30000
+    flow = play(east, *[{"result": {"type": "draw", "tenpai": []}}] * 4)
+    assert flow.over is False and flow.label == "S1-4"  # nobody at 30000: South, sudden death
+
+
+def test_a_pao_ron_honba_is_paid_by_the_pao_seat_at_tenhou():
+    flow = GameFlow(TENHOU, 4)
+    flow.honba = 1
+    hand = {
+        "result": {"type": "ron", "discarder": 1, "wins": [{"seat": 2, "yakuman": 1, "pao": 3}]}
+    }
+    record = flow.play(parse_hand(hand, TENHOU, 4))
+    assert record.deltas == [0, -16000, 32300, -16300]
+
+
+def test_mahjongsoul_is_tenhou_with_its_own_uma_and_exact_results():
+    assert MAHJONGSOUL.uma[4] == (15, 5, -5, -15) and MAHJONGSOUL.rounding == "exact"
+    assert points(MAHJONGSOUL, [36000, 31500, 17500, 15000]) == [41.0, 6.5, -17.5, -30.0]
+
+
+# --- EMA and WRC -----------------------------------------------------------------------------
+
+
+def test_wrc_published_example_a_first_place_40000_scores_25():
+    # Sylvain Malbec (WRC rules author), WRC 2014 rules thread: "a table score of 40,000 points
+    # and ... the best ranked at the table, his session score will be 25".
+    assert points(WRC, [40000, 30000, 28000, 22000])[0] == 25.0
+
+
+@pytest.mark.parametrize("rules", [EMA, WRC])
+def test_ema_and_wrc_share_uma_on_ties_and_have_no_oka(rules):
+    assert rules.oka == 0
+    assert points(rules, [35000, 35000, 25000, 25000]) == [15.0, 15.0, -15.0, -15.0]
+
+
+@pytest.mark.parametrize("rules", [EMA, WRC])
+def test_ema_and_wrc_play_on_below_zero_with_no_abortive_draws(rules):
+    flow = GameFlow(rules, 4)
+    flow.scores = [70000, 30000, 25000, -5000]
+    flow.play(parse_hand({"result": {"type": "draw", "tenpai": [0]}}, rules, 4))
+    assert not flow.over
+    with pytest.raises(ScoringError, match="abort|not allowed"):
+        parse_hand({"result": {"type": "abort", "reason": "kyuushu"}}, rules, 4)
+
+
+@pytest.mark.parametrize("rules", [EMA, WRC])
+def test_ema_and_wrc_count_13_han_as_sanbaiman(rules):
+    flow = play(rules, {"result": {"type": "tsumo", "winner": 1, "han": 13, "fu": 30}})
+    assert flow.records[0].deltas == [-12000, 24000, -6000, -6000]
+
+
+def test_ema_chombo_is_twenty_points_off_the_result_and_the_hand_is_replayed():
+    flow = play(EMA, {"riichi": [2], "result": {"type": "chombo", "offender": 2}})
+    assert flow.records[0].deltas == [0, 0, 0, 0]  # no score payment; the stick goes back
+    assert (flow.label, flow.dealer, flow.honba) == ("E1-0", 0, 0)  # a redeal
+    result = flow.settlement()
+    assert [p.breakdown["penalty"] for p in result.players] == [0.0, 0.0, -20.0, 0.0]
+    # After ranking: seat 2 keeps its place (tied scores: the seat nearer the dealer first).
+    assert [p.rank for p in result.players] == [1, 1, 1, 1]  # EMA splits ties
+    assert [p.points for p in result.players] == [0.0, 0.0, -20.0, 0.0]
+
+
+def test_ema_nagashi_pays_honba_and_leaves_the_sticks():
+    flow = GameFlow(EMA, 4)
+    flow.honba, flow.deposits = 1, 1000
+    record = flow.play(
+        parse_hand({"result": {"type": "nagashi", "winners": [1], "tenpai": []}}, EMA, 4)
+    )
+    assert record.deltas == [-4100, 8300, -2100, -2100] and record.deposits == 1000
+    assert (flow.dealer, flow.honba) == (1, 2)  # the dealer was not tenpai: the deal passes
+
+
+def test_wrc_has_no_nagashi():
+    with pytest.raises(ScoringError, match="nagashi"):
+        parse_hand({"result": {"type": "nagashi", "winners": [1]}}, WRC, 4)
+
+
+# --- M.League ---------------------------------------------------------------------------------
+
+
+def test_mleague_rank_points_are_50_10_minus_10_minus_30_with_the_oka():
+    assert points(MLEAGUE, [40000, 30000, 20000, 10000]) == [60.0, 10.0, -20.0, -50.0]
+
+
+def test_mleague_splits_the_rank_points_of_a_tie_evenly():
+    assert points(MLEAGUE, [40000, 25000, 25000, 10000]) == [60.0, -5.0, -5.0, -50.0]
+
+
+def test_mleague_plays_on_below_zero_with_atamahane_and_a_mangan_chombo():
+    flow = GameFlow(MLEAGUE, 4)
+    flow.scores = [70000, 30000, 25000, -25000]
+    record = flow.play(parse_hand({"result": {"type": "chombo", "offender": 1}}, MLEAGUE, 4))
+    assert record.deltas == [4000, -8000, 2000, 2000] and not flow.over
+    two = {"type": "ron", "discarder": 0, "wins": [{"seat": 1, "han": 1, "fu": 30}] * 2}
+    with pytest.raises(ScoringError):
+        parse_hand({"result": two}, MLEAGUE, 4)
+
+
+# --- penalties on settle and game (CONTRACT §1) -------------------------------------------------
+
+
+def test_settle_takes_penalties_after_ranking():
+    answer = run(
+        "settle",
+        {
+            "ruleset": "tenhou",
+            "scores": [36000, 31500, 17500, 15000],
+            "penalties": [{"seat": 0, "points": -20}, {"seat": 3, "points": -1.5}],
+        },
+    )
+    players = answer["players"]
+    assert [p["rank"] for p in players] == [1, 2, 3, 4]  # ranks never change
+    assert [p["breakdown"]["penalty"] for p in players] == [-20.0, 0.0, 0.0, -1.5]
+    assert [p["points"] for p in players] == [25.0, 12.0, -22.0, -36.5]
+
+
+def test_game_adds_a_chombo_penalty_by_itself_and_lists_every_penalty():
+    answer = run(
+        "game",
+        {
+            "ruleset": "ema",
+            "players": 4,
+            "hands": [{"result": {"type": "chombo", "offender": 1}}],
+            "penalties": [{"seat": 3, "points": -5}],
+        },
+    )
+    assert answer["hands"][0]["deltas"] == [0, 0, 0, 0]
+    assert answer["penalties"] == [{"seat": 3, "points": -5}, {"seat": 1, "points": -20.0}]
+    assert [p["breakdown"]["penalty"] for p in answer["result"]["players"]] == [0, -20, 0, -5]
+
+
+@pytest.mark.parametrize(
+    ("penalties", "field"),
+    [
+        ([{"seat": 4, "points": -20}], "penalties[0].seat"),
+        ([{"seat": 0}], "penalties[0].points"),
+        ([{"seat": 0, "points": "a lot"}], "penalties[0].points"),
+        ([{"seat": 0, "points": -1e9}], "penalties[0].points"),
+        ([{"seat": 0, "points": -2, "why": "late"}], "penalties[0].why"),
+    ],
+)
+def test_a_bad_penalty_names_its_field(penalties, field):
+    with pytest.raises(ScoringError) as caught:
+        run("settle", {"ruleset": "ema", "scores": [30000] * 4, "penalties": penalties})
+    assert caught.value.field == field
+
+
+def test_the_new_knobs_are_validated():
+    for knobs, field in (
+        ({"rounding": "banker"}, "ruleset.rounding"),
+        ({"nagashi_deposits": "pocket"}, "ruleset.nagashi_deposits"),
+        ({"nagashi_flow": "maybe"}, "ruleset.nagashi_flow"),
+        ({"nagashi_honba": "yes"}, "ruleset.nagashi_honba"),
+        ({"chombo": "jail"}, "ruleset.chombo"),
+        ({"chombo_points": -1}, "ruleset.chombo_points"),
+        ({"agari_yame": "sometimes"}, "ruleset.agari_yame"),
+        ({"pao_ron_honba": "nobody"}, "ruleset.pao_ron_honba"),
+    ):
+        with pytest.raises(ScoringError) as caught:
+            ruleset_from_json({"preset": "tenhou", **knobs})
+        assert caught.value.field == field
+
+
+def test_penalty_objects_name_a_seat_at_the_table():
+    with pytest.raises(ScoringError):
+        settle(EMA, [30000] * 4, penalties=[Penalty(5, -20)])
