@@ -107,7 +107,7 @@ def test_ema_and_wrc_play_on_below_zero_with_no_abortive_draws(rules):
     flow.scores = [70000, 30000, 25000, -5000]
     flow.play(parse_hand({"result": {"type": "draw", "tenpai": [0]}}, rules, 4))
     assert not flow.over
-    with pytest.raises(ScoringError, match="abort|not allowed"):
+    with pytest.raises(ScoringError, match=r"abort|not allowed"):
         parse_hand({"result": {"type": "abort", "reason": "kyuushu"}}, rules, 4)
 
 
