@@ -17,6 +17,7 @@ manage = [
     path("rounds/", organize.round_new, name="round-new"),
     path("rounds/<int:number>/", organize.round_sheet, name="round-sheet"),
     path("rounds/<int:number>/unseat/", organize.round_remove, name="round-unseat"),
+    path("rounds/<int:number>/tenhou/", organize.round_tenhou, name="round-tenhou"),
     path(
         "stages/<int:position>/<stage_action:action>/",
         organize.stage_action,

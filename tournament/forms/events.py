@@ -1,4 +1,5 @@
-"""Organizer forms for an event: create it, register players, seat a round, settle a tie."""
+"""Organizer forms for an event: create it, register players, seat a round, settle a tie,
+import online games."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from django.utils.translation import ngettext
 
 from scoring import PRESETS, ScoringError
 from scoring.names import normalize_name
+from scoring.tenhou import MAX_LOG_BYTES
 from tournament.forms.base import ServiceForm
 from tournament.i18n import error_text
 from tournament.models import FORMAT_CHOICES, Venue
+from tournament.services.tenhou import LogFile
 
 SEPARATORS = str.maketrans({"\t": "\n", ",": "\n", "、": "\n"})
 
@@ -196,3 +199,43 @@ class PenaltyForm(ServiceForm):
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", "—")] + [(p, p) for p in players]
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (Django's documented recipe: a FileField cleans one)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        items = data if isinstance(data, list | tuple) else [data]
+        return [super(MultipleFileField, self).clean(item, initial) for item in items]
+
+
+class TenhouImportForm(ServiceForm):
+    """Tenhou game logs for a round; the service reads and checks every one before writing."""
+
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=999)
+    logs = MultipleFileField(
+        label=_("Game logs"),
+        help_text=_(
+            "Tenhou logs: the .mjlog (XML) file, or the JSON of tenhou.net/6. One game per "
+            "file; players are matched to this event's players by name."
+        ),
+        widget=MultipleFileInput(attrs={"accept": ".mjlog,.xml,.json,.txt"}),
+    )
+
+    def log_files(self) -> list[LogFile]:
+        """The uploads, read (each at most a little over a log's limit: the engine refuses
+        bigger ones by name without this reading a huge file whole)."""
+        files = []
+        for upload in self.cleaned_data["logs"]:
+            self.paths[upload.name] = "logs"  # an error in a file goes next to the upload
+            files.append(LogFile(upload.name, upload.read(MAX_LOG_BYTES + 1)))
+        self.paths["files"] = "logs"
+        return files

@@ -126,6 +126,10 @@ MESSAGES: dict[str, str] = {
     "file.json": gettext_noop("not a JSON event file ({error})"),
     "file.slug_taken": gettext_noop("an event called {slug!r} exists already (use --replace)"),
     "file.game": gettext_noop("{error}"),
+    # --- Tenhou game logs ---
+    "tenhou.no_files": gettext_noop("choose one or more Tenhou game logs"),
+    "tenhou.too_many": gettext_noop("at most {most} logs at once"),
+    "tenhou.round": gettext_noop("{value!r} is not a round number (1–999)"),
     # An engine error made without a code (none should be): its English, as it is.
     "error.text": gettext_noop("{text}"),
 }

@@ -23,6 +23,7 @@ from tournament.forms.events import (
     PenaltyForm,
     PlayersForm,
     SeatRoundForm,
+    TenhouImportForm,
     TieDecisionForm,
 )
 from tournament.i18n import error_text
@@ -54,6 +55,7 @@ from tournament.services.penalties import penalty_cancel, penalty_give
 from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 from tournament.services.tables import table_link_renew
+from tournament.services.tenhou import tenhou_import
 
 
 @event_creator_required
@@ -113,6 +115,7 @@ def _dashboard(
         stage_rows.append({"stage": stage, "result": result, "tie_form": form})
     entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
     rounds = list(round_list(event))
+    next_round = max((r.number for r in rounds), default=0) + 1
     state_round, states = table_states(event)
     return render(
         request,
@@ -132,8 +135,8 @@ def _dashboard(
             "can_organize": can_manage(request.user, event),
             "stages": stage_rows,
             "players_form": players_form or PlayersForm(),
-            "seat_form": seat_form
-            or SeatRoundForm(initial={"round": max((r.number for r in rounds), default=0) + 1}),
+            "next_round": next_round,
+            "seat_form": seat_form or SeatRoundForm(initial={"round": next_round}),
         },
         status=status,
     )
@@ -250,6 +253,44 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
         request,
         "tournament/manage/round_sheet.html",
         {"event": event, "round": rnd, "tables": tables, "clock": round_clock(rnd)},
+    )
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def round_tenhou(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Tenhou game logs into a round: every log checked by the engine, all recorded or none."""
+    form = TenhouImportForm(request.POST or None, request.FILES or None, initial={"round": number})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                games = tenhou_import(
+                    event=event,
+                    round_number=form.cleaned_data["round"],
+                    files=form.log_files(),
+                    user=request.user,
+                )
+            except ServiceError as exc:
+                form.add_service_error(exc)
+            else:
+                n = len(games)
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(n)d game recorded from its Tenhou log.",
+                        "%(n)d games recorded from their Tenhou logs.",
+                        n,
+                    )
+                    % {"n": n},
+                )
+                return redirect("round-sheet", event.slug, form.cleaned_data["round"])
+        status = 400
+    return render(
+        request,
+        "tournament/manage/round_tenhou.html",
+        {"event": event, "form": form, "number": number},
+        status=status,
     )
 
 

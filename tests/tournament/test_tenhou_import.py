@@ -1,0 +1,176 @@
+"""Tenhou logs into an event: `manage.py import_tenhou EVENT ROUND FILE…` and the upload on the
+organizer's round page. Real logs (tests/scoring/tenhou_logs); all or nothing; errors name the
+file and the hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+
+from scoring.tenhou import read_log
+from tests.tournament.factories import make_event
+from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
+from tournament.models import AuditEntry, Game, Hand
+
+pytestmark = pytest.mark.django_db
+
+LOGS = Path(__file__).parent.parent / "scoring" / "tenhou_logs"
+DOUBLE_RON = LOGS / "double-ron.mjlog"
+NAGASHI = LOGS / "2019082700gm-00a9-0000-63d1f136.mjlog"
+
+
+def players_of(*paths: Path) -> list[str]:
+    return [name for p in paths for name in read_log(p.read_bytes()).players]
+
+
+def tenhou_event(*paths: Path, ruleset: str = "tenhou", extra: tuple[str, ...] = ()):
+    return make_event(ruleset=ruleset, players=[*players_of(*paths), *extra])
+
+
+def nothing_written() -> bool:
+    return not Game.objects.exists() and not Hand.objects.exists()
+
+
+def test_the_command_records_each_log_as_a_game_of_the_round(capsys):
+    event = tenhou_event(DOUBLE_RON, NAGASHI)
+    call_command("import_tenhou", event.slug, "3", str(DOUBLE_RON), str(NAGASHI))
+    games = list(Game.objects.filter(round__event=event).order_by("table"))
+    assert [(g.round.number, g.table, g.finished) for g in games] == [(3, 1, True), (3, 2, True)]
+    first = games[0]
+    seats = list(first.seats.select_related("player").order_by("position"))
+    log = read_log(DOUBLE_RON.read_bytes())
+    assert [s.player.name for s in seats] == log.players
+    assert [s.points for s in seats] == log.final_points  # as Tenhou scored it
+    assert [s.score for s in seats] == log.final_scores
+    assert first.hands.count() == len(log.hands)
+    out = capsys.readouterr().out
+    assert "double-ron.mjlog: round 3 table 1 (タケオしゃん, 初代☆" in out
+    assert AuditEntry.objects.filter(action="game.record").count() == 2
+
+
+def test_a_second_import_goes_to_the_next_free_table():
+    event = tenhou_event(DOUBLE_RON, NAGASHI)
+    call_command("import_tenhou", event.slug, "1", str(DOUBLE_RON))
+    call_command("import_tenhou", event.slug, "1", str(NAGASHI))
+    assert sorted(Game.objects.values_list("table", flat=True)) == [1, 2]
+
+
+def refused(*args: str) -> str:
+    with pytest.raises(CommandError) as caught:
+        call_command("import_tenhou", *args)
+    assert caught.value.returncode == 2
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_player_not_entered_is_named_and_nothing_is_written():
+    names = players_of(DOUBLE_RON)
+    event = make_event(ruleset="tenhou", players=[*names[:3], "Someone else"])
+    message = refused(event.slug, "1", str(DOUBLE_RON))
+    assert message.startswith("double-ron.mjlog: ") and f"{names[3]} is not registered" in message
+    assert nothing_written()
+
+
+def test_one_bad_log_among_good_ones_writes_nothing():
+    event = tenhou_event(DOUBLE_RON, NAGASHI)
+    truncated = LOGS / "2011020401gm-00a9-0000-f6eff225-no-game-end.mjlog"
+    message = refused(event.slug, "1", str(DOUBLE_RON), str(truncated))
+    assert "no-game-end.mjlog: log: stops after S3-0" in message
+    assert nothing_written()
+
+
+def test_a_log_the_event_rules_price_differently_names_the_hand():
+    event = tenhou_event(DOUBLE_RON, ruleset="baba")  # no double ron at baba
+    message = refused(event.slug, "1", str(DOUBLE_RON))
+    assert "hands[3]: E4-0" in message
+    assert nothing_written()
+
+
+def test_a_three_player_log_for_a_four_player_event_is_refused(tmp_path):
+    from tests.scoring.test_tenhou_logs import SANMA
+
+    path = tmp_path / "sanma.mjlog"
+    path.write_text(SANMA)
+    event = make_event(ruleset="tenhou", players=["A", "B", "C", "D"])
+    assert "plays 4 players, not 3" in refused(event.slug, "1", str(path))
+    assert nothing_written()
+
+
+def test_garbled_files_and_missing_ones_are_one_line(tmp_path):
+    event = tenhou_event(DOUBLE_RON)
+    garbled = tmp_path / "cut.mjlog"
+    garbled.write_bytes(DOUBLE_RON.read_bytes()[:5000])
+    assert "cut.mjlog: log: is not well-formed XML" in refused(event.slug, "1", str(garbled))
+    assert "nowhere.mjlog" in refused(event.slug, "1", str(tmp_path / "nowhere.mjlog"))
+    assert "no event" in refused("no-such-event", "1", str(DOUBLE_RON))
+    assert nothing_written()
+
+
+def test_a_log_imported_twice_is_refused_the_second_time():
+    event = tenhou_event(DOUBLE_RON)
+    call_command("import_tenhou", event.slug, "1", str(DOUBLE_RON))
+    assert "already plays round 1 at table 1" in refused(event.slug, "1", str(DOUBLE_RON))
+    assert Game.objects.count() == 1
+
+
+# --- the upload -------------------------------------------------------------------------------
+
+
+def upload(path: Path, name: str | None = None) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name or path.name, path.read_bytes())
+
+
+def test_an_organizer_uploads_logs_on_the_round_page():
+    event = tenhou_event(DOUBLE_RON, NAGASHI)
+    client = logged_in(organizer_for(event))
+    page = client.get(url("round-tenhou", event.slug, 2))
+    assert page.status_code == 200 and 'value="2"' in text(page)
+    response = client.post(
+        url("round-tenhou", event.slug, 2),
+        {"round": 2, "logs": [upload(DOUBLE_RON), upload(NAGASHI)]},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == url("round-sheet", event.slug, 2)
+    assert Game.objects.filter(round__number=2, finished=True).count() == 2
+
+
+def test_a_bad_upload_says_which_file_and_hand_next_to_it_and_keeps_nothing():
+    event = tenhou_event(DOUBLE_RON, ruleset="baba")
+    client = logged_in(organizer_for(event))
+    response = client.post(
+        url("round-tenhou", event.slug, 1), {"round": 1, "logs": [upload(DOUBLE_RON)]}
+    )
+    assert response.status_code == 400
+    page = text(response)
+    assert "E4-0" in page and "id_logs_error" in page
+    assert nothing_written()
+
+
+def test_the_upload_speaks_japanese():
+    event = tenhou_event(DOUBLE_RON, ruleset="baba")
+    client = logged_in(organizer_for(event), HTTP_ACCEPT_LANGUAGE="ja")
+    response = client.post(
+        url("round-tenhou", event.slug, 1), {"round": 1, "logs": [upload(DOUBLE_RON)]}
+    )
+    assert response.status_code == 400
+    assert "牌譜" in text(response) and "E4-0" in text(response)
+
+
+def test_an_upload_with_no_file_is_a_form_error():
+    event = tenhou_event(DOUBLE_RON)
+    client = logged_in(organizer_for(event))
+    response = client.post(url("round-tenhou", event.slug, 1), {"round": 1})
+    assert response.status_code == 400 and nothing_written()
+
+
+def test_only_organizers_import():
+    event = tenhou_event(DOUBLE_RON)
+    stranger = logged_in(make_user("stranger"))
+    response = stranger.post(
+        url("round-tenhou", event.slug, 1), {"round": 1, "logs": [upload(DOUBLE_RON)]}
+    )
+    assert response.status_code in (403, 404) and nothing_written()
