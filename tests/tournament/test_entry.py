@@ -380,3 +380,20 @@ def test_a_game_is_only_reachable_through_its_own_event():
     assert client.get(url("game-scores", other.slug, game.pk)).status_code == 404
     assert client.post(url("game-delete", other.slug, game.pk)).status_code == 404
     assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_where_nagashi_is_a_draw_the_form_asks_who_was_tenpai():
+    event, client, game = setup(ruleset="tenhou")
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert 'data-for="draw nagashi"' in html
+    # East 1: seat 2's nagashi; the dealer (seat 0) tenpai keeps the deal, honba + 1.
+    reply = hand(client, event, game, type="nagashi", winners=["2"], tenpai=["0", "2"])
+    assert reply.status_code == 302
+    stored = Hand.objects.get(game=game, number=1)
+    assert stored.data["result"] == {"type": "nagashi", "winners": [2], "tenpai": [0, 2]}
+    assert "E1-1" in text(client.get(url("game-hands", event.slug, game.pk)))
+
+
+def test_where_nagashi_is_a_win_the_form_does_not_ask_tenpai():
+    event, client, game = setup(ruleset="baba")
+    assert 'data-for="draw nagashi"' not in text(client.get(url("game-hands", event.slug, game.pk)))

@@ -265,8 +265,12 @@ class HandForm(EngineForm):
                 )
                 self._win_fields(f"wins_{k}_")
         self.fields["tenpai"] = _seat_toggles(names, label=_("Tenpai"))
+        # Where nagashi is an exhaustive draw for the deal (Tenhou, EMA), who was tenpai decides
+        # whether the dealer keeps it: the nagashi screen asks for tenpai too.
+        self.nagashi_tenpai = False
         if not self.by_yaku and rules.nagashi is not None:
             self.fields["winners"] = _seat_toggles(names, label=_("Nagashi by"))
+            self.nagashi_tenpai = rules.nagashi_flow == "draw"
         if not self.by_yaku and rules.aborts:
             self.fields["reason"] = _chips(
                 [(k, ABORT_NAMES[k]) for k in rules.aborts], label=_("Reason")
@@ -421,6 +425,8 @@ class HandForm(EngineForm):
             result["tenpai"] = d.get("tenpai") or []
         elif kind == "nagashi":
             result["winners"] = d.get("winners") or []
+            if self.nagashi_tenpai:
+                result["tenpai"] = d.get("tenpai") or []
         elif kind == "abort":
             result["reason"] = d.get("reason")
         elif kind == "chombo":
