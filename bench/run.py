@@ -302,6 +302,26 @@ def bench_engine(runs: int) -> None:
     )
     line("parse and replay (what an import does)", f"{count / full_ms * 1000:,.0f} hands/s")
 
+    # Real Tenhou games (tests/scoring/tenhou_logs): read the log, replay it through `tenhou`
+    # and compare every hand with the log — what `import_tenhou` asks of the engine.
+    from pathlib import Path
+
+    from scoring.tenhou import check_log, read_log
+
+    logs = [p.read_bytes() for p in sorted(Path("tests/scoring/tenhou_logs").glob("*.mjlog"))]
+    logs = [raw for raw in logs if b"owari" in raw]
+    log_hands = sum(len(read_log(raw).hands) for raw in logs)
+
+    def tenhou_logs() -> None:
+        for raw in logs:
+            check_log(PRESETS["tenhou"], read_log(raw))
+
+    logs_ms = median_ms(tenhou_logs, runs)
+    line(
+        f"Tenhou logs read and checked ({len(logs)} real games, {log_hands} hands)",
+        f"{log_hands / logs_ms * 1000:,.0f} hands/s",
+    )
+
     # The same wins priced alone: ours and the mahjong package's ScoresCalculator.
     wins: list[tuple[Any, int, int]] = []  # (hand, dealer, honba)
     for hands in parsed:

@@ -128,6 +128,7 @@ MESSAGES: dict[str, str] = {
     "file.game": gettext_noop("{error}"),
     # --- Tenhou game logs ---
     "tenhou.no_files": gettext_noop("choose one or more Tenhou game logs"),
+    "tenhou.file": gettext_noop("{file}: {error}"),
     "tenhou.too_many": gettext_noop("at most {most} logs at once"),
     "tenhou.round": gettext_noop("{value!r} is not a round number (1–999)"),
     # An engine error made without a code (none should be): its English, as it is.

@@ -48,7 +48,7 @@ def tenhou_import(
                 log = read_log(f.raw)
                 check_log(event.rules, log)
         except ServiceError as exc:
-            raise ServiceError("file.game", f.name, error=exc) from None
+            raise _in_file(f.name, exc) from None
         games.append((f.name, {"seats": log.players, **log.game_data()}))
     recorded = []
     with transaction.atomic():
@@ -69,5 +69,13 @@ def tenhou_import(
                     )
                 )
             except ServiceError as exc:  # a player not entered, or at two tables of the round
-                raise ServiceError("file.game", name, error=exc) from None
+                raise _in_file(name, exc) from None
     return recorded
+
+
+def _in_file(name: str, exc: ServiceError) -> ServiceError:
+    """The error as the uploader reads it: the file first, then what is wrong — the hand's
+    label is in the engine's sentence already, so the inner path (`hands[3]`) is left out."""
+    return ServiceError(
+        "tenhou.file", "files", file=name, error=ServiceError(exc.code, "", **exc.params)
+    )

@@ -32,8 +32,8 @@ class Command(BaseCommand):
                 raise CommandError(f"{name}: {exc.strerror or exc}", returncode=2) from None
         try:
             games = tenhou_import(event=event, round_number=options["round"], files=files)
-        except ServiceError as exc:
-            raise CommandError(str(exc).replace("\n", " "), returncode=2) from None
+        except ServiceError as exc:  # the message names the file (and the hand) itself
+            raise CommandError(exc.message.replace("\n", " "), returncode=2) from None
         for f, game in zip(files, games, strict=True):
             names = ", ".join(s.player.name for s in game.seats.order_by("position"))
             self.stdout.write(f"{f.name}: round {game.round.number} table {game.table} ({names})")
