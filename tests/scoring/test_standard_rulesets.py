@@ -150,6 +150,21 @@ def test_mleague_rank_points_are_50_10_minus_10_minus_30_with_the_oka():
     assert points(MLEAGUE, [40000, 30000, 20000, 10000]) == [60.0, 10.0, -20.0, -50.0]
 
 
+def test_mleague_published_example_a_real_game():
+    # subculture-fighting.com/4138, "Mリーグのポイント点数計算方法": a game of 18 May,
+    # 37,000 / 27,300 / 23,800 / 11,900 → +57.0 / +7.3 / −16.2 / −48.1.
+    assert points(MLEAGUE, [37000, 27300, 23800, 11900]) == [57.0, 7.3, -16.2, -48.1]
+
+
+def test_mleague_published_examples_of_ties():
+    # ameblo.jp/kanimemocs/entry-12803159792: tied for 3rd with 5,400 → −44.6 each; tied for
+    # 1st with 35,200 → +35.2 each (the rank points of the places they cover, averaged).
+    assert points(MLEAGUE, [60000, 29200, 5400, 5400])[2:] == [-44.6, -44.6]
+    assert points(MLEAGUE, [35200, 35200, 20000, 9600])[:2] == [35.2, 35.2]
+    # and the season's highest score there: 112,700 → +132.7
+    assert points(MLEAGUE, [112700, 0, -5000, -7700])[0] == 132.7
+
+
 def test_mleague_splits_the_rank_points_of_a_tie_evenly():
     assert points(MLEAGUE, [40000, 25000, 25000, 10000]) == [60.0, -5.0, -5.0, -50.0]
 
