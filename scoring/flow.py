@@ -230,7 +230,7 @@ class GameFlow:
 
     def _check_stop(self, outcome: HandOutcome, scores: list[int]) -> None:
         rules = self.rules
-        if rules.agari_yame in ("never", "auto"):
+        if not rules.table_marks_stop:
             raise fail("stop.never", "stop", venue=rules.slug)
         if self.dealer not in outcome.winners:
             raise fail("stop.not_won", "stop")

@@ -211,6 +211,12 @@ class Ruleset:
         )
 
     @property
+    def table_marks_stop(self) -> bool:
+        """The table may mark the dealer's stop at the last hand (`"stop": true`); with
+        `auto` the engine stops the game itself, and with `never` nobody may."""
+        return self.agari_yame in ("always", "if_top")
+
+    @property
     def prize_parts(self) -> tuple[str, ...]:
         """The prizes a game can pay, as settlement's breakdown names them: `bust` (飛び賞),
         `shugi` (yakuman chips). Empty at a venue that pays none."""

@@ -397,3 +397,11 @@ def test_where_nagashi_is_a_draw_the_form_asks_who_was_tenpai():
 def test_where_nagashi_is_a_win_the_form_does_not_ask_tenpai():
     event, client, game = setup(ruleset="baba")
     assert 'data-for="draw nagashi"' not in text(client.get(url("game-hands", event.slug, game.pk)))
+
+
+def test_where_the_game_stops_by_itself_the_table_is_never_asked():
+    event, client, game = setup("tenhou", slug="tn")
+    for _ in range(7):  # draws with nobody tenpai: the deal passes each time
+        assert hand(client, event, game, type="draw").status_code == 302
+    html = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert "S4-7" in html and "アガリ止め" not in html

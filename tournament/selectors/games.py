@@ -55,7 +55,7 @@ class Sheet:
 
     @property
     def can_stop(self) -> bool:
-        return self.flow.rules.agari_yame != "never" and self.flow.is_last_hand
+        return self.flow.rules.table_marks_stop and self.flow.is_last_hand
 
     def running(self) -> list[tuple[str, int]]:
         return list(zip(self.names, self.flow.scores, strict=True))
