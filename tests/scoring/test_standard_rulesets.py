@@ -247,3 +247,81 @@ def test_the_new_knobs_are_validated():
 def test_penalty_objects_name_a_seat_at_the_table():
     with pytest.raises(ScoringError):
         settle(EMA, [30000] * 4, penalties=[Penalty(5, -20)])
+
+
+# --- the rules docs/rulesets.md lists without a real game behind them -------------------------
+
+
+def test_tenhou_ties_go_to_the_seat_nearer_the_first_dealer():
+    result = settle(TENHOU, [30000, 30000, 20000, 20000]).players
+    assert [p.rank for p in result] == [1, 2, 3, 4]
+
+
+def test_tenhou_counts_13_han_as_yakuman():
+    flow = play(TENHOU, {"result": {"type": "tsumo", "winner": 1, "han": 13, "fu": 30}})
+    assert flow.records[0].deltas == [-16000, 32000, -8000, -8000]
+
+
+def test_tenhou_plays_on_at_exactly_zero_and_ends_below():
+    ron = {"type": "ron", "discarder": 3, "wins": [{"seat": 1, "han": 5, "fu": 30}]}  # 8000
+    flow = GameFlow(TENHOU, 4)
+    flow.scores = [42000, 25000, 25000, 8000]
+    flow.play(parse_hand({"result": ron}, TENHOU, 4))
+    assert flow.scores[3] == 0 and not flow.over  # exactly 0 plays on
+    flow = GameFlow(TENHOU, 4)
+    flow.scores = [42100, 25000, 25000, 7900]
+    flow.play(parse_hand({"result": ron}, TENHOU, 4))
+    assert flow.scores[3] == -100 and flow.over
+
+
+@pytest.mark.parametrize("rules", [TENHOU, EMA, MLEAGUE.replace(riichi_min_score=1000)])
+def test_riichi_needs_1000_where_the_rules_say_so(rules):
+    flow = GameFlow(rules, 4)
+    flow.scores = [50000, 25000, 25000, 0] if rules.start == 25000 else [60000, 30000, 30000, 0]
+    with pytest.raises(ScoringError, match="riichi"):
+        flow.play(parse_hand({"riichi": [3], "result": {"type": "draw", "tenpai": [3]}}, rules, 4))
+
+
+@pytest.mark.parametrize("rules", [WRC, MLEAGUE])
+def test_riichi_below_1000_is_allowed_where_play_goes_on_below_zero(rules):
+    flow = GameFlow(rules, 4)
+    flow.scores = [50000, 25000, 25000, 0] if rules.start == 25000 else [60000, 30000, 30000, 0]
+    flow.play(parse_hand({"riichi": [3], "result": {"type": "draw", "tenpai": [3]}}, rules, 4))
+    assert flow.scores[3] == -1000 + 3000 and not flow.over
+
+
+def test_ema_pays_the_counters_to_each_ron_winner():
+    flow = GameFlow(EMA, 4)
+    flow.honba = 1
+    two = [{"seat": 1, "han": 1, "fu": 30}, {"seat": 2, "han": 1, "fu": 30}]
+    record = flow.play(parse_hand({"result": {"type": "ron", "discarder": 0, "wins": two}}, EMA, 4))
+    assert record.deltas == [-2600, 1300, 1300, 0]
+
+
+def test_ema_pao_ron_the_discarder_alone_pays_the_counters():
+    flow = GameFlow(EMA, 4)
+    flow.honba = 1
+    win = {"seat": 2, "yakuman": 1, "pao": 3}
+    record = flow.play(
+        parse_hand({"result": {"type": "ron", "discarder": 1, "wins": [win]}}, EMA, 4)
+    )
+    assert record.deltas == [0, -16300, 32300, -16000]
+
+
+@pytest.mark.parametrize("rules", [EMA, WRC, MLEAGUE])
+def test_no_agari_yame_and_no_stop(rules):
+    assert not rules.table_marks_stop
+    with pytest.raises(ScoringError, match="stop"):
+        play(rules, {"stop": True, "result": {"type": "tsumo", "winner": 0, "han": 1, "fu": 30}})
+
+
+def test_mleague_has_no_abortive_draws_no_kiriage_and_nagashi_mangan():
+    with pytest.raises(ScoringError):
+        parse_hand({"result": {"type": "abort", "reason": "suufon"}}, MLEAGUE, 4)
+    flow = play(
+        MLEAGUE,
+        {"result": {"type": "ron", "discarder": 0, "wins": [{"seat": 1, "han": 4, "fu": 30}]}},
+    )
+    assert flow.records[0].deltas[1] == 7700
+    flow = play(MLEAGUE, {"result": {"type": "nagashi", "winners": [2]}})
+    assert flow.records[0].deltas == [-4000, -2000, 8000, -2000]
