@@ -13,8 +13,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import Standings
 from scoring.standings import StageResult
+from scoring.statistics import RATES, STATISTICS
 from tournament.models import Event
 from tournament.selectors.standings import published_standings
+from tournament.selectors.statistics import event_statistics
 
 # A status in words (the page, the XLSX); the CSV and JSON keep the CONTRACT §2 codes.
 STATUS_LABELS = {
@@ -24,6 +26,7 @@ STATUS_LABELS = {
     "tie": _("Tie to settle"),
 }
 
+THREE_DECIMALS = ("top_rate", *RATES)  # fractions shown to three decimals
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -154,8 +157,8 @@ def _text_cells(header: Sequence[str], row: Sequence[Any], whole: bool) -> list[
     for name, value in zip(header, row, strict=True):
         if _is_points(name):
             cells.append(format_points(value, whole))
-        elif name == "top_rate":
-            cells.append(f"{value:.3f}")
+        elif name in THREE_DECIMALS:
+            cells.append("" if value is None else f"{value:.3f}")
         elif name == "average_rank":
             cells.append("" if value is None else f"{value:.2f}")
         else:
@@ -174,36 +177,37 @@ def render_csv(rows: Iterable[list[Any]], whole: bool) -> str:
     return out.getvalue()
 
 
-def render_json(rows: Iterable[list[Any]], event: Event) -> str:
+def render_json(rows: Iterable[list[Any]], event: Event, key: str = "standings") -> str:
     iterator = iter(rows)
     header = next(iterator)
     data = {
         "event": event.slug,
         "name": event.name,
-        "standings": [dict(zip(header, row, strict=True)) for row in iterator],
+        key: [dict(zip(header, row, strict=True)) for row in iterator],
     }
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
-def render_xlsx(rows: Iterable[list[Any]], whole: bool) -> bytes:
+def render_xlsx(rows: Iterable[list[Any]], whole: bool, title: str = "standings") -> bytes:
     from openpyxl import Workbook
 
     book = Workbook()
     sheet = book.active
-    sheet.title = "standings"
+    sheet.title = title
     iterator = iter(rows)
     header = next(iterator)
     sheet.append(header)
     number_format = "0" if whole else "0.0"
-    status = header.index("status")
+    status = header.index("status") if "status" in header else None
     for row in iterator:
         row = list(row)
-        row[status] = str(STATUS_LABELS.get(row[status], row[status]))  # in words, not codes
+        if status is not None:  # in words, not codes
+            row[status] = str(STATUS_LABELS.get(row[status], row[status]))
         sheet.append([neutralise(v) for v in row])
         for cell, name in zip(sheet[sheet.max_row], header, strict=True):
             if _is_points(name):
                 cell.number_format = number_format
-            elif name == "top_rate":
+            elif name in THREE_DECIMALS:
                 cell.number_format = "0.000"
             elif name == "average_rank":
                 cell.number_format = "0.00"
@@ -212,14 +216,30 @@ def render_xlsx(rows: Iterable[list[Any]], whole: bool) -> bytes:
     return out.getvalue()
 
 
-def export_standings(event: Event, fmt: str, stage: str = "") -> bytes:
-    """The standings file (`stage`: that stage's ranking, as its tab on the page shows it)."""
+def iterate_statistics(event: Event) -> Iterator[list[Any]]:
+    """CONTRACT §4 statistics, a row per player who sat at a finished game: `player`, then
+    each statistic by its contract name (rates as fractions, averages in score points)."""
+    yield ["player", *STATISTICS]
+    for stats in event_statistics(event):
+        yield [stats.player, *(stats.tally.value(name) for name in STATISTICS)]
+
+
+def _render(rows: Iterator[list[Any]], event: Event, fmt: str, key: str) -> bytes:
     whole = event.rules.whole_points
-    rows = iterate_standings(event, stage)
     if fmt == "csv":
         return render_csv(rows, whole).encode("utf-8")
     if fmt == "json":
-        return render_json(rows, event).encode("utf-8")
+        return render_json(rows, event, key).encode("utf-8")
     if fmt == "xlsx":
-        return render_xlsx(rows, whole)
+        return render_xlsx(rows, whole, key)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def export_standings(event: Event, fmt: str, stage: str = "") -> bytes:
+    """The standings file (`stage`: that stage's ranking, as its tab on the page shows it)."""
+    return _render(iterate_standings(event, stage), event, fmt, "standings")
+
+
+def export_statistics(event: Event, fmt: str) -> bytes:
+    """The players' statistics file, through the same renderers as the standings."""
+    return _render(iterate_statistics(event), event, fmt, "statistics")

@@ -173,3 +173,72 @@ def standings_table(
         float(r["total"]).is_integer() for r in records
     )
     return table
+
+
+# --- players' statistics (CONTRACT §4) ------------------------------------------------------
+
+STAT_LABELS = {
+    "hands": _("Hands"),
+    "wins": _("Wins"),
+    "tsumo_wins": _("Tsumo wins"),
+    "win_rate": _("Win rate"),
+    "deal_ins": _("Deal-ins"),
+    "deal_in_rate": _("Deal-in rate"),
+    "riichi": _("Riichi"),
+    "riichi_rate": _("Riichi rate"),
+    "dealer_wins": _("Dealer wins"),
+    "average_win": _("Avg. win"),
+    "average_deal_in": _("Avg. deal-in"),
+}
+# Lower is better for these: their first tap sorts lowest first.
+LOWER_IS_BETTER = ("deal_ins", "deal_in_rate", "average_deal_in")
+
+
+class StatColumn(tables.Column):
+    """A statistic: counts as they are, rates to three decimals, "—" where there is none."""
+
+    def __init__(self, name: str) -> None:
+        best_first = "" if name in LOWER_IS_BETTER else "-"
+        th = "num" if name in LOWER_IS_BETTER else "num desc-first"
+        super().__init__(
+            verbose_name=STAT_LABELS[name],
+            order_by=f"{best_first}{name}_key",  # None sorts last, never compared with a number
+            attrs={"td": {"class": "num"}, "th": {"class": th}},
+            default="—",
+        )
+        self.rate = name.endswith("_rate")
+
+    def render(self, value: Any) -> str:
+        return f"{value:.3f}" if self.rate else str(value)
+
+
+class StatisticsTable(tables.Table):
+    player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+
+    class Meta:
+        attrs = {"class": "standings statistics"}
+        empty_text = _("Nobody has played enough hands yet.")
+
+    def render_player(self, value: str, record: dict[str, Any]) -> SafeString:
+        return format_html(
+            '<a href="{}">{}</a>', reverse("player-detail", args=[record["id"]]), value
+        )
+
+
+def statistics_records(rows: list[Any]) -> list[dict[str, Any]]:
+    """One record per player: each statistic, and a sort key beside it (None below all)."""
+    records = []
+    for row in rows:
+        record: dict[str, Any] = {"player": row.player, "id": row.player_id}
+        for name in STAT_LABELS:
+            value = row.tally.value(name)
+            record[name] = value
+            missing = float("inf") if name in LOWER_IS_BETTER else float("-inf")
+            record[f"{name}_key"] = missing if value is None else value
+        records.append(record)
+    return records
+
+
+def statistics_table(rows: list[Any]) -> StatisticsTable:
+    extra = [(name, StatColumn(name)) for name in STAT_LABELS]
+    return StatisticsTable(statistics_records(rows), extra_columns=extra)

@@ -56,6 +56,8 @@ urlpatterns = [
         public.standings_export,
         name="standings-export",
     ),
+    path("events/<event:slug>/stats/", public.event_statistics_page, name="event-statistics"),
+    path("events/<event:slug>/stats.<str:fmt>", public.statistics_export, name="statistics-export"),
     path("events/<event:slug>/manage/", include(manage)),
     # A table's own page: what its printed QR code opens (CONTRACT §3), or its code typed.
     path("t/", table.table_code, name="table-code"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import template
 
@@ -45,3 +46,13 @@ def hand_summary(data: dict, names: list[str]) -> str:
 def json_pretty(value: object) -> str:
     """Stored data as JSON (what an event file holds), not a Python repr."""
     return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+@register.filter
+def stat(tally: Any, name: str) -> Any:
+    """One statistic of a player's tally (scoring/statistics.py): rates to three decimals,
+    "—" where there is none."""
+    value = tally.value(name) if tally is not None else None
+    if value is None:
+        return "—"
+    return f"{value:.3f}" if name.endswith("_rate") else value

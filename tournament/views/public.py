@@ -18,7 +18,7 @@ from scoring.names import normalize_name
 from scoring.rules import Ruleset
 from tournament.caching import event_stamp, stamped_cache
 from tournament.charts import score_chart
-from tournament.exports import export_standings
+from tournament.exports import export_standings, export_statistics
 from tournament.i18n import cut_tie_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
@@ -30,8 +30,9 @@ from tournament.selectors.standings import (
     published_standings,
     round_in_progress,
 )
+from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
-from tournament.tables import standings_table
+from tournament.tables import STAT_LABELS, standings_table, statistics_table
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -151,6 +152,67 @@ def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     return response
 
 
+MIN_HANDS = 20  # statistics over fewer hands say little: such players are listed apart
+MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
+
+
+@require_GET
+def event_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Players' statistics from the hand records: a leaderboard per statistic, then every
+    statistic in one sortable table; players below `?min=` hands are set aside."""
+    event = get_object_or_404(Event, slug=slug)
+    try:
+        least = int(request.GET.get("min", MIN_HANDS))
+    except ValueError:
+        least = MIN_HANDS
+    least = max(0, min(least, 10_000))
+    rows = event_statistics(event)
+    counted = [r for r in rows if r.tally.hands and r.tally.hands >= least]
+    aside = [r for r in rows if not (r.tally.hands and r.tally.hands >= least)]
+    table = statistics_table(counted)
+    RequestConfig(request, paginate=False).configure(table)
+    boards = []
+    for name, lower_first in (
+        ("win_rate", False),
+        ("deal_in_rate", True),
+        ("riichi_rate", False),
+        ("average_win", False),
+        ("dealer_wins", False),
+    ):
+        sign = 1 if lower_first else -1
+        ranked = [r for r in counted if r.tally.value(name) is not None]
+        ranked.sort(key=lambda r, n=name, k=sign: (k * r.tally.value(n), r.player))
+        boards.append(
+            {"name": name, "label": STAT_LABELS[name], "rows": ranked[:5], "rate": "rate" in name}
+        )
+    return render(
+        request,
+        "tournament/event_statistics.html",
+        {
+            "event": event,
+            "table": table,
+            "boards": boards,
+            "aside": aside,
+            "least": least,
+            "choices": sorted({*MIN_HANDS_CHOICES, least}),
+            "formats": EXPORTS,
+        },
+    )
+
+
+@require_GET
+def statistics_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
+    if fmt not in EXPORTS:
+        raise Http404
+    event = get_object_or_404(Event, slug=slug)
+    response = HttpResponse(export_statistics(event, fmt), content_type=EXPORTS[fmt])
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}-statistics.{fmt}"
+    )
+    return response
+
+
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Every table of a round with seats, scores and points; tables still playing marked."""
     event = get_object_or_404(Event, slug=slug)
@@ -227,7 +289,11 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
         )
         sections.append({"record": record, "chart": chart})
+    per_event, overall = player_statistics(player)
+    for section in sections:
+        section["stats"] = per_event.get(section["record"].event.pk)
     totals = {
+        "stats": overall,
         "games": sum(r.games for r in records),
         "events": len(records),
         "total": sum((r.total for r in records), Decimal(0)),
