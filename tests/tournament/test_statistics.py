@@ -33,21 +33,23 @@ HANDS = [
     {"result": {"type": "draw", "tenpai": [0]}},
     {"result": {"type": "ron", "discarder": 1, "wins": [{"seat": 0, "han": 1, "fu": 30}]}},
 ]
-# Counted by hand from the comments above.
+# Counted by hand from the comments above (and the five draws that end the game add a hand each
+# and nothing else).
+COUNTED = (
+    "wins",
+    "tsumo_wins",
+    "deal_ins",
+    "riichi",
+    "dealer_wins",
+    "average_win",
+    "average_deal_in",
+)
 EXPECTED = {
-    "Aoki": dict(hands=4, wins=1, tsumo_wins=0, deal_ins=0, riichi=1, dealer_wins=0,
-                 win_rate=0.25, deal_in_rate=0.0, riichi_rate=0.25,
-                 average_win=1600, average_deal_in=None),
-    "Baba": dict(hands=4, wins=1, tsumo_wins=1, deal_ins=2, riichi=0, dealer_wins=1,
-                 win_rate=0.25, deal_in_rate=0.5, riichi_rate=0.0,
-                 average_win=3000, average_deal_in=3400),
-    "Chiba": dict(hands=4, wins=1, tsumo_wins=0, deal_ins=0, riichi=0, dealer_wins=0,
-                  win_rate=0.25, deal_in_rate=0.0, riichi_rate=0.0,
-                  average_win=6200, average_deal_in=None),
-    "Doi": dict(hands=4, wins=0, tsumo_wins=0, deal_ins=0, riichi=0, dealer_wins=0,
-                win_rate=0.0, deal_in_rate=0.0, riichi_rate=0.0,
-                average_win=None, average_deal_in=None),
-}  # fmt: skip
+    "Aoki": (1, 0, 0, 1, 0, 1600, None),
+    "Baba": (1, 1, 2, 0, 1, 3000, 3400),
+    "Chiba": (1, 0, 0, 0, 0, 6200, None),
+    "Doi": (0, 0, 0, 0, 0, None, None),
+}
 
 
 def small_event(slug: str = "st", extra_games: int = 0):
@@ -76,17 +78,15 @@ def stats_by_name(event):
 def test_the_selector_matches_statistics_counted_by_hand():
     event = small_event()
     stats = stats_by_name(event)
-    for name, expected in EXPECTED.items():
-        tally = stats[name]
-        # The five draws that end the game: five more hands, no win, no deal-in, no riichi.
-        want = {**expected, "hands": 9}
+    for name, counted in EXPECTED.items():
+        want = {"hands": 9, **dict(zip(COUNTED, counted, strict=True))}
         for rate, count in (
             ("win_rate", "wins"),
             ("deal_in_rate", "deal_ins"),
             ("riichi_rate", "riichi"),
         ):
             want[rate] = round(want[count] / 9, 3)
-        assert tally.to_json() == want, name
+        assert stats[name].to_json() == want, name
     # Games kept as final scores add nothing: their players have no hands.
     assert stats["Endo"].to_json()["hands"] == 0 and stats["Endo"].to_json()["win_rate"] is None
 
