@@ -177,15 +177,19 @@ def render_csv(rows: Iterable[list[Any]], whole: bool) -> str:
     return out.getvalue()
 
 
-def render_json(rows: Iterable[list[Any]], event: Event, key: str = "standings") -> str:
+def rows_data(rows: Iterable[list[Any]], event: Event, key: str = "standings") -> dict[str, Any]:
+    """The rows as the JSON download (and the API) give them: a record per row."""
     iterator = iter(rows)
     header = next(iterator)
-    data = {
+    return {
         "event": event.slug,
         "name": event.name,
         key: [dict(zip(header, row, strict=True)) for row in iterator],
     }
-    return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def render_json(rows: Iterable[list[Any]], event: Event, key: str = "standings") -> str:
+    return json.dumps(rows_data(rows, event, key), ensure_ascii=False, indent=1)
 
 
 def render_xlsx(rows: Iterable[list[Any]], whole: bool, title: str = "standings") -> bytes:

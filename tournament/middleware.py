@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -55,3 +55,28 @@ def database_gone_response(request: HttpRequest, exception: BaseException) -> Ht
     response = HttpResponse(html, status=503)
     response["Retry-After"] = "10"
     return response
+
+
+class ApiErrorsAsJsonMiddleware:
+    """Under /api/ every refusal is JSON `{"error", "field"}` (CONTRACT §4): a 405 from the
+    API's router, a 500 from Django's handler or any other non-JSON error page becomes one,
+    its status kept. The API's own errors are JSON already and pass untouched."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            request.path.startswith("/api/")
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            reason = response.reason_phrase or "error"
+            converted = JsonResponse(
+                {"error": reason.lower(), "field": ""}, status=response.status_code
+            )
+            if response.has_header("Allow"):
+                converted["Allow"] = response["Allow"]
+            return converted
+        return response

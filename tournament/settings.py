@@ -51,17 +51,30 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.forms",  # Django's own form templates, found through TEMPLATES (see FORM_RENDERER)
     "django_tables2",
+    "ninja",  # the read-only JSON API (tournament/api.py): its docs page's templates
+    "corsheaders",
     "tournament",
 ]
+
+# The API is public and read-only: any site may GET it from a browser; nothing else is open.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 
 MIDDLEWARE = [
     "tournament.requestid.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tournament.middleware.SecurityHeadersMiddleware",
+    "tournament.middleware.ApiErrorsAsJsonMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # CORS for the read-only API (CORS_URLS_REGEX below); before CommonMiddleware, as its
+    # documentation asks.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # An ETag on every GET answer, and 304 when the reader has it already (the API's promise).
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

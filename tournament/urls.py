@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, register_converter
+from django.urls import include, path, re_path, register_converter
 
+from tournament import api
 from tournament.converters import EventSlugConverter, StageActionConverter
 from tournament.views import accounts, entry, organize, public, table
 
@@ -41,6 +42,8 @@ manage = [
 ]
 
 urlpatterns = [
+    path("api/v1/", api.api.urls),
+    re_path(r"^api/(?P<rest>.*)$", api.not_found),
     path("", public.home, name="home"),
     path("events/new/", organize.event_new, name="event-new"),
     path("events/<event:slug>/", public.event_detail, name="event-detail"),

@@ -1,0 +1,256 @@
+"""The read-only JSON API, `/api/v1/` (CONTRACT §4), built with django-ninja: typed answers,
+an OpenAPI schema at `/api/v1/schema/` (docs at `/api/v1/docs/`). Reads only, through the same
+selectors and export rows as the pages; anyone may read what the public pages show.
+
+Errors are JSON `{"error": …, "field": …}`: 404 for an unknown event, game or player, 400 for a
+bad parameter — never an HTML page. ETags and 304s come from Django's ConditionalGetMiddleware;
+CORS for GET from django-cors-headers (settings: CORS_URLS_REGEX)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from ninja import NinjaAPI, Schema
+from ninja.errors import HttpError, ValidationError
+
+from scoring.statistics import STATISTICS
+from tournament.exports import iterate_standings, iterate_statistics, rows_data
+from tournament.models import Event, Game, Player
+from tournament.selectors.games import game_detail
+from tournament.selectors.players import player_record
+from tournament.selectors.standings import event_list
+from tournament.selectors.statistics import player_statistics
+
+PAGE_SIZE = 50
+
+
+class ApiError(Exception):
+    """A refusal the reader can act on: its status, what is wrong, the parameter it is in."""
+
+    def __init__(self, status: int, error: str, field: str = "") -> None:
+        super().__init__(error)
+        self.status, self.error, self.field = status, error, field
+
+
+api = NinjaAPI(
+    title="Mahjong standings API",
+    version="1",
+    description="Read-only: events, standings, games with hands, statistics, players.",
+    urls_namespace="api-v1",
+    openapi_url="/schema/",
+    docs_url="/docs/",
+)
+
+
+def error_response(status: int, error: str, field: str = "") -> JsonResponse:
+    return JsonResponse({"error": error, "field": field}, status=status)
+
+
+@api.exception_handler(ApiError)
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return error_response(exc.status, exc.error, exc.field)
+
+
+@api.exception_handler(ValidationError)
+def _bad_parameter(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    first = exc.errors[0] if exc.errors else {}
+    loc = [str(part) for part in first.get("loc", ()) if part not in ("query", "path")]
+    return error_response(400, str(first.get("msg", "bad parameter")), ".".join(loc))
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return error_response(exc.status_code, str(exc))
+
+
+# --- answers ------------------------------------------------------------------------------
+
+
+class EventOut(Schema):
+    slug: str
+    name: str
+    ruleset: str
+    format: str
+    players: int
+
+
+class EventPage(Schema):
+    results: list[EventOut]
+    next: str | None
+
+
+class RowsOut(Schema):
+    event: str
+    name: str
+    standings: list[dict[str, Any]]
+
+
+class GameOut(Schema):
+    id: int
+    round: int
+    table: int
+    finished: bool
+    seats: list[str]
+    scores: list[int | None]
+    hands: list[dict[str, Any]] | None = None
+    result: dict[str, Any]
+
+
+class StatsOut(Schema):
+    event: str
+    players: list[dict[str, Any]]
+
+
+class PlayerEventOut(Schema):
+    slug: str
+    name: str
+    rank: int | None
+    status: str
+    total: float | None
+    games: int
+
+
+class PlayerOut(Schema):
+    id: int
+    name: str
+    events: list[PlayerEventOut]
+    statistics: dict[str, Any]
+
+
+class ErrorOut(Schema):
+    error: str
+    field: str
+
+
+ERRORS: dict[int, Any] = {400: ErrorOut, 404: ErrorOut}
+
+
+def _event(slug: str) -> Event:
+    event = Event.objects.filter(slug=slug).first()
+    if event is None:
+        raise ApiError(404, f"no event {slug!r}", "slug")
+    return event
+
+
+def _page(value: str) -> int:
+    try:
+        page = int(value)
+    except ValueError:
+        raise ApiError(400, f"{value!r} is not a page number", "page") from None
+    if page < 1:
+        raise ApiError(400, "pages start at 1", "page")
+    return page
+
+
+# --- endpoints ----------------------------------------------------------------------------
+
+
+@api.get("/events/", response={200: EventPage, **ERRORS})
+def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
+    """Events, newest first, 50 a page (two queries)."""
+    number = _page(page)
+    start = (number - 1) * PAGE_SIZE
+    rows = list(event_list()[start : start + PAGE_SIZE + 1])
+    more = len(rows) > PAGE_SIZE
+    results = [
+        {
+            "slug": e.slug,
+            "name": e.name,
+            "ruleset": e.rules.slug,
+            "format": e.format,
+            "players": e.player_count,
+        }
+        for e in rows[:PAGE_SIZE]
+    ]
+    next_url = None
+    if more:
+        next_url = request.build_absolute_uri(f"{reverse('api-v1:events')}?page={number + 1}")
+    return {"results": results, "next": next_url}
+
+
+@api.get("/events/{slug}/standings", response={200: RowsOut, **ERRORS})
+def standings(request: HttpRequest, slug: str, stage: str = "") -> dict[str, Any]:
+    """The body of the event's standings.json download (one stage's with `?stage=`)."""
+    event = _event(slug)
+    if stage and not event.stages.filter(name=stage).exists():
+        names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
+        raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
+    return rows_data(iterate_standings(event, stage), event)
+
+
+@api.get("/events/{slug}/games/{game_id}", response={200: GameOut, **ERRORS})
+def game(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
+    """One table: its seats (seat 0 the first dealer), scores, hands as entered, and the
+    result as `settle` gives it (stored, not recomputed)."""
+    event = _event(slug)
+    try:
+        found = game_detail(event, game_id)
+    except Game.DoesNotExist:
+        raise ApiError(404, f"no game {game_id} in {slug!r}", "game_id") from None
+    seats = list(found.seats.all())
+    out: dict[str, Any] = {
+        "id": found.pk,
+        "round": found.round.number,
+        "table": found.table,
+        "finished": found.finished,
+        "seats": [s.player.name for s in seats],
+        "scores": [s.score for s in seats],
+        "result": {
+            "players": [
+                {
+                    "seat": s.position,
+                    "rank": s.rank,
+                    "score": s.result_score,
+                    "points": None if s.points is None else float(s.points),
+                    "chips": s.chips,
+                    "breakdown": s.breakdown,
+                }
+                for s in seats
+            ],
+            "deposits_lost": 0,
+        },
+    }
+    if found.mode == "hands":
+        out["hands"] = [h.data for h in found.hands.all()]
+    return out
+
+
+@api.get("/events/{slug}/stats", response={200: StatsOut, **ERRORS})
+def stats(request: HttpRequest, slug: str) -> dict[str, Any]:
+    """Every player's statistics in the event (CONTRACT §4 "Statistics")."""
+    event = _event(slug)
+    data = rows_data(iterate_statistics(event), event, "players")
+    return {"event": event.slug, "players": data["players"]}
+
+
+@api.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
+def player(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    """The player, their events with final rank and status, statistics over every event."""
+    found = Player.objects.filter(pk=player_id).first()
+    if found is None:
+        raise ApiError(404, f"no player {player_id}", "player_id")
+    records = player_record(found)
+    _per_event, overall = player_statistics(found)
+    return {
+        "id": found.pk,
+        "name": found.name,
+        "events": [
+            {
+                "slug": r.event.slug,
+                "name": r.event.name,
+                "rank": r.standing.rank if r.standing else None,
+                "status": (r.standing.status or "") if r.standing else "",
+                "total": float(r.standing.total) if r.standing else None,
+                "games": r.games,
+            }
+            for r in records
+        ],
+        "statistics": {name: overall.value(name) for name in STATISTICS},
+    }
+
+
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Any other address under /api/: JSON, never the site's HTML 404 page."""
+    return error_response(404, f"no such address {request.path!r}", "path")
