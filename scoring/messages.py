@@ -182,6 +182,8 @@ MESSAGES: dict[str, str] = {
     "rules.renchan_rule": gettext_noop("must be tenpai, always or never"),
     "rules.emperor_missing": gettext_noop("needs a value for {players} players"),
     "rules.hands_per_game": gettext_noop("only the emperor game counts hands"),
+    # --- series (seasons) ---
+    "series.best_of": gettext_noop("give how many events count (1 or more) for a best-of rule"),
     # --- Tenhou game logs ---
     "log.large": gettext_noop("is larger than {limit} kB: not a single game's log"),
     "log.format": gettext_noop("is not a Tenhou game log (mjlog XML or tenhou.net/6 JSON)"),

@@ -15,6 +15,7 @@ from scoring import Standings
 from scoring.standings import StageResult
 from scoring.statistics import RATES, STATISTICS
 from tournament.models import Event
+from tournament.selectors.series import SeriesStandings
 from tournament.selectors.standings import published_standings
 from tournament.selectors.statistics import event_statistics
 
@@ -148,8 +149,9 @@ def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]
 
 
 def _is_points(column: str) -> bool:
-    """The total, penalties and the round columns (r1, r2, …) hold points."""
-    return column in ("total", "penalties") or (column.startswith("r") and column[1:].isdigit())
+    """The total, penalties, the round columns (r1, r2, …) and a season's event columns (e1,
+    e2, …) hold points."""
+    return column in ("total", "penalties") or (column[:1] in "re" and column[1:].isdigit())
 
 
 def _text_cells(header: Sequence[str], row: Sequence[Any], whole: bool) -> list[str]:
@@ -177,7 +179,7 @@ def render_csv(rows: Iterable[list[Any]], whole: bool) -> str:
     return out.getvalue()
 
 
-def rows_data(rows: Iterable[list[Any]], event: Event, key: str = "standings") -> dict[str, Any]:
+def rows_data(rows: Iterable[list[Any]], event: Any, key: str = "standings") -> dict[str, Any]:
     """The rows as the JSON download (and the API) give them: a record per row."""
     iterator = iter(rows)
     header = next(iterator)
@@ -188,7 +190,7 @@ def rows_data(rows: Iterable[list[Any]], event: Event, key: str = "standings") -
     }
 
 
-def render_json(rows: Iterable[list[Any]], event: Event, key: str = "standings") -> str:
+def render_json(rows: Iterable[list[Any]], event: Any, key: str = "standings") -> str:
     return json.dumps(rows_data(rows, event, key), ensure_ascii=False, indent=1)
 
 
@@ -228,8 +230,27 @@ def iterate_statistics(event: Event) -> Iterator[list[Any]]:
         yield [stats.player, *(stats.tally.value(name) for name in STATISTICS)]
 
 
-def _render(rows: Iterator[list[Any]], event: Event, fmt: str, key: str) -> bytes:
-    whole = event.rules.whole_points
+def iterate_series(result: SeriesStandings) -> Iterator[list[Any]]:
+    """A season's standings, as an event's: rank, player, total, games, a column per event
+    (`e1`, `e2`, … its total there; empty where not played), status; then `events` (how many
+    played) and `counted` (which of them count: 1 3 4)."""
+    numbers = range(1, len(result.events) + 1)
+    yield ["rank", "player", "total", "games", *[f"e{k}" for k in numbers], "status", "events",
+           "counted"]  # fmt: skip
+    for row in result.rows:
+        yield [
+            row.rank,
+            row.player,
+            float(row.total),
+            row.games,
+            *[float(row.results[k - 1].total) if k - 1 in row.results else None for k in numbers],
+            row.status,
+            row.events,
+            " ".join(str(k + 1) for k in sorted(row.counted)),
+        ]
+
+
+def _render(rows: Iterator[list[Any]], event: Any, fmt: str, key: str, whole: bool) -> bytes:
     if fmt == "csv":
         return render_csv(rows, whole).encode("utf-8")
     if fmt == "json":
@@ -241,9 +262,17 @@ def _render(rows: Iterator[list[Any]], event: Event, fmt: str, key: str) -> byte
 
 def export_standings(event: Event, fmt: str, stage: str = "") -> bytes:
     """The standings file (`stage`: that stage's ranking, as its tab on the page shows it)."""
-    return _render(iterate_standings(event, stage), event, fmt, "standings")
+    return _render(
+        iterate_standings(event, stage), event, fmt, "standings", event.rules.whole_points
+    )
 
 
 def export_statistics(event: Event, fmt: str) -> bytes:
     """The players' statistics file, through the same renderers as the standings."""
-    return _render(iterate_statistics(event), event, fmt, "statistics")
+    return _render(iterate_statistics(event), event, fmt, "statistics", event.rules.whole_points)
+
+
+def export_series(result: SeriesStandings, fmt: str) -> bytes:
+    """A season's standings file, through the same renderers."""
+    whole = all(e.rules.whole_points for e in result.events)
+    return _render(iterate_series(result), result.series, fmt, "standings", whole)

@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Event
+from tournament.models import Event, Series
 
 ORGANIZER, REFEREE = "organizer", "referee"
 
@@ -83,5 +83,25 @@ def event_creator_required(view: View) -> View:
         if not can_create_events(request.user):
             return _refuse(request)
         return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def can_manage_series(user: Any, series: Series) -> bool:
+    """A series is changed by its organizers (whoever made it) and by admins."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return user.is_superuser or series.organizers.filter(pk=user.pk).exists()
+
+
+def series_organizer_required(view: View) -> View:
+    """For views under /series/<slug>/manage/: the view gets the series instead of the slug."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        series = get_object_or_404(Series, slug=slug)
+        if not can_manage_series(request.user, series):
+            return _refuse(request)
+        return view(request, series, *args, **kwargs)
 
     return wrapper

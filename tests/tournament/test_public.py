@@ -187,10 +187,10 @@ def test_player_page_lists_every_game_across_events(client):
     # The player · their finished seats with round, event and game · where they stand: the
     # first event's standings were cached by its page, the second's are read (stages, entries,
     # penalties, seats — four queries for every event not cached, however many).
-    assert len(captured) == 6
+    assert len(captured) == 8  # player, seats, four for the standings, two for the statistics
     with CaptureQueriesContext(connection) as captured:
         client.get(url("player-detail", player.pk))
-    assert len(captured) == 2  # both now cached
+    assert len(captured) == 4  # the standings both cached now: player, seats, statistics
     assert html.count("<polyline") == 2 and small.name in html and second.name in html
     assert "5 games" in html
     assert client.get("/players/Nobody/").status_code == 404

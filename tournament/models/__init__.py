@@ -6,6 +6,8 @@ from tournament.models.events import (
     Event,
     Penalty,
     Round,
+    Series,
+    SeriesEvent,
     SitOut,
     Stage,
 )
@@ -25,6 +27,8 @@ __all__ = [
     "Player",
     "Round",
     "Seat",
+    "Series",
+    "SeriesEvent",
     "SitOut",
     "Stage",
     "TableLink",

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Ruleset, ruleset_from_json
+from scoring.series import SeriesRule
 from tournament.models.venues import Player, Venue
 
 FORMAT_CHOICES = [
@@ -238,3 +239,59 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.player} {self.points}"
+
+
+SERIES_RULE_CHOICES = [
+    ("all", _("every event counts")),
+    ("best", _("each player's best events count")),
+]
+
+
+class Series(models.Model):
+    """A season: events ranked together (a club's league nights), by scoring/series.py."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=True)
+    rule = models.CharField(_("ranking"), max_length=10, choices=SERIES_RULE_CHOICES, default="all")
+    best_of = models.PositiveSmallIntegerField(_("best of"), null=True, blank=True)
+    min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
+    events = models.ManyToManyField(Event, through="SeriesEvent", related_name="series")
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organized_series", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rule__in=["all", "best"]), name="tournament_series_rule_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(rule="all") | Q(best_of__gte=1),
+                name="tournament_series_best_of_given",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ranking_rule(self) -> SeriesRule:
+        return SeriesRule(self.rule, self.best_of, self.min_games)
+
+
+class SeriesEvent(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="members")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="series_members")
+    position = models.PositiveSmallIntegerField(_("order"))
+
+    class Meta:
+        ordering = ["series", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "event"], name="tournament_seriesevent_unique_event"
+            ),
+        ]

@@ -126,6 +126,10 @@ MESSAGES: dict[str, str] = {
     "file.json": gettext_noop("not a JSON event file ({error})"),
     "file.slug_taken": gettext_noop("an event called {slug!r} exists already (use --replace)"),
     "file.game": gettext_noop("{error}"),
+    # --- series (seasons) ---
+    "series.slug_taken": gettext_noop("a series called {slug!r} exists already"),
+    "series.no_event": gettext_noop("there is no event at the address {slug!r}"),
+    "series.event_twice": gettext_noop("{name} is in this series already"),
     # --- Tenhou game logs ---
     "tenhou.no_files": gettext_noop("choose one or more Tenhou game logs"),
     "tenhou.file": gettext_noop("{file}: {error}"),
