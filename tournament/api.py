@@ -16,10 +16,11 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError, ValidationError
 
 from scoring.statistics import STATISTICS
-from tournament.exports import iterate_standings, iterate_statistics, rows_data
-from tournament.models import Event, Game, Player
+from tournament.exports import iterate_series, iterate_standings, iterate_statistics, rows_data
+from tournament.models import Event, Game, Player, Series
 from tournament.selectors.games import game_detail
 from tournament.selectors.players import player_record
+from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_list
 from tournament.selectors.statistics import player_statistics
 
@@ -248,6 +249,64 @@ def player(request: HttpRequest, player_id: int) -> dict[str, Any]:
             for r in records
         ],
         "statistics": {name: overall.value(name) for name in STATISTICS},
+    }
+
+
+class SeriesOut(Schema):
+    slug: str
+    name: str
+    rule: str
+    best_of: int | None
+    min_games: int
+
+
+class SeriesPage(Schema):
+    results: list[SeriesOut]
+    next: str | None
+
+
+class SeriesStandingsOut(Schema):
+    series: str
+    name: str
+    events: list[str]
+    standings: list[dict[str, Any]]
+
+
+@api.get("/series/", response={200: SeriesPage, **ERRORS})
+def series(request: HttpRequest, page: str = "1") -> dict[str, Any]:
+    """Seasons (series of events), newest first, 50 a page."""
+    number = _page(page)
+    start = (number - 1) * PAGE_SIZE
+    rows = list(series_list()[start : start + PAGE_SIZE + 1])
+    next_url = None
+    if len(rows) > PAGE_SIZE:
+        next_url = request.build_absolute_uri(f"{reverse('api-v1:series')}?page={number + 1}")
+    results = [
+        {
+            "slug": s.slug,
+            "name": s.name,
+            "rule": s.rule,
+            "best_of": s.best_of,
+            "min_games": s.min_games,
+        }
+        for s in rows[:PAGE_SIZE]
+    ]
+    return {"results": results, "next": next_url}
+
+
+@api.get("/series/{slug}/standings", response={200: SeriesStandingsOut, **ERRORS})
+def series_standings_answer(request: HttpRequest, slug: str) -> dict[str, Any]:
+    """A season's standings: the body of its standings.json (`e1`, `e2`, … its events)."""
+    found = Series.objects.filter(slug=slug).first()
+    if found is None:
+        raise ApiError(404, f"no series {slug!r}", "slug")
+    result = series_standings(found)
+    data = rows_data(iterate_series(result), found)
+    return {
+        "series": found.slug,
+        "name": found.name,
+        "events": [e.slug for e in result.events],
+        "standings": data["standings"],
     }
 
 

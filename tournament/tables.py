@@ -242,3 +242,67 @@ def statistics_records(rows: list[Any]) -> list[dict[str, Any]]:
 def statistics_table(rows: list[Any]) -> StatisticsTable:
     extra = [(name, StatColumn(name)) for name in STAT_LABELS]
     return StatisticsTable(statistics_records(rows), extra_columns=extra)
+
+
+# --- a season (series of events) ------------------------------------------------------------
+
+
+class SeriesTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}}, default="—")
+    player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    total = PointsColumn(verbose_name=_("Total"))
+    games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
+    status = StatusColumn(verbose_name=_("Status"), empty_values=(), default="")
+
+    class Meta:
+        attrs = {"class": "standings series"}
+        orderable = False
+        empty_text = _("No event in this series has results yet.")
+
+    def render_player(self, value: str) -> SafeString:
+        return format_html('<a href="{}">{}</a>', reverse("player-by-name", args=[value]), value)
+
+
+class EventTotalColumn(tables.Column):
+    """A player's total in one event of the season; one that does not count is struck out."""
+
+    def __init__(self, index: int, name: str, whole: bool) -> None:
+        self.index, self.whole = index, whole
+        super().__init__(
+            verbose_name=name,
+            empty_values=(),
+            attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+        )
+
+    def render(self, record: Any) -> str:
+        result = record["row"].results.get(self.index)
+        if result is None:
+            return "—"
+        text = format_points(result.total, self.whole)
+        if self.index in record["row"].counted:
+            return text
+        return format_html('<s title="{}">{}</s>', _("does not count"), text)
+
+
+def series_table(result: Any) -> SeriesTable:
+    whole = all(e.rules.whole_points for e in result.events)
+    records = [
+        {
+            "row": row,
+            "rank": row.rank,
+            "player": row.player,
+            "total": row.total,
+            "games": row.games,
+            "status": row.status,
+        }
+        for row in result.rows
+    ]
+    extra = [
+        (f"e{k + 1}", EventTotalColumn(k, event.name, whole))
+        for k, event in enumerate(result.events)
+    ]
+    table = SeriesTable(
+        records, extra_columns=extra, sequence=["rank", "player", "total", "...", "status"]
+    )
+    table.columns["total"].column.whole = whole
+    return table

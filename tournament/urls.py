@@ -4,7 +4,7 @@ from django.urls import include, path, re_path, register_converter
 
 from tournament import api
 from tournament.converters import EventSlugConverter, StageActionConverter
-from tournament.views import accounts, entry, organize, public, table
+from tournament.views import accounts, entry, organize, public, series, table
 
 register_converter(EventSlugConverter, "event")
 register_converter(StageActionConverter, "stage_action")
@@ -60,6 +60,15 @@ urlpatterns = [
         name="standings-export",
     ),
     path("events/<event:slug>/stats/", public.event_statistics_page, name="event-statistics"),
+    path("series/new/", series.series_new, name="series-new"),
+    path("series/<str:slug>/", series.series_detail, name="series-detail"),
+    path("series/<str:slug>/standings.<str:fmt>", series.series_export, name="series-export"),
+    path("series/<str:slug>/manage/", series.series_manage, name="series-manage"),
+    path(
+        "series/<str:slug>/manage/events/<int:event_id>/remove/",
+        series.series_event_remove,
+        name="series-event-remove",
+    ),
     path("events/<event:slug>/stats.<str:fmt>", public.statistics_export, name="statistics-export"),
     path("events/<event:slug>/manage/", include(manage)),
     # A table's own page: what its printed QR code opens (CONTRACT §3), or its code typed.

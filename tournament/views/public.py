@@ -24,6 +24,7 @@ from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import player_record
+from tournament.selectors.series import series_list
 from tournament.selectors.standings import (
     event_list,
     published_player_ids,
@@ -47,7 +48,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournament/home.html",
-        {"events": event_list(), "can_create": can_create_events(request.user)},
+        {
+            "events": event_list(),
+            "series": series_list(),
+            "can_create": can_create_events(request.user),
+        },
     )
 
 
