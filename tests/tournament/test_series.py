@@ -182,3 +182,11 @@ def test_services_check_before_writing():
     with pytest.raises(ServiceError) as caught:
         series_create(name="Again", slug="season")
     assert caught.value.code == "series.slug_taken"
+
+
+def test_the_manage_screen_shows_the_series_rule():
+    series = two_nights()
+    user = make_user("org")
+    series.organizers.add(user)
+    html = text(logged_in(user).get(f"/series/{series.slug}/manage/"))
+    assert '<option value="best" selected>' in html and 'name="best_of" value="1"' in html

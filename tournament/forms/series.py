@@ -34,7 +34,8 @@ class SeriesForm(ServiceForm):
     def __init__(
         self, *args: Any, instance_rule: Any = None, rule_only: bool = False, **kwargs: Any
     ) -> None:
-        if instance_rule is not None and not args:
+        bound = bool(args and args[0] is not None) or kwargs.get("data") is not None
+        if instance_rule is not None and not bound:
             kwargs.setdefault(
                 "initial",
                 {
