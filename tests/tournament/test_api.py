@@ -1,5 +1,6 @@
 """The read-only JSON API (CONTRACT §4): shapes, errors as JSON, ETags and 304s, CORS, the
-OpenAPI schema, and a fixed number of queries per answer at two sizes."""
+OpenAPI schema, and a fixed number of queries per answer (and for the statistics page) at two
+sizes."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tournament import api
 from tournament.exports import export_standings
 from tournament.models import Game, Player
 from tournament.services.games import game_record
+from tournament.services.series import series_add_event, series_create
 
 pytestmark = pytest.mark.django_db
 
@@ -176,6 +178,9 @@ def count(client, path) -> int:
         "/api/v1/events/{slug}/games/{game}",
         "/api/v1/events/{slug}/stats",
         "/api/v1/players/{player}",
+        "/api/v1/series/",
+        "/api/v1/series/{series}/standings",
+        "/events/{slug}/stats/",
     ],
 )
 def test_a_fixed_number_of_queries_at_two_sizes(client, path):
@@ -183,8 +188,10 @@ def test_a_fixed_number_of_queries_at_two_sizes(client, path):
     for extra in (0, 3):
         Game.objects.all().delete()
         event = small_event(slug=f"q{extra}", extra_games=extra)
+        series = series_create(name=f"Season {extra}", slug=f"season-{extra}")
+        series_add_event(series=series, slug=event.slug)
         game = Game.objects.filter(round__event=event, mode="hands").first()
         player = Player.objects.get(name="Baba")
-        url = path.format(slug=event.slug, game=game.pk, player=player.pk)
+        url = path.format(slug=event.slug, game=game.pk, player=player.pk, series=series.slug)
         counts.append(count(client, url))
     assert counts[0] == counts[1], counts
