@@ -5,7 +5,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournament.demo import demo_events
+from tournament.models import Series
 from tournament.services.imports import event_import
+from tournament.services.series import series_add_event, series_create
 
 
 class Command(BaseCommand):
@@ -26,6 +28,14 @@ class Command(BaseCommand):
             event = event_import(data, replace=True, user=user)
             event.organizers.add(user)
             self.stdout.write(f"loaded {event.slug}: {event.name}")
+        # A season over the 4-player riichi demo nights: each player's best two count.
+        Series.objects.filter(slug="demo-season").delete()
+        season = series_create(
+            name="デモ シーズン 2026", slug="demo-season", rule="best", best_of=2, user=user
+        )
+        for slug in ("jan-niki-league", "hyper-club-night", "baba-demo"):
+            series_add_event(series=season, slug=slug)
+        self.stdout.write(f"loaded {season.slug}: {season.name}")
         self.stdout.write(
             self.style.SUCCESS(
                 f"organizer account: username {user.username!r}, password {password!r}"
