@@ -148,27 +148,33 @@ def _page(value: str) -> int:
 # --- endpoints ----------------------------------------------------------------------------
 
 
-@api.get("/events/", response={200: EventPage, **ERRORS})
-def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
-    """Events, newest first, 50 a page (two queries)."""
+def _paginated(request: HttpRequest, rows: Any, page: str, route: str, to_json: Any) -> dict:
+    """One page of `rows` as `{"results": […], "next": url|null}` (one query for the page)."""
     number = _page(page)
     start = (number - 1) * PAGE_SIZE
-    rows = list(event_list()[start : start + PAGE_SIZE + 1])
-    more = len(rows) > PAGE_SIZE
-    results = [
-        {
+    found = list(rows[start : start + PAGE_SIZE + 1])
+    next_url = None
+    if len(found) > PAGE_SIZE:
+        next_url = request.build_absolute_uri(f"{reverse(route)}?page={number + 1}")
+    return {"results": [to_json(row) for row in found[:PAGE_SIZE]], "next": next_url}
+
+
+@api.get("/events/", response={200: EventPage, **ERRORS})
+def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
+    """Events, newest first, 50 a page."""
+    return _paginated(
+        request,
+        event_list(),
+        page,
+        "api-v1:events",
+        lambda e: {
             "slug": e.slug,
             "name": e.name,
             "ruleset": e.rules.slug,
             "format": e.format,
             "players": e.player_count,
-        }
-        for e in rows[:PAGE_SIZE]
-    ]
-    next_url = None
-    if more:
-        next_url = request.build_absolute_uri(f"{reverse('api-v1:events')}?page={number + 1}")
-    return {"results": results, "next": next_url}
+        },
+    )
 
 
 @api.get("/events/{slug}/standings", response={200: RowsOut, **ERRORS})
@@ -275,23 +281,19 @@ class SeriesStandingsOut(Schema):
 @api.get("/series/", response={200: SeriesPage, **ERRORS})
 def series(request: HttpRequest, page: str = "1") -> dict[str, Any]:
     """Seasons (series of events), newest first, 50 a page."""
-    number = _page(page)
-    start = (number - 1) * PAGE_SIZE
-    rows = list(series_list()[start : start + PAGE_SIZE + 1])
-    next_url = None
-    if len(rows) > PAGE_SIZE:
-        next_url = request.build_absolute_uri(f"{reverse('api-v1:series')}?page={number + 1}")
-    results = [
-        {
+    return _paginated(
+        request,
+        series_list(),
+        page,
+        "api-v1:series",
+        lambda s: {
             "slug": s.slug,
             "name": s.name,
             "rule": s.rule,
             "best_of": s.best_of,
             "min_games": s.min_games,
-        }
-        for s in rows[:PAGE_SIZE]
-    ]
-    return {"results": results, "next": next_url}
+        },
+    )
 
 
 @api.get("/series/{slug}/standings", response={200: SeriesStandingsOut, **ERRORS})
