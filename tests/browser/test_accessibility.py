@@ -11,6 +11,7 @@ from tournament.demo import demo_events
 from tournament.models import Event, Game
 from tournament.services.imports import event_import
 from tournament.services.rounds import round_seat
+from tournament.services.series import series_add_event, series_create
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -42,6 +43,9 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
     round_seat(event=league, rng=random.Random(1))
     riichi_game = Game.objects.filter(round__event=league, finished=False).first()
     riichi_hands = f"/events/jan-niki-league/manage/games/{riichi_game.pk}/hands/"
+    season = series_create(name="Season", slug="season", rule="best", best_of=1)
+    series_add_event(series=season, slug="baba-demo")
+    series_add_event(series=season, slug="jan-niki-league")
     public = [
         "/",
         "/events/baba-demo/",
@@ -51,6 +55,8 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
         f"/events/baba-demo/games/{hand_game.pk}/",
         f"/players/{hand_game.seats.first().player.name}/",
         f"/events/emperor-series/games/{emperor_game.pk}/",
+        "/events/baba-demo/stats/?min=0",
+        "/series/season/",
         "/accounts/login/",
     ]
     organizer = [
@@ -62,6 +68,9 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
         f"/events/baba-demo/manage/games/{hand_game.pk}/hands/",
         riichi_hands,
         "/events/baba-demo/manage/audit/",
+        "/events/baba-demo/manage/rounds/9/tenhou/",
+        "/series/new/",
+        "/series/season/manage/",
     ]
     page = phone
     found: dict[str, list[str]] = {}
