@@ -9,7 +9,7 @@ unless the organizer has settled it (`decisions`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -78,6 +78,19 @@ class Row:
     penalty_rounds: dict[int | None, Decimal] = field(default_factory=dict)  # round (None: any)
     stage: str = ""  # the last stage this player reached
     stage_total: Decimal = Decimal(0)  # the total the rank is based on
+
+    def add(self, number: int, rank: int, points: Decimal, chips: int = 0) -> None:
+        """Count one game: `points` in round `number`, placed `rank`."""
+        self.rounds[number] = points
+        self.round_ranks[number] = rank
+        self.total += points
+        self.games += 1
+        self.rank_counts[rank] = self.rank_counts.get(rank, 0) + 1
+        self.rank_sum += rank
+        if rank == 1:
+            self.firsts += 1
+        if chips:
+            self.chips += chips
 
     @property
     def top_rate(self) -> float:
@@ -186,11 +199,17 @@ def standings(
     """Rank everyone. `decisions[stage]` orders players the organizer has settled a tie for.
     `substitutes` stood in to fill tables: their games count for the others, not for them.
     `penalties` count in the totals, and so in the cut and any seating by standings."""
-    if isinstance(fmt, str):
-        if fmt not in FORMATS:
-            raise fail("standings.format", "format", value=fmt, known=", ".join(FORMATS))
-        fmt = FORMATS[fmt]
-    decisions = decisions or {}
+    rows = tally(games, players, substitutes)
+    return rank_rows(rows.values(), fmt, decisions, substitutes, penalties)
+
+
+def tally(
+    games: Sequence[GameResult],
+    players: Sequence[Player] = (),
+    substitutes: Collection[Player] = (),
+) -> dict[Player, Row]:
+    """Each player's row over these games (penalties not yet counted): what `rank_rows` ranks.
+    The app keeps these figures per entry, so a reader ranks without reading every game."""
     rows: dict[Player, Row] = {p: Row(p) for p in players if p not in substitutes}
     for i, game in enumerate(games):
         number, seated, ranks, points = game.round, game.players, game.ranks, game.points
@@ -206,17 +225,25 @@ def standings(
                 row = rows[player] = Row(player)
             if number in row.rounds:
                 raise fail("standings.twice", f"games[{i}]", player=player, round=number)
-            value = _points(value)
-            row.rounds[number] = value
-            row.round_ranks[number] = rank
-            row.total += value
-            row.games += 1
-            row.rank_counts[rank] = row.rank_counts.get(rank, 0) + 1
-            row.rank_sum += rank
-            if rank == 1:
-                row.firsts += 1
-            if chips:
-                row.chips += chips
+            row.add(number, rank, _points(value), chips)
+    return rows
+
+
+def rank_rows(
+    tallied: Iterable[Row],
+    fmt: Format | str = "league",
+    decisions: Mapping[str, Sequence[Player]] | None = None,
+    substitutes: Collection[Player] = (),
+    penalties: Sequence[Penalty] = (),
+) -> Standings:
+    """Rank rows already tallied (by `tally`, or kept by the app game by game). The rows are
+    the caller's to give: penalties are added to them and each gets its rank and status."""
+    if isinstance(fmt, str):
+        if fmt not in FORMATS:
+            raise fail("standings.format", "format", value=fmt, known=", ".join(FORMATS))
+        fmt = FORMATS[fmt]
+    decisions = decisions or {}
+    rows: dict[Player, Row] = {r.player: r for r in tallied if r.player not in substitutes}
 
     for penalty in penalties:
         if penalty.player in substitutes:

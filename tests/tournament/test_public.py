@@ -45,12 +45,12 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
     # * the event (with its venue)
-    # * its stages · registered players · every seat with a result · penalties (the
-    #   standings, 4)
+    # * its stages · registered players with their figures · penalties (the standings, 3:
+    #   no seat is read)
     # * the first round with a table still playing (the live marker)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == 6
+    assert few == many == 5
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -60,7 +60,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
     # The warm page: the event and the live marker; the standings come from this process.
-    assert (cold, warm) == (6, 2)
+    assert (cold, warm) == (5, 2)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -68,7 +68,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     after, html = queries(client, address)
-    assert after == 6 and has_column(html, "R2")
+    assert after == 5 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):
@@ -186,8 +186,8 @@ def test_player_page_lists_every_game_across_events(client):
     html = text(page)
     # The player · their finished seats with round, event and game · where they stand: the
     # first event's standings were cached by its page, the second's are read (stages, entries,
-    # penalties, seats — four queries for every event not cached, however many).
-    assert len(captured) == 8  # player, seats, four for the standings, two for the statistics
+    # penalties — three queries for every event not cached, however many).
+    assert len(captured) == 7  # player, seats, three for the standings, two for the statistics
     with CaptureQueriesContext(connection) as captured:
         client.get(url("player-detail", player.pk))
     assert len(captured) == 4  # the standings both cached now: player, seats, statistics

@@ -102,6 +102,14 @@ class Entry(models.Model):
     # A stand-in who fills a seat when the players do not divide into tables; their games
     # count for the others at the table, never for a ranking of their own.
     substitute = models.BooleanField(_("substitute"), default=False)
+    # The player's figures over the event's finished games, kept by every write that changes a
+    # result (services/standings.py) so standings read one row per player, never every seat.
+    # `results` holds each game as [round, points, rank, chips] (points a string: exact), by
+    # round: any stage's figures, and the round columns, come from it.
+    total = models.DecimalField(_("total"), max_digits=11, decimal_places=1, default=0)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    firsts = models.PositiveIntegerField(_("first places"), default=0)
+    results = models.JSONField(_("results"), default=list, blank=True)
 
     class Meta:
         ordering = ["event", "player__name"]
@@ -110,6 +118,10 @@ class Entry(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["event", "player"], name="tournament_entry_unique_player_per_event"
+            ),
+            models.CheckConstraint(
+                condition=Q(firsts__lte=models.F("games")),
+                name="tournament_entry_firsts_within_games",
             ),
         ]
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from itertools import groupby
 from operator import itemgetter
+from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from scoring import FORMATS, GameResult, Standings, standings
-from scoring.standings import Format, StageResult
+from scoring import FORMATS, GameResult, Standings
+from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
 from tournament.caching import event_stamp, stamped_cache
@@ -36,27 +38,19 @@ def event_format(event: Event, stages: list[Stage] | None = None) -> Format:
 
 
 SEAT_FIELDS = ("game_id", "round__number", "player_id", "rank", "points", "chips")
-ENTRY_FIELDS = ("player_id", "player__name", "substitute")
+# An entry as standings read it: who, and the figures the writes keep (services/standings.py).
+ENTRY_FIELDS = ("player_id", "player__name", "substitute", "results")
 
 
-def event_results(event: Event, names: dict[int, str] | None = None) -> list[GameResult]:
-    """Every finished game's stored per-seat results, in one query. `names` (player id →
-    name, from the entries the caller read anyway) spares the join to players: with 8,192
-    seats PostgreSQL may misjudge that join and look each player up one by one (9 ms)."""
-    seats = (
+def event_results(event: Event) -> list[GameResult]:
+    """Every finished game's stored per-seat results, in one query (the figures the entries
+    keep are counted from these; a test compares the two)."""
+    rows = list(
         Seat.objects.filter(round__event=event, rank__isnull=False)
         .order_by("game_id", "position")
         .values_list(*SEAT_FIELDS)
     )
-    return _game_results(list(seats), names or {})
-
-
-def _game_results(rows: list[tuple], names: dict[int, str]) -> list[GameResult]:
-    """Seat rows (SEAT_FIELDS, by game and position) as the engine's game results."""
-    names = dict(names)
-    unknown = {row[2] for row in rows} - names.keys()
-    if unknown:  # a seat without an entry: the services never make one, the admin could
-        names.update(Player.objects.filter(pk__in=unknown).values_list("pk", "name"))
+    names = dict(Player.objects.filter(pk__in={r[2] for r in rows}).values_list("pk", "name"))
     results = []
     for _, seated in groupby(rows, itemgetter(0)):
         _, rounds, ids, ranks, points, chips = zip(*seated, strict=True)
@@ -67,46 +61,52 @@ def _game_results(rows: list[tuple], names: dict[int, str]) -> list[GameResult]:
 
 
 def event_standings(event: Event) -> Standings:
-    """Standings of one event. Queries: stages, entries, seats, penalties — four, whatever
-    the size."""
+    """Standings of one event. Queries: stages, entries, penalties — three, whatever the
+    size: each entry holds its player's figures, so no seat is read."""
     return _standings_with_ids(event)[0]
 
 
 def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     """The standings, and each player's id by name (pages link players by id, never by a
     name that may hold any character) — from the entries read anyway. Queries: stages,
-    entries, seats, penalties."""
+    entries, penalties."""
     stages = list(event.stages.all())
     entries = list(
         Entry.objects.filter(event=event).order_by("player__name").values_list(*ENTRY_FIELDS)
     )
-    names = {pk: name for pk, name, _ in entries}
     penalties = list(
         Penalty.objects.filter(event=event, cancelled_at__isnull=True).values_list(*PENALTY_FIELDS)
     )
-    return _standings_from(event, stages, entries, event_results(event, names), penalties)
+    return _standings_from(event, stages, entries, penalties)
 
 
 PENALTY_FIELDS = ("player_id", "points", "round_number")
+
+
+def _row(name: str, results: list[list[Any]]) -> Row:
+    """An entry's stored results ([round, points, rank, chips] by round) as the engine's row."""
+    row = Row(name)
+    for number, points, rank, chips in results:
+        row.add(number, rank, Decimal(points), chips)
+    return row
 
 
 def _standings_from(
     event: Event,
     stages: list[Stage],
     entries: list[tuple],
-    results: list[GameResult],
     penalties: Sequence[tuple] = (),
 ) -> tuple[Standings, dict[str, int]]:
-    names = {pk: name for pk, name, _ in entries}
-    result = standings(
-        results,
+    names = {pk: name for pk, name, _, _ in entries}
+    substitutes = {name for _, name, substitute, _ in entries if substitute}
+    result = rank_rows(
+        [_row(name, results) for _, name, substitute, results in entries if not substitute],
         event_format(event, stages),
-        [name for _, name, substitute in entries if not substitute],
         decisions={s.name: s.decision for s in stages if s.decision},
-        substitutes={name for _, name, substitute in entries if substitute},
+        substitutes=substitutes,
         penalties=[EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
     )
-    return result, {name: pk for pk, name, _ in entries}
+    return result, {name: pk for pk, name, _, _ in entries}
 
 
 # Hundreds of phones refresh the same standings between two results: readers share them,
@@ -131,7 +131,7 @@ def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
 
 def published_standings_of(events: list[Event]) -> dict[int, Standings]:
     """`published_standings` of several events (a player's page): the cached as they are,
-    the others read together — stages, entries, seats, penalties: four queries however many
+    the others read together — stages, entries, penalties: three queries however many
     events."""
     out: dict[int, Standings] = {}
     missing = []
@@ -159,17 +159,8 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
         event_id__in=ids, cancelled_at__isnull=True
     ).values_list("event_id", *PENALTY_FIELDS):
         penalties[event_id].append(tuple(penalty))
-    seats: dict[int, list[tuple]] = {pk: [] for pk in ids}
-    for event_id, *seat in (
-        Seat.objects.filter(round__event_id__in=ids, rank__isnull=False)
-        .order_by("round__event_id", "game_id", "position")
-        .values_list("round__event_id", *SEAT_FIELDS)
-    ):
-        seats[event_id].append(tuple(seat))
     for event in missing:
-        rows = entries[event.pk]
-        results = _game_results(seats[event.pk], {pk: name for pk, name, _ in rows})
-        value = _standings_from(event, stages[event.pk], rows, results, penalties[event.pk])
+        value = _standings_from(event, stages[event.pk], entries[event.pk], penalties[event.pk])
         _published.put(event.pk, event_stamp(event), value)
         out[event.pk] = value[0]
     return out

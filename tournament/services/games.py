@@ -19,7 +19,9 @@ from tournament.services.audit import audit_record
 from tournament.services.errors import ConflictError, ServiceError, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
+from tournament.services.standings import entries_recount
 
+MAX_TABLE = 9999
 GAME_KEYS = ("round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands")
 
 
@@ -67,7 +69,8 @@ def game_evaluate(rules: Ruleset, data: Any) -> Evaluated:
 def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
     doc = Doc(data).only(*GAME_KEYS)
     rnd = doc.int("round", low=1, high=999)
-    table = doc.int("table", low=1, high=999)
+    # Up to 9,999 tables: a 10,000-player online qualifier seats 2,500 a round (issue 16).
+    table = doc.int("table", low=1, high=MAX_TABLE)
     seats = doc.list("seats")
     if len(seats) not in rules.player_counts:
         counts = " or ".join(str(n) for n in rules.player_counts)
@@ -245,6 +248,8 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
             _write(game, ev, players)
     except IntegrityError:
         raise _recorded_already(ev) from None
+    if game.finished:
+        entries_recount(event.pk, [p.pk for p in players.values()])
     audit_record(
         event=event,
         user=user,
@@ -297,10 +302,14 @@ def _replace(
         if Game.objects.filter(round=rnd, table=ev.table).exclude(pk=locked.pk).exists():
             raise _recorded_already(ev)
         locked.round, locked.table = rnd, ev.table
+    counted = list(locked.seats.values_list("player_id", flat=True)) if locked.finished else []
     locked.seats.all().delete()
     locked.hands.all().delete()
     locked.version += 1
     _write(locked, hold_for_confirmation(locked, ev, at if hold else None), players)
+    if locked.finished:
+        counted += [p.pk for p in players.values()]
+    entries_recount(event.pk, counted)  # the players whose figures this write may change
     audit_record(
         event=event,
         user=user,
@@ -431,7 +440,9 @@ def game_remove(*, game: Game, user: Any = None) -> None:
     event = locked.round.event
     stage_require_open(event, rounds=[locked.round.number])
     before = game_to_data(locked)
+    counted = list(locked.seats.values_list("player_id", flat=True)) if locked.finished else []
     locked.delete()
+    entries_recount(event.pk, counted)
     audit_record(
         event=event,
         user=user,

@@ -24,6 +24,7 @@ from tournament.services.games import (
     game_rows,
     game_to_data,
 )
+from tournament.services.standings import entries_recount
 
 EVENT_KEYS = ("name", "slug", "ruleset", "format", "players", "games", "entries", "stages")
 # Beyond CONTRACT §2, optional, so that a backup restores an event whole (older files, and
@@ -180,6 +181,7 @@ def _games_write(
         hands += game_hands
     Seat.objects.bulk_create(seats, batch_size=2000)
     Hand.objects.bulk_create(hands, batch_size=2000)
+    entries_recount(event.pk)  # every entry: the event is new
     audit_record(
         event=event,
         user=user,

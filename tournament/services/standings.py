@@ -1,0 +1,82 @@
+"""The standings' stored figures: each entry's total, games, first places and per-round
+results (models.Entry), kept in step with the games by every write that changes a result,
+inside that write's transaction. A reader then ranks one row per player (selectors/standings.py)
+instead of reading every seat of the event.
+
+`entries_recount` recounts the given players from their seats: a write touches at most the
+players of the game before and after it, so it costs a few rows whatever the event's size.
+`standings_rebuild` recounts every entry (an import, `manage.py rebuild_standings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from tournament.models import Entry, Event, Seat
+from tournament.services.audit import event_touch
+from tournament.services.locks import event_lock
+
+# Seat fields a recount reads, in this order (see `count_figures`).
+FIGURE_FIELDS = ("player_id", "round__number", "rank", "points", "chips")
+
+
+def count_figures(rows: Iterable[tuple[Any, ...]]) -> dict[int, dict[str, Any]]:
+    """Each player's figures from their finished seats (FIGURE_FIELDS): the Entry columns.
+    Pure, so the migration that filled the columns counts with it too."""
+    played: dict[int, list[list[Any]]] = {}
+    for player_id, number, rank, points, chips in rows:
+        played.setdefault(player_id, []).append([number, str(points), rank, chips])
+    figures = {}
+    for player_id, results in played.items():
+        results.sort()
+        figures[player_id] = {
+            "total": sum((Decimal(r[1]) for r in results), Decimal(0)),
+            "games": len(results),
+            "firsts": sum(1 for r in results if r[2] == 1),
+            "results": results,
+        }
+    return figures
+
+
+EMPTY = {"total": Decimal(0), "games": 0, "firsts": 0, "results": []}
+FIGURE_COLUMNS = tuple(EMPTY)
+
+
+def entries_recount(event_id: int, player_ids: Iterable[int] | None = None) -> int:
+    """Recount these players' entries in the event (None: every entry) from their finished
+    games; how many changed. Call it inside the write's transaction, after the write (which
+    holds the event's lock): two queries, and one bulk update if anything changed."""
+    seats = Seat.objects.filter(round__event_id=event_id, rank__isnull=False).order_by()
+    entries = Entry.objects.filter(event_id=event_id)
+    if player_ids is not None:
+        ids = set(player_ids)
+        if not ids:
+            return 0
+        seats = seats.filter(player_id__in=ids)
+        entries = entries.filter(player_id__in=ids)
+    figures = count_figures(seats.values_list(*FIGURE_FIELDS))
+    changed = []
+    for entry in entries.only("pk", "player_id", *FIGURE_COLUMNS):
+        wanted = figures.get(entry.player_id, EMPTY)
+        if any(getattr(entry, k) != v for k, v in wanted.items()):
+            for k, v in wanted.items():
+                setattr(entry, k, v)
+            changed.append(entry)
+    Entry.objects.bulk_update(changed, FIGURE_COLUMNS, batch_size=500)
+    return len(changed)
+
+
+@transaction.atomic
+def standings_rebuild(event: Event) -> int:
+    """Recount every entry of the event from its games (after an import; or by hand,
+    `manage.py rebuild_standings`, should the figures ever be doubted); how many changed.
+    A correction moves the event's version on, so no reader keeps the doubted standings."""
+    event_lock(event.pk)
+    changed = entries_recount(event.pk, None)
+    if changed:
+        event_touch(event.pk)
+    return changed
