@@ -9,7 +9,7 @@ unless the organizer has settled it (`decisions`).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -61,36 +61,82 @@ FORMATS: dict[str, Format] = {
 }
 
 
+# One game of a row, as the app keeps it: (round, points, rank at the table, chips).
+Played = tuple[int, Decimal, int, int]
+
+
+@dataclass
+class Detail:
+    """A row's game-by-game figures: what the pages' round columns and rank counts show."""
+
+    rounds: dict[int, Decimal] = field(default_factory=dict)  # round → points
+    round_ranks: dict[int, int] = field(default_factory=dict)  # round → rank at the table
+    rank_counts: dict[int, int] = field(default_factory=dict)
+    rank_sum: int = 0
+    chips: int = 0
+
+    def add(self, number: int, rank: int, points: Decimal, chips: int) -> None:
+        self.rounds[number] = points
+        self.round_ranks[number] = rank
+        self.rank_counts[rank] = self.rank_counts.get(rank, 0) + 1
+        self.rank_sum += rank
+        self.chips += chips
+
+
 @dataclass
 class Row:
+    """A player's line. `total`, `games` and `firsts` rank them; the game-by-game detail is
+    counted by `add`, or — for a row the app kept (`played`) — read when first asked: ranking
+    10,000 players needs three numbers each, a page shows the rounds of a hundred."""
+
     player: Player
     rank: int = 0
     total: Decimal = Decimal(0)
     games: int = 0
     firsts: int = 0
-    rank_counts: dict[int, int] = field(default_factory=dict)
-    rank_sum: int = 0
-    chips: int = 0
-    rounds: dict[int, Decimal] = field(default_factory=dict)  # round → points
-    round_ranks: dict[int, int] = field(default_factory=dict)  # round → rank at the table
     status: str = ""
     penalties: Decimal = Decimal(0)  # point adjustments, already in `total`
     penalty_rounds: dict[int | None, Decimal] = field(default_factory=dict)  # round (None: any)
     stage: str = ""  # the last stage this player reached
     stage_total: Decimal = Decimal(0)  # the total the rank is based on
+    played: Callable[[], Iterable[Played]] | None = field(default=None, repr=False, compare=False)
+    _detail: Detail | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def detail(self) -> Detail:
+        if self._detail is None:
+            self._detail = Detail()
+            for number, points, rank, chips in self.played() if self.played else ():
+                self._detail.add(number, rank, points, chips)
+        return self._detail
+
+    @property
+    def rounds(self) -> dict[int, Decimal]:
+        return self.detail.rounds
+
+    @property
+    def round_ranks(self) -> dict[int, int]:
+        return self.detail.round_ranks
+
+    @property
+    def rank_counts(self) -> dict[int, int]:
+        return self.detail.rank_counts
+
+    @property
+    def rank_sum(self) -> int:
+        return self.detail.rank_sum
+
+    @property
+    def chips(self) -> int:
+        return self.detail.chips
 
     def add(self, number: int, rank: int, points: Decimal, chips: int = 0) -> None:
         """Count one game: `points` in round `number`, placed `rank`."""
-        self.rounds[number] = points
-        self.round_ranks[number] = rank
+        self.detail.add(number, rank, points, chips)
         self.total += points
         self.games += 1
-        self.rank_counts[rank] = self.rank_counts.get(rank, 0) + 1
-        self.rank_sum += rank
         if rank == 1:
             self.firsts += 1
-        if chips:
-            self.chips += chips
 
     @property
     def top_rate(self) -> float:
@@ -389,7 +435,9 @@ def _rank_stage(
         total, games, firsts = figures[player]
         if not top_rate:
             return (total,)
-        return (total, Fraction(firsts, games) if games else Fraction(0))
+        # A float is exact enough here, and ten times cheaper than a Fraction: two rates with
+        # denominators below 2**26 are equal exactly when their correctly rounded quotients are.
+        return (total, firsts / games if games else 0.0)
 
     keyed = sorted(((key(p), p) for p in figures), key=lambda kp: kp[0], reverse=True)
     groups: list[list[Player]] = []

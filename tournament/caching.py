@@ -1,17 +1,27 @@
-"""A small per-process cache for what readers ask again and again between two writes.
+"""What readers ask again and again between two writes, made once.
 
-Each slot holds one value and the stamp it was made for (an event's creation time and
-version, which every write moves on in its own transaction — services/audit.py). A reader
-whose stamp differs makes the value again; so nothing older than the row it read is served.
-Least recently used slots go first; every gunicorn worker keeps its own.
+Everything is keyed by the event's stamp (its id, creation time and version, which every
+write moves on in its own transaction — services/audit.py): a reader whose stamp is newer makes
+the value again, so nothing older than the row it read is served, and nothing needs clearing.
+
+Two layers, each for what it is good at (docs/performance.md has the figures):
+- `shared`: Django's cache (each process's memory, or Redis with REDIS_URL, shared by every
+  app server) for bytes — a rendered standings table, a download. One server renders, the
+  others serve it.
+- `StampedCache`: each process's own memory for the ranked standings themselves, a Python
+  object of a row per player: unpickling 10,000 rows from Redis costs as much as ranking them
+  again from the entries, so each process keeps its own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
+
+from django.core.cache import cache
 
 T = TypeVar("T")
 
@@ -61,10 +71,29 @@ def stamped_cache(slots: int) -> StampedCache[Any]:
 
 
 def clear_all() -> None:
-    """Forget everything (tests: ids repeat across rolled-back transactions)."""
-    for cache in _caches:
-        cache.clear()
+    """Forget everything, shared or not (tests: ids repeat across rolled-back transactions;
+    the bench: a reader's first page after a write)."""
+    for stamped in _caches:
+        stamped.clear()
+    cache.clear()
 
 
-def event_stamp(event: Any) -> tuple[Any, int]:
-    return (event.created_at, event.version)  # created_at: ids repeat after a rollback
+def event_stamp(event: Any) -> str:
+    """An event's state as one string: id, creation time (ids repeat after a rollback) and
+    version. `event`: an Event, or its (pk, created_at, version)."""
+    pk, created, number = (
+        event if isinstance(event, tuple) else (event.pk, event.created_at, event.version)
+    )
+    return f"{pk}.{created.timestamp():.6f}.{number}"
+
+
+def shared(kind: str, stamp: str, parts: Any, make: Callable[[], T]) -> T:
+    """`make()` once per `stamp` and `parts` across every process sharing the cache. `parts`
+    (language, query…) are hashed into the key; values must pickle (bytes, str)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+    key = f"{kind}:{stamp}:{digest}"
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value)
+    return value

@@ -109,6 +109,31 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Part of every page's ETag (views/conditional.py): set it per deploy so that phones holding
+# a page from the last release fetch the new one (the package version otherwise).
+RELEASE = os.environ.get("RELEASE", "")
+
+# What readers share between two writes (rendered standings, downloads) and the wrong-code
+# counts of the table links: each process's memory by default; with REDIS_URL, Redis through
+# Django's own backend, so every app server behind the proxy shares one cache.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "jansou"),
+            "TIMEOUT": 3600,  # keys carry the event's version: an old one is never asked again
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "TIMEOUT": 3600,
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
+    )
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

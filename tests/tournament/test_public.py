@@ -44,13 +44,14 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     small = event_import(league_data(8, 2))
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
+    # * the event's version, for the ETag (tournament/views/conditional.py)
     # * the event (with its venue)
     # * its stages · registered players with their figures · penalties (the standings, 3:
     #   no seat is read)
     # * the first round with a table still playing (the live marker)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == 5
+    assert few == many == 6
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -59,8 +60,9 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     address = url("event-detail", event.slug)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
-    # The warm page: the event and the live marker; the standings come from this process.
-    assert (cold, warm) == (5, 2)
+    # The warm page: the version, the event and the live marker; the standings come from
+    # this process.
+    assert (cold, warm) == (6, 3)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -68,7 +70,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     after, html = queries(client, address)
-    assert after == 5 and has_column(html, "R2")
+    assert after == 6 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):
@@ -162,8 +164,8 @@ def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
     game = Game.objects.get(round__event=event, round__number=1, table=1)
     with CaptureQueriesContext(connection) as captured:
         sheet = text(client.get(url("game-detail", event.slug, game.pk)))
-    # event · game with its round · seats with players · hands
-    assert len(captured) == 4
+    # the event's version (the ETag) · event · game with its round · seats with players · hands
+    assert len(captured) == 5
     assert "<polyline" in sheet and sheet.count("<polyline") == 4 and "E1-0" in sheet
     assert "Uma" in sheet and "Oka" in sheet
     other = event_import(league_data(8, 1))
@@ -187,10 +189,11 @@ def test_player_page_lists_every_game_across_events(client):
     # The player · their finished seats with round, event and game · where they stand: the
     # first event's standings were cached by its page, the second's are read (stages, entries,
     # penalties — three queries for every event not cached, however many).
-    assert len(captured) == 7  # player, seats, three for the standings, two for the statistics
+    # and the versions of the player's events, for the ETag
+    assert len(captured) == 8  # player, seats, three for the standings, two for the statistics
     with CaptureQueriesContext(connection) as captured:
         client.get(url("player-detail", player.pk))
-    assert len(captured) == 4  # the standings both cached now: player, seats, statistics
+    assert len(captured) == 5  # the standings both cached now: versions, player, seats, stats
     assert html.count("<polyline") == 2 and small.name in html and second.name in html
     assert "5 games" in html
     assert client.get("/players/Nobody/").status_code == 404

@@ -10,15 +10,12 @@ def fill_figures(apps, schema_editor):
     from here on)."""
     Entry = apps.get_model("tournament", "Entry")
     Seat = apps.get_model("tournament", "Seat")
-    for event_id in Entry.objects.values_list("event_id", flat=True).distinct():
+    for event_id in Entry.objects.order_by().values_list("event_id", flat=True).distinct():
         seats = Seat.objects.filter(round__event_id=event_id, rank__isnull=False)
         figures = count_figures(seats.order_by().values_list(*FIGURE_FIELDS))
-        changed = []
-        for entry in Entry.objects.filter(event_id=event_id, player_id__in=figures):
-            for key, value in figures[entry.player_id].items():
-                setattr(entry, key, value)
-            changed.append(entry)
-        Entry.objects.bulk_update(changed, ["total", "games", "firsts", "results"], batch_size=500)
+        entries = Entry.objects.filter(event_id=event_id, player_id__in=figures)
+        for pk, player_id in entries.values_list("pk", "player_id"):
+            Entry.objects.filter(pk=pk).update(**figures[player_id])
 
 
 class Migration(migrations.Migration):
@@ -41,7 +38,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='entry',
             name='results',
-            field=models.JSONField(blank=True, default=list, verbose_name='results'),
+            field=models.TextField(blank=True, default='[]', verbose_name='results'),
         ),
         migrations.AddField(
             model_name='entry',

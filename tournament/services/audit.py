@@ -3,13 +3,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import F
+from django.utils import timezone
 
 from tournament.models import AuditEntry, Event
 
 
 def event_touch(event_id: int) -> None:
-    """Mark an event as changed: what readers cached for the old version is not served again."""
-    Event.objects.filter(pk=event_id).update(version=F("version") + 1)
+    """Mark an event as changed: what readers cached for the old version is not served again,
+    and pages say when the event last changed."""
+    Event.objects.filter(pk=event_id).update(version=F("version") + 1, updated_at=timezone.now())
 
 
 def audit_record(

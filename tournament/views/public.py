@@ -7,7 +7,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
@@ -16,7 +15,7 @@ from django_tables2 import RequestConfig
 from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.rules import Ruleset
-from tournament.caching import event_stamp, stamped_cache
+from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import export_standings, export_statistics
 from tournament.i18n import cut_tie_text
@@ -34,6 +33,7 @@ from tournament.selectors.standings import (
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
+from tournament.views.conditional import by_event_version, by_game_event, by_player_events
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -54,11 +54,6 @@ def home(request: HttpRequest) -> HttpResponse:
             "can_create": can_create_events(request.user),
         },
     )
-
-
-# The rendered table (a hundred rows of twenty cells is most of a page's time), per event
-# version, language and query: between two results every phone gets the same bytes.
-_tables = stamped_cache(slots=64)
 
 
 def _standings_context(
@@ -88,7 +83,10 @@ def _standings_context(
         RequestConfig(request, paginate=paginate).configure(table)
         return table.as_html(request)
 
-    key = (event.pk, in_progress, get_language(), request.GET.urlencode(), per_page)
+    # The rendered table (a hundred rows of twenty cells is most of a page's time), per event
+    # version, language and query, shared by every app server (tournament/caching.py):
+    # between two results every phone gets the same bytes.
+    key = (in_progress, get_language(), request.GET.urlencode(), per_page)
     played = {n for row in result.rows for n in row.rounds} | (
         {in_progress} if in_progress else set()
     )
@@ -99,18 +97,19 @@ def _standings_context(
     return {
         "cut_notes": [n for n in notes if n],
         "event": event,
-        "table_html": _tables.get(key, event_stamp(event), render_table),
+        "table_html": shared("standings-table", event_stamp(event), key, render_table),
         "stages": result.stages if staged else [],
         "tab": stage.stage.name if stage else "",
         "in_progress": in_progress,
         "round_numbers": sorted(played),
         "live": not finished,
         "refresh": REFRESH_SECONDS,
-        "updated": timezone.now(),
+        "updated": event.updated_at,  # the last change (services/audit.py), not this render
         "query": request.GET.urlencode(),
     }
 
 
+@by_event_version
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
     context = _standings_context(request, event)
@@ -119,6 +118,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@by_event_version
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table alone, for the page to refresh itself without reloading."""
     event = get_object_or_404(Event, slug=slug)
@@ -144,13 +144,20 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@by_event_version
 def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
     if fmt not in EXPORTS:
         raise Http404
     event = get_object_or_404(Event, slug=slug)
     stage = request.GET.get("stage", "")
-    response = HttpResponse(export_standings(event, fmt, stage), content_type=EXPORTS[fmt])
+    data = shared(
+        "standings-file",
+        event_stamp(event),
+        (fmt, stage, get_language()),  # XLSX says statuses in the reader's words
+        lambda: export_standings(event, fmt, stage),
+    )
+    response = HttpResponse(data, content_type=EXPORTS[fmt])
     # An address in Japanese needs RFC 6266's filename*= to reach the download intact.
     name = f"{event.slug}-{stage}-standings" if stage else f"{event.slug}-standings"
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.{fmt}")
@@ -162,6 +169,7 @@ MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
 
 
 @require_GET
+@by_event_version
 def event_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Players' statistics from the hand records: a leaderboard per statistic, then every
     statistic in one sortable table; players below `?min=` hands are set aside."""
@@ -206,12 +214,19 @@ def event_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@by_event_version
 def statistics_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
     if fmt not in EXPORTS:
         raise Http404
     event = get_object_or_404(Event, slug=slug)
-    response = HttpResponse(export_statistics(event, fmt), content_type=EXPORTS[fmt])
+    data = shared(
+        "statistics-file",
+        event_stamp(event),
+        (fmt, get_language()),
+        lambda: export_statistics(event, fmt),
+    )
+    response = HttpResponse(data, content_type=EXPORTS[fmt])
     response["Content-Disposition"] = content_disposition_header(
         True, f"{event.slug}-statistics.{fmt}"
     )
@@ -230,6 +245,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+@by_game_event
 def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     """One table: results with the breakdown; for hand-by-hand games the log and a chart."""
     event = get_object_or_404(Event, slug=slug)
@@ -283,6 +299,7 @@ def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
     return redirect("player-detail", player.pk, permanent=True)
 
 
+@by_player_events
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's games in every event: totals, rank distribution, top rate, cumulative chart."""
     player = get_object_or_404(Player, pk=player_id)

@@ -1,0 +1,89 @@
+"""Conditional requests: the pages phones poll carry an ETag made from the event's version; a
+phone that sends it back with nothing new gets 304 for one small query and no standings work."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.factories import league_data
+from tests.tournament.organize_support import url
+from tournament.caching import clear_all
+from tournament.models import Game, Player
+from tournament.services.games import game_record
+from tournament.services.imports import event_import
+
+pytestmark = pytest.mark.django_db
+NAMES = [f"Player {i:04d}" for i in range(4)]
+
+
+def addresses(event) -> list[str]:
+    game = Game.objects.filter(round__event=event).first()
+    player = Player.objects.get(name=NAMES[0])
+    return [
+        url("event-detail", event.slug),
+        url("standings-live", event.slug),
+        f"/events/{event.slug}/standings.csv",
+        f"/events/{event.slug}/stats.json",
+        url("game-detail", event.slug, game.pk),
+        url("player-detail", player.pk),
+    ]
+
+
+def test_a_phone_holding_the_current_version_gets_304_without_standings_work(client):
+    event = event_import(league_data(8, 2))
+    for address in addresses(event):
+        first = client.get(address)
+        assert first.status_code == 200 and first["ETag"], address
+        clear_all()  # nothing cached: a 304 must not need it
+        with CaptureQueriesContext(connection) as captured:
+            again = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304 and again.content == b"", address
+        assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+
+
+def test_a_write_changes_every_tag_and_the_next_poll_gets_the_new_page(client):
+    event = event_import(league_data(8, 2))
+    before = {a: client.get(a)["ETag"] for a in addresses(event)}
+    game_record(
+        event=event,
+        data={"round": 3, "table": 1, "seats": NAMES, "scores": [10000, 20000, 30000, 40000]},
+    )
+    for address, tag in before.items():
+        page = client.get(address, HTTP_IF_NONE_MATCH=tag)
+        assert page.status_code == 200 and page["ETag"] != tag, address
+    live = client.get(url("standings-live", event.slug)).content.decode()
+    assert ">R3<" in live.replace(" ", "").replace("\n", "")
+
+
+def test_the_tag_differs_by_language_and_query(client):
+    event = event_import(league_data(8, 1))
+    address = url("event-detail", event.slug)
+    english = client.get(address, HTTP_ACCEPT_LANGUAGE="en")["ETag"]
+    japanese = client.get(address, HTTP_ACCEPT_LANGUAGE="ja")["ETag"]
+    sorted_ = client.get(address + "?sort=total", HTTP_ACCEPT_LANGUAGE="en")["ETag"]
+    assert len({english, japanese, sorted_}) == 3
+    reply = client.get(address, HTTP_ACCEPT_LANGUAGE="ja", HTTP_IF_NONE_MATCH=english)
+    assert reply.status_code == 200 and "順位" in reply.content.decode()
+
+
+def test_one_server_renders_the_table_the_others_serve_it(client, settings):
+    """The rendered table and downloads go through Django's cache (Redis in production): a
+    second process with an empty memory of its own reads them from there."""
+    event = event_import(league_data(8, 2))
+    client.get(url("event-detail", event.slug))
+    client.get(f"/events/{event.slug}/standings.csv")
+    from tournament.caching import _caches
+
+    for stamped in _caches:  # another process: its own memory empty, the shared cache not
+        stamped.clear()
+    with CaptureQueriesContext(connection) as captured:
+        csv = client.get(f"/events/{event.slug}/standings.csv")
+    assert csv.status_code == 200
+    assert not any("tournament_entry" in q["sql"] for q in captured.captured_queries)
+    cache.clear()
+    with CaptureQueriesContext(connection) as captured:
+        client.get(f"/events/{event.slug}/standings.csv")
+    assert any("tournament_entry" in q["sql"] for q in captured.captured_queries)
