@@ -52,13 +52,18 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.run
 
-# 50 clients for 60 s against gunicorn (production settings) and PostgreSQL while a writer
-# records a game a second (wrk comes from Debian's packages); then PostgreSQL is stopped in the
-# middle of an organizer's saves and started again (needs root: pg_ctlcluster).
+# Two app servers (gunicorn, production settings, 2 workers each) sharing PostgreSQL and Redis:
+# 50 clients for 60 s while a writer records a game a second, on the 1,024-player event, then
+# on 10,000 players × 10 rounds (wrk and redis-server come from Debian's packages); then
+# PostgreSQL is stopped in the middle of an organizer's saves and started again (needs root:
+# pg_ctlcluster).
 load: $(BENCH_STAMP) pg-up
 	@command -v wrk >/dev/null || apt-get install -y -q wrk >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)
+	@command -v redis-server >/dev/null || apt-get install -y -q redis-server >/dev/null 2>&1 || \
+	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null)
 	$(PY) -m bench.load
+	$(PY) -m bench.load --players 10000 --rounds 10
 	$(PY) -m bench.outage
 
 lint: $(STAMP)

@@ -1,8 +1,10 @@
-"""`make load`: gunicorn with production settings and PostgreSQL on loopback; 50 concurrent
-clients (wrk) read the standings, game and player pages for 60 s while a writer records a
-hand-by-hand game every second through the service. Prints requests/s, p50/p95/p99, errors,
-the peak memory of each worker, and checks that every written game is in the standings that
-readers are served at the end."""
+"""`make load`: two app servers (gunicorn, production settings) sharing PostgreSQL and Redis on
+loopback, as two machines behind a proxy would; 50 clients (wrk, half on each server) read the
+standings, game and player pages for 60 s while a writer records a hand-by-hand game every
+second through the service, and a checker polls the live fragment on both servers in turn. It
+prints requests/s, p50/p95/p99, errors and each worker's peak memory; it checks that every
+written game is in the standings readers are served at the end, and that no reader ever saw an
+older version of the event after a newer one."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ import io
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -23,7 +27,8 @@ from pathlib import Path
 from bench.run import event_file, fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
-PORT = 8077
+PORT = 8077  # the first server; the second listens on PORT + 1
+REDIS_PORT = 6390
 LOAD_DB = "jansou_load"
 
 WRK_SCRIPT = """
@@ -110,8 +115,39 @@ def served_event(
     return workdir, env
 
 
-def start_server(env: dict[str, str], workers: int, ready_path: str, log: Path) -> subprocess.Popen:
-    """gunicorn on PORT, returned once `ready_path` answers. Its errors go to `log` (a pipe
+def start_redis(workdir: Path) -> subprocess.Popen:
+    """Debian's redis-server on loopback, nothing written to disk: the servers' shared cache."""
+    redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(REDIS_PORT),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(50):
+        ping = subprocess.run(
+            ["redis-cli", "-p", str(REDIS_PORT), "ping"], capture_output=True, text=True
+        )
+        if ping.stdout.strip() == "PONG":
+            break
+        time.sleep(0.1)
+    return redis
+
+
+def start_server(
+    env: dict[str, str], workers: int, ready_path: str, log: Path, port: int = PORT
+) -> subprocess.Popen:
+    """gunicorn on `port`, returned once `ready_path` answers. Its errors go to `log` (a pipe
     nobody reads would fill up and stall the workers the first time they log a traceback)."""
     server = subprocess.Popen(
         [
@@ -122,7 +158,7 @@ def start_server(env: dict[str, str], workers: int, ready_path: str, log: Path) 
             "-w",
             str(workers),
             "-b",
-            f"127.0.0.1:{PORT}",
+            f"127.0.0.1:{port}",
             "--access-logfile",
             "-",
             "--log-level",
@@ -135,9 +171,9 @@ def start_server(env: dict[str, str], workers: int, ready_path: str, log: Path) 
         text=True,
     )
     request = urllib.request.Request(
-        f"http://127.0.0.1:{PORT}{ready_path}", headers={"X-Forwarded-Proto": "https"}
+        f"http://127.0.0.1:{port}{ready_path}", headers={"X-Forwarded-Proto": "https"}
     )
-    for _ in range(50):
+    for _ in range(100):
         try:
             urllib.request.urlopen(request)
             break
@@ -153,15 +189,74 @@ def peak_memory_mb(pid: int) -> float:
     return 0.0
 
 
+class VersionWatch(threading.Thread):
+    """Polls the live fragment on every server in turn, one request after another, and keeps
+    the event version each answer shows: a later answer must never show an older version."""
+
+    def __init__(self, ports: list[int]) -> None:
+        super().__init__(daemon=True)
+        self.ports = ports
+        self.seen: list[tuple[int, int]] = []  # (port, version), in the order answered
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        pattern = re.compile(rb'data-version="(\d+)"')
+        turn = 0
+        while not self.stop.is_set():
+            port = self.ports[turn % len(self.ports)]
+            turn += 1
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/events/bench/standings/live/",
+                headers={"X-Forwarded-Proto": "https"},
+            )
+            try:
+                found = pattern.search(urllib.request.urlopen(request, timeout=10).read())
+            except OSError:
+                continue  # counted by wrk's errors if it is the server's fault
+            if found:
+                self.seen.append((port, int(found.group(1))))
+
+    def backwards(self) -> int:
+        """How many answers showed an older version than one answered before them."""
+        newest, count = 0, 0
+        for _port, version in self.seen:
+            if version < newest:
+                count += 1
+            newest = max(newest, version)
+        return count
+
+
+def run_wrk(script: Path, base: str, clients: int, seconds: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            "wrk",
+            "-t1",
+            f"-c{clients}",
+            f"-d{seconds}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            base,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--players", type=int, default=1024)
+    parser.add_argument("--rounds", type=int, default=8)
     args = parser.parse_args(argv)
 
-    workdir, env = served_event("jansou-load", LOAD_DB, args.players, 8, "bench")
+    folder = f"jansou-load-{args.players}"
+    workdir, env = served_event(folder, LOAD_DB, args.players, args.rounds, "bench")
     ids = json.loads(
         manage(
             env,
@@ -173,31 +268,40 @@ def main(argv: list[str] | None = None) -> None:
                 "import json; from tournament.models import Game, Player; "
                 "print(json.dumps([list(Game.objects.filter(round__event__slug='bench')"
                 ".values_list('pk', flat=True)), "
-                "list(Player.objects.values_list('name', flat=True))]))"
+                "list(Player.objects.values_list('pk', flat=True))]))"
             ),
         )
     )
     rng = random.Random(1)
     paths = ["/events/bench/"] * 4 + ["/events/bench/standings/live/"] * 2
     paths += [f"/events/bench/games/{pk}/" for pk in rng.sample(ids[0], 40)]
-    paths += [f"/players/{name}/" for name in rng.sample(ids[1], 40)]
+    paths += [f"/players/{pk}/" for pk in rng.sample(ids[1], 40)]
     script = workdir / "load.lua"
     script.write_text(WRK_SCRIPT.replace("{PATHS}", "{" + ", ".join(f'"{p}"' for p in paths) + "}"))
 
     from bench.synthetic import synthetic_event
 
     extra = [g for g in synthetic_event(args.players, 1, seed=77)["games"] if "hands" in g]
-    writes = [dict(g, round=9) for g in extra][: args.seconds]
+    next_round = args.rounds + 1
+    writes = [dict(g, round=next_round) for g in extra][: args.seconds]
 
-    server = start_server(env, args.workers, "/events/bench/", workdir / "gunicorn.log")
+    redis = start_redis(workdir)
+    env = {**env, "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0"}
+    ports = [PORT + i for i in range(args.servers)]
+    servers = [
+        start_server(env, args.workers, "/events/bench/", workdir / f"gunicorn-{p}.log", p)
+        for p in ports
+    ]
     try:
-        base = f"http://127.0.0.1:{PORT}"
         workers = [
-            int(p)
-            for p in subprocess.run(
+            int(pid)
+            for server in servers
+            for pid in subprocess.run(
                 ["pgrep", "-P", str(server.pid)], capture_output=True, text=True
             ).stdout.split()
         ]
+        watch = VersionWatch(ports)
+        watch.start()
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER],
             cwd=ROOT,
@@ -209,66 +313,80 @@ def main(argv: list[str] | None = None) -> None:
         )
         writer.stdin.write(json.dumps(writes))
         writer.stdin.close()
-        wrk = subprocess.run(
-            [
-                "wrk",
-                "-t2",
-                f"-c{args.clients}",
-                f"-d{args.seconds}s",
-                "--timeout",
-                "10s",
-                "-s",
-                str(script),
-                base,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        share = args.clients // len(ports)
+        loads = [run_wrk(script, f"http://127.0.0.1:{p}", share, args.seconds) for p in ports]
+        outputs = [load.communicate()[0] for load in loads]
         written = json.loads(writer.stdout.read())
         writer.wait()
-        figures = json.loads(wrk.stdout.strip().splitlines()[-1])
+        watch.stop.set()
+        watch.join(20)
+        each = [json.loads(out.strip().splitlines()[-1]) for out in outputs]
         memory = [peak_memory_mb(pid) for pid in workers]
 
-        # What a reader downloads now, through the same workers and their caches.
-        request = urllib.request.Request(
-            base + "/events/bench/standings.csv", headers={"X-Forwarded-Proto": "https"}
-        )
-        rows = list(csv.DictReader(io.StringIO(urllib.request.urlopen(request).read().decode())))
-        in_standings = sum(1 for r in rows if r.get("r9"))
+        # What a reader downloads now, from each server and the caches they share.
+        downloads = []
+        for port in ports:
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/events/bench/standings.csv",
+                headers={"X-Forwarded-Proto": "https"},
+            )
+            downloads.append(urllib.request.urlopen(request).read())
+        rows = list(csv.DictReader(io.StringIO(downloads[0].decode())))
+        in_standings = sum(1 for r in rows if r.get(f"r{next_round}"))
         seated = {
             name for g in writes for name in g["seats"] if g["table"] in set(written["written"])
         }
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(20)
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            server.wait(20)
+        redis.terminate()
+        redis.wait(10)
 
+    requests = sum(f["requests"] for f in each)
+    seconds = max(f["seconds"] for f in each)
     print(
-        f"\n== load: {args.clients} clients × {args.seconds} s, gunicorn {args.workers} workers,"
-        f" PostgreSQL, {args.players} players =="
+        f"\n== load: {args.clients} clients × {args.seconds} s, {args.servers} servers × "
+        f"{args.workers} gunicorn workers, PostgreSQL + Redis, {args.players} players × "
+        f"{args.rounds} rounds =="
     )
-    print(f"  requests                 {figures['requests']:>10,}")
-    print(f"  requests/s               {figures['requests'] / figures['seconds']:>10,.0f}")
+    print(f"  requests                 {requests:>10,}")
+    print(f"  requests/s               {requests / seconds:>10,.0f}")
+    for port, f in zip(ports, each, strict=True):
+        print(
+            f"  server :{port} p50 / p95 / p99  {f['p50']:.1f} / {f['p95']:.1f} / "
+            f"{f['p99']:.1f} ms (max {f['max']:.0f} ms), {f['requests']:,} requests"
+        )
+    p95 = max(f["p95"] for f in each)
     print(
-        f"  latency p50 / p95 / p99  {figures['p50']:.1f} / {figures['p95']:.1f} / "
-        f"{figures['p99']:.1f} ms (max {figures['max']:.0f} ms)"
+        f"  p95, the worse server    {p95:>10.1f} ms  (target ≤ 150 ms · "
+        f"{'ok' if p95 <= 150 else 'MISSED'})"
     )
-    errors = figures["status_errors"] + figures["socket_errors"]
-    print(
-        f"  errors                   {errors:>10}  (target 0: HTTP {figures['status_errors']},"
-        f" socket {figures['socket_errors']})"
-    )
+    status = sum(f["status_errors"] for f in each)
+    sockets = sum(f["socket_errors"] for f in each)
+    errors = status + sockets
+    print(f"  errors                   {errors:>10}  (target 0: HTTP {status}, socket {sockets})")
     print(
         f"  games written            {len(written['written']):>10}  (failed: "
         f"{len(written['failed'])}{', ' + written['failed'][0] if written['failed'] else ''})"
     )
     ok = in_standings == len(seated) == 4 * len(written["written"])
     print(
-        f"  in the standings at end  {in_standings:>10}  players with a round-9 result of "
-        f"{len(seated)} seated · {'ok' if ok else 'MISSING'}"
+        f"  in the standings at end  {in_standings:>10}  players with a round-{next_round} "
+        f"result of {len(seated)} seated · {'ok' if ok else 'MISSING'}"
+    )
+    same = len(set(downloads)) == 1
+    print(f"  both servers' CSV equal  {'yes' if same else 'NO':>10}")
+    backwards = watch.backwards()
+    versions = [v for _p, v in watch.seen]
+    print(
+        f"  versions polled          {len(versions):>10}  ({min(versions, default=0)} → "
+        f"{max(versions, default=0)}, alternating servers); older after newer: {backwards}"
+        f" · {'ok' if backwards == 0 else 'STALE'}"
     )
     print("  peak memory per worker   " + ", ".join(f"{m:.0f} MB" for m in memory))
-    if errors or not ok or written["failed"]:
+    if errors or not ok or written["failed"] or backwards or not same:
         sys.exit(1)
 
 

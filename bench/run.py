@@ -1,11 +1,13 @@
 """`make bench`: the figures in docs/performance.md, measured on this machine.
 
-A synthetic national tournament (1,024 players, 8 rounds, 2,048 games: half by final scores,
-half hand by hand) is imported into a fresh database, PostgreSQL and then SQLite, and timed:
-the import, the standings page and the CSV download next to the bare SQL that reads the same
-rows, the queries a page costs at 64 and at 1,024 players, and one hand-by-hand game recorded
-through the service. Then the engine alone: hands replayed per second on one core, with the
-`mahjong` package pricing the same wins as a reference. Every figure is the median of --runs.
+Synthetic national tournaments (1,024 players × 8 rounds, 2,048 games; then 10,000 players ×
+10 rounds, 25,000 games: half by final scores, half hand by hand) are imported into a fresh
+database, PostgreSQL and then SQLite, and timed: the import, the standings page and the CSV
+download next to the bare SQL that reads every seat (the floor), a poll answered 304, the
+queries a page costs at 64 players and at full size, and hand-by-hand games recorded through
+the service with the standings the next reader pays. Then the engine alone: hands replayed per
+second on one core, with the `mahjong` package pricing the same wins as a reference. Every
+figure is the median of --runs (the 10,000-player import is timed once).
 
     python -m bench.run                       # both databases, then the engine
     python -m bench.run --database postgres   # one database only
@@ -80,6 +82,10 @@ def event_file(workdir: Path, players: int, rounds: int, slug: str) -> Path:
     return path
 
 
+# (players, rounds, the record + standings target in ms)
+SHAPES = ((1024, 8, 20), (10000, 10, 60))
+
+
 def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     workdir = Path(tempfile.gettempdir()) / "jansou-bench"
     workdir.mkdir(exist_ok=True)
@@ -112,9 +118,10 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     def drop(slug: str) -> Callable[[], None]:
         return lambda: Event.objects.filter(slug=slug).delete()
 
+    big_event = players > 2000  # imported once: a minute a run on this machine
     imported = median_ms(
         lambda: call_command("import_event", str(big), stdout=io.StringIO()),
-        runs,
+        1 if big_event else runs,
         before=drop("bench"),
     )
     call_command("import_event", str(small), replace=True, stdout=io.StringIO())
@@ -124,7 +131,13 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
         cursor.execute("VACUUM" if kind == "sqlite" else "VACUUM ANALYZE")
         if kind == "sqlite":
             cursor.execute("ANALYZE")
-    line("import the event file", f"{imported / 1000:.2f} s", "target ≤ 15 s on PostgreSQL")
+    limit = 60 if big_event else 15
+    met = kind != "postgres" or imported <= limit * 1000
+    line(
+        "import the event file",
+        f"{imported / 1000:.2f} s",
+        f"target ≤ {limit} s on PostgreSQL · {verdict(met)}",
+    )
 
     client = Client()
     page, csv_url = "/events/bench/", "/events/bench/standings.csv"
@@ -151,23 +164,45 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
             cursor.execute(sql, params)
             cursor.fetchall()
 
+    # What the standings read now: one row per player, with the figures the writes keep.
+    from tournament.models import Entry
+
+    kept = Entry.objects.filter(event__slug="bench").values_list(
+        "player_id", "player__name", "substitute", "total", "games", "firsts", "results"
+    )
+    kept_sql, kept_params = kept.order_by().query.sql_with_params()
+
+    def kept_floor() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(kept_sql, kept_params)
+            cursor.fetchall()
+
     many = max(runs, 15)
     floor_ms = median_ms(floor, many)
+    entries_ms = median_ms(kept_floor, many)
     cold = median_ms(get(page), many, before=clear_all)
     warm = median_ms(get(page), many)
     csv_cold = median_ms(get(csv_url), many, before=clear_all)
     csv_warm = median_ms(get(csv_url), many)
-    line("floor: bare SQL reading the seats (8,192 rows)", f"{floor_ms:.1f} ms")
+    line(f"floor: bare SQL reading every seat ({players * rounds:,} rows)", f"{floor_ms:.1f} ms")
+    line(f"bare SQL reading the entries' kept figures ({players:,})", f"{entries_ms:.1f} ms")
     line(
         "standings page, first 100 rows (as readers get it)",
         f"{warm:.1f} ms",
-        f"{warm / floor_ms:.2f}× floor · target ≤ 50 ms, ≤ 3× · {verdict(warm <= 50)}",
+        f"{warm / floor_ms:.2f}× floor · target ≤ 5 ms · {verdict(warm <= 5)}",
     )
     line(
         "standings page, first after a write (nothing cached)",
         f"{cold:.1f} ms",
-        f"{cold / floor_ms:.2f}× floor",
+        f"{cold / floor_ms:.2f}× floor · target ≤ 3× · {verdict(cold <= 3 * floor_ms)}",
     )
+    tag = client.get(page, secure=True)["ETag"]
+
+    def poll() -> None:
+        response = client.get(page, secure=True, HTTP_IF_NONE_MATCH=tag)
+        assert response.status_code == 304, response.status_code
+
+    line("a phone polling with nothing new (304)", f"{median_ms(poll, many):.1f} ms")
     line("full CSV export (cached standings)", f"{csv_warm:.1f} ms", f"{csv_warm / floor_ms:.2f}×")
     line(
         "full CSV export, first after a write", f"{csv_cold:.1f} ms", f"{csv_cold / floor_ms:.2f}×"
@@ -184,8 +219,9 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
 
     for clear, label in ((True, "after a write"), (False, "cached")):
         few, lots = count("/events/bench-64/", clear), count(page, clear)
+        label = f"{label}: 64 / {players:,}"
         line(
-            f"queries per page, {label}: 64 / {players} players",
+            f"queries per page, {label} players",
             f"{few} / {lots}",
             f"target ≤ 10, same · {verdict(few == lots <= 10)}",
         )
@@ -211,14 +247,54 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
 
     both = median_ms(record_and_rank, len(by_hands))
     hands = statistics.mean(len(g["hands"]) for g in by_hands)
+    target = next(t for p, _r, t in SHAPES if p >= players) if players <= 10000 else 60
     line(f"record one hand-by-hand game ({hands:.0f} hands), service", f"{recorded:.1f} ms")
     line(
         "… and the standings recomputed with it",
         f"{both:.1f} ms",
-        f"target ≤ 50 ms · {verdict(both <= 50)}",
+        f"target ≤ {target} ms · {verdict(both <= target)}",
     )
-    bench_paste(client, runs)
+    bench_hand(event, rounds + 2, runs)
+    bench_process_layer(event, many)
+    if not big_event:
+        bench_paste(client, runs)
     connection.close()
+
+
+def bench_hand(event: Any, number: int, runs: int) -> None:
+    """One hand played on at a table, as a phone sends it: the service's cost per hand."""
+    from tournament.models import Entry
+    from tournament.services.games import game_hand_add, game_record
+
+    names = list(Entry.objects.filter(event=event).values_list("player__name", flat=True)[:4])
+    small = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 1, "fu": 30}]}}
+    game = game_record(
+        event=event, data={"round": number, "table": 1, "seats": names, "hands": [small]}
+    )
+    times = []
+    for _ in range(max(runs, 9)):
+        start = time.perf_counter()
+        game = game_hand_add(game=game, hand=small, expected_version=game.version)
+        times.append((time.perf_counter() - start) * 1000)
+    line("play one more hand at a table (one row), service", f"{statistics.median(times):.1f} ms")
+
+
+def bench_process_layer(event: Any, runs: int) -> None:
+    """Why each process keeps the ranked standings itself: what the shared cache would cost
+    (pickle out, then in) against ranking them again from the entries."""
+    import pickle
+
+    from tournament.selectors.standings import _standings_with_ids
+
+    value = _standings_with_ids(event)
+    blob = pickle.dumps(value)
+    ranked = median_ms(lambda: _standings_with_ids(event), runs)
+    loaded = median_ms(lambda: pickle.loads(blob), runs)
+    line(
+        "standings object: rank again / unpickle from a cache",
+        f"{ranked:.1f} / {loaded:.1f} ms",
+        f"{len(blob) / 1e6:.1f} MB pickled",
+    )
 
 
 def bench_paste(client: Any, runs: int) -> None:
@@ -391,17 +467,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.database != "both":
         bench_database(args.database, args.players, args.rounds, args.runs)
         return
-    # Each database in a process of its own: Django's settings are read once per process.
-    common = [
-        "--players",
-        str(args.players),
-        "--rounds",
-        str(args.rounds),
-        "--runs",
-        str(args.runs),
-    ]
-    for kind in ("postgres", "sqlite"):
-        subprocess.run([sys.executable, "-m", "bench.run", "--database", kind, *common], check=True)
+    # Each database and size in a process of its own: Django's settings are read once per
+    # process, and each size gets a fresh database.
+    shapes = (
+        [(p, r) for p, r, _t in SHAPES] if args.players == 1024 else [(args.players, args.rounds)]
+    )
+    for players, rounds in shapes:
+        common = ["--players", str(players), "--rounds", str(rounds), "--runs", str(args.runs)]
+        for kind in ("postgres", "sqlite"):
+            subprocess.run(
+                [sys.executable, "-m", "bench.run", "--database", kind, *common], check=True
+            )
     subprocess.run(
         [sys.executable, "-m", "bench.run", "--engine", "--runs", str(args.runs)], check=True
     )

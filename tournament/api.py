@@ -18,7 +18,7 @@ from ninja.errors import HttpError, ValidationError
 from scoring.statistics import STATISTICS
 from tournament.exports import iterate_series, iterate_standings, iterate_statistics, rows_data
 from tournament.models import Event, Game, Player, Series
-from tournament.selectors.games import game_detail
+from tournament.selectors.games import game_detail, seat_score
 from tournament.selectors.players import player_record
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_list
@@ -203,7 +203,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
         "table": found.table,
         "finished": found.finished,
         "seats": [s.player.name for s in seats],
-        "scores": [s.score for s in seats],
+        "scores": [seat_score(s, found) for s in seats],  # running scores while in play
         "result": {
             "players": [
                 {

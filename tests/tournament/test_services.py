@@ -197,3 +197,41 @@ def test_five_players_at_an_emperor_table():
         25000 + 15 * 1800,
         25000 - 15 * 1200,
     ]
+
+
+def test_a_hand_played_on_writes_one_row_and_the_log_keeps_just_that_hand(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.tournament.organize_support import text, url
+    from tournament.services.games import game_hand_add, game_hand_undo
+
+    event = make_event()
+    small = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 1, "fu": 30}]}}
+    data = {"round": 1, "table": 1, "seats": SEATS, "hands": [small]}
+    game = game_record(event=event, data=data)
+    for _ in range(5):
+        with CaptureQueriesContext(connection) as captured:
+            game = game_hand_add(game=game, hand=small, expected_version=game.version)
+        writes = [q["sql"].split()[0] for q in captured.captured_queries]
+        writes = [w for w in writes if w in ("INSERT", "UPDATE", "DELETE")]
+        # the hand · the game's version · the event's version · the change log
+        assert sorted(writes) == ["INSERT", "INSERT", "UPDATE", "UPDATE"], writes
+    assert Hand.objects.filter(game=game).count() == 6
+    log = AuditEntry.objects.filter(action="game.hand").latest("pk")
+    assert log.after["number"] == 6 and log.after["hand"] == small and "hands" not in log.after
+    # The seats get their scores when the game ends; until then pages show the last hand's.
+    assert set(game.seats.values_list("score", flat=True)) == {None}
+    last = Hand.objects.filter(game=game).latest("number").scores
+    page = text(client.get(url("round-detail", event.slug, 1)))
+    assert all(str(score) in page for score in last)
+    game = game_hand_undo(game=game, expected_version=game.version)
+    assert Hand.objects.filter(game=game).count() == 5
+    bust = {"result": {"type": "ron", "discarder": 3, "wins": [{"seat": 0, "yakuman": 1}]}}
+    game = game_hand_add(game=game, hand=bust, expected_version=game.version)
+    game.refresh_from_db()
+    assert game.finished
+    seats = list(game.seats.order_by("position"))
+    final = Hand.objects.filter(game=game).latest("number").scores
+    assert [s.score for s in seats] == final and all(s.rank for s in seats)
+    assert event_standings(event).rows[0].games == 1

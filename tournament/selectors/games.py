@@ -5,10 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import JSONField, OuterRef, Prefetch, QuerySet, Subquery
 
 from scoring import GameFlow, parse_hand, replay
 from tournament.models import AuditEntry, Event, Game, Hand, Round, Seat, SitOut
+
+
+def with_live_scores(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Each game with `live_scores`: the scores after its last hand (None before any). A game
+    still played hand by hand writes one row a hand; its seats get their scores at the end."""
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("scores")[:1]
+    return games.annotate(live_scores=Subquery(last, output_field=JSONField()))
+
+
+def seat_score(seat: Seat, game: Game) -> int | None:
+    """A seat's score: as stored, or — for a game still played hand by hand, whose seats get
+    their scores when it ends — after its last hand (`with_live_scores`)."""
+    if seat.score is not None:
+        return seat.score
+    live = getattr(game, "live_scores", None)
+    return live[seat.position] if live and seat.position < len(live) else None
 
 
 def round_list(event: Event) -> QuerySet[Round]:
@@ -19,7 +35,7 @@ def round_list(event: Event) -> QuerySet[Round]:
         .prefetch_related(
             Prefetch(
                 "games",
-                Game.objects.order_by("table").prefetch_related(
+                with_live_scores(Game.objects.order_by("table")).prefetch_related(
                     Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
                 ),
             ),
@@ -89,7 +105,7 @@ def audit_list(event: Event, limit: int = 200) -> QuerySet[AuditEntry]:
 def game_detail(event: Event, game_id: int) -> Game:
     """A game for its public sheet: round, seats with players, hands (three queries)."""
     return (
-        Game.objects.select_related("round")
+        with_live_scores(Game.objects.select_related("round"))
         .prefetch_related(
             Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
             Prefetch("hands", Hand.objects.order_by("number")),

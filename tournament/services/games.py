@@ -168,7 +168,9 @@ def game_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> tuple[list[
             round=game.round,
             position=i,
             player=players[name],
-            score=ev.scores[i],
+            # A game still played hand by hand keeps its running scores in its last hand
+            # (one row a hand: game_hand_add); its seats get their scores when it ends.
+            score=ev.scores[i] if ev.mode == "scores" or ev.finished else None,
             result_score=results[i].score if ev.finished else None,
             rank=results[i].rank if ev.finished else None,
             points=Decimal(str(results[i].points)) if ev.finished else None,
@@ -177,21 +179,22 @@ def game_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> tuple[list[
         )
         for i, name in enumerate(ev.seats)
     ]
-    hands = [
-        Hand(
-            game=game,
-            number=i + 1,
-            data=h["data"],
-            label=h["label"],
-            dealer=h["dealer"],
-            honba=h["honba"],
-            deltas=h["deltas"],
-            scores=h["scores"],
-            deposits=h["deposits"],
-        )
-        for i, h in enumerate(ev.hands)
-    ]
+    hands = [_hand_row(game, i + 1, h) for i, h in enumerate(ev.hands)]
     return seats, hands
+
+
+def _hand_row(game: Game, number: int, h: dict[str, Any]) -> Hand:
+    return Hand(
+        game=game,
+        number=number,
+        data=h["data"],
+        label=h["label"],
+        dealer=h["dealer"],
+        honba=h["honba"],
+        deltas=h["deltas"],
+        scores=h["scores"],
+        deposits=h["deposits"],
+    )
 
 
 def game_fill(game: Game, ev: Evaluated) -> Game:
@@ -371,6 +374,37 @@ def _hands_data(game: Game) -> dict[str, Any]:
     return data
 
 
+def _plays_on(locked: Game, ev: Evaluated) -> bool:
+    """A hand added to (or taken back from) a game that was and stays in play: nothing but
+    that hand changes — no seat, no result, no standings."""
+    return (
+        locked.mode == "hands"
+        and not locked.finished
+        and not locked.confirmation
+        and ev.mode == "hands"
+        and not ev.finished
+    )
+
+
+def _hands_changed(
+    locked: Game, user: Any, at: AtTable | None, action: str, number: int, logged: tuple
+) -> Game:
+    """The game's version moves on (a phone holding the old one is refused) and the change
+    log keeps the hand."""
+    locked.version += 1
+    locked.save(update_fields=["version", "updated_at"])
+    audit_record(
+        event=locked.round.event,
+        user=user,
+        at=at,
+        action=action,
+        summary=f"round {locked.round.number} table {locked.table}: hand {number}",
+        before=logged[0],
+        after=logged[1],
+    )
+    return locked
+
+
 @transaction.atomic
 def game_hand_add(
     *, game: Game, hand: Any, expected_version: int, user: Any = None, at: AtTable | None = None
@@ -390,6 +424,11 @@ def game_hand_add(
     data["hands"].append(hand)
     try:
         ev = game_evaluate(locked.round.event.rules, data)
+        logged = _hand_logged(data, index + 1, ev.hands[index])
+        if _plays_on(locked, ev):  # one row: the hand (and the game's version)
+            stage_require_open(locked.round.event, rounds=[locked.round.number])
+            _hand_row(locked, index + 1, ev.hands[index]).save()
+            return _hands_changed(locked, user, at, "game.hand", index + 1, (None, logged))
         return _replace(
             locked,
             ev,
@@ -397,7 +436,7 @@ def game_hand_add(
             user=user,
             action="game.hand",
             summary=f"hand {index + 1}",
-            logged=(None, _hand_logged(data, index + 1, ev.hands[index])),
+            logged=(None, logged),
             at=at,
         )
     except ServiceError as exc:
@@ -418,10 +457,15 @@ def game_hand_undo(
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
-    last = locked.hands.order_by("-number").values("label", "data", "deltas").first()
+    last = locked.hands.order_by("-number").values("pk", "label", "data", "deltas").first()
     taken_back = _hand_logged(data, len(data["hands"]), last)
     data["hands"].pop()
     ev = game_evaluate(locked.round.event.rules, data)
+    if _plays_on(locked, ev):  # one row: the hand goes (and the game's version moves on)
+        stage_require_open(locked.round.event, rounds=[locked.round.number])
+        Hand.objects.filter(pk=last["pk"]).delete()
+        number = len(data["hands"]) + 1
+        return _hands_changed(locked, user, at, "game.undo", number, (taken_back, None))
     return _replace(
         locked,
         ev,

@@ -10,6 +10,7 @@ from django import template
 from tournament import i18n
 from tournament.exports import STATUS_LABELS
 from tournament.i18n import seat_label
+from tournament.selectors import games
 
 register = template.Library()
 
@@ -23,6 +24,11 @@ def stage_label(name: str) -> str:
 def status_label(status: str) -> str:
     """A standings status in words (the page's and the XLSX's), not its code."""
     return str(STATUS_LABELS.get(status, status))
+
+
+@register.filter
+def seat_score(seat: Any, game: Any) -> int | None:
+    return games.seat_score(seat, game)
 
 
 @register.filter
