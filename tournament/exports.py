@@ -85,26 +85,31 @@ def standings_records(
         finalists = [r.player for r in rows if r.status in ("finalist", "champion")]
         if finalists and len(finalists) < len(rows):
             last_in = finalists[-1]
+    places = range(1, players_per_table + 1)
     for rank, row, status in ordered:
-        games = [n for n in row.rounds if stage is None or stage.stage.counts(n)]
-        firsts = sum(1 for n in games if row.round_ranks[n] == 1)
+        # Every row of a 10,000-player event passes here: its dicts looked up once, one pass.
+        detail = row.detail
+        rounds, ranks = detail.rounds, detail.round_ranks
+        games = [n for n in rounds if stage is None or stage.stage.counts(n)]
+        placed = [ranks[n] for n in games]
         penalties = row.penalties_in(stage.stage if stage is not None else None)
-        total = sum((row.rounds[n] for n in games), start=penalties)
+        total = sum((rounds[n] for n in games), start=penalties)
         record: dict[str, Any] = {
             "rank": rank,
             "player": row.player,
             "total": float(total),
             "penalties": float(penalties),
             "games": len(games),
-            "top_rate": firsts / len(games) if games else 0.0,
-            "average_rank": sum(row.round_ranks[n] for n in games) / len(games) if games else 0.0,
+            "top_rate": placed.count(1) / len(games) if games else 0.0,
+            "average_rank": sum(placed) / len(games) if games else 0.0,
             "status": status,
             "cut": row.player == last_in,
         }
-        for k in range(1, players_per_table + 1):
-            record[f"c{k}"] = sum(1 for n in games if row.round_ranks[n] == k)
+        for k in places:
+            record[f"c{k}"] = placed.count(k)
         for n in numbers:
-            record[f"r{n}"] = float(row.rounds[n]) if n in row.rounds else None
+            points = rounds.get(n)
+            record[f"r{n}"] = None if points is None else float(points)
         records.append(record)
     return records, numbers
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import partial
 from itertools import groupby
 from operator import itemgetter
 
@@ -85,13 +86,13 @@ def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
 PENALTY_FIELDS = ("player_id", "points", "round_number")
 
 
+def _played(text: str) -> list[tuple[int, Decimal, int, int]]:
+    return [(n, Decimal(p), rank, chips) for n, p, rank, chips in json.loads(text)]
+
+
 def _row(name: str, total: Decimal, games: int, firsts: int, text: str) -> Row:
     """An entry's kept figures as the engine's row; its rounds decoded when first asked."""
-
-    def played() -> list[tuple[int, Decimal, int, int]]:
-        return [(n, Decimal(p), rank, chips) for n, p, rank, chips in json.loads(text)]
-
-    return Row(name, total=total, games=games, firsts=firsts, played=played)
+    return Row(name, total=total, games=games, firsts=firsts, played=partial(_played, text))
 
 
 def _standings_from(
