@@ -130,6 +130,8 @@ def published_player_ids(event: Event) -> dict[str, int]:
 
 
 def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
+    # Each process ranks for itself, never through the shared cache: at 10,000 players
+    # unpickling the ranked rows costs more than ranking them again (docs/performance.md).
     return _published.get(event.pk, event_stamp(event), lambda: _standings_with_ids(event))
 
 

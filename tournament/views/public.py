@@ -87,7 +87,12 @@ def _standings_context(
     # version, language and query, shared by every app server (tournament/caching.py):
     # between two results every phone gets the same bytes.
     key = (in_progress, get_language(), request.GET.urlencode(), per_page)
-    played = {n for row in result.rows for n in row.rounds} | (
+    stamp = event_stamp(event)
+
+    def rounds_played() -> list[int]:  # every row's rounds: once per version, not per reader
+        return sorted({n for row in result.rows for n in row.rounds})
+
+    played = set(shared("standings-rounds", stamp, None, rounds_played)) | (
         {in_progress} if in_progress else set()
     )
     last = result.stages[-1] if result.stages else None
@@ -97,7 +102,7 @@ def _standings_context(
     return {
         "cut_notes": [n for n in notes if n],
         "event": event,
-        "table_html": shared("standings-table", event_stamp(event), key, render_table),
+        "table_html": shared("standings-table", stamp, key, render_table),
         "stages": result.stages if staged else [],
         "tab": stage.stage.name if stage else "",
         "in_progress": in_progress,
