@@ -73,13 +73,14 @@ def entries_recount(event_id: int, player_ids: Iterable[int] | None = None) -> i
 
 def _write_figures(entries: list[Entry]) -> None:
     """One UPDATE by primary key, sent for every entry at once (executemany: psycopg 3
-    pipelines it). Django's bulk_update builds a CASE of every row for every column: 1 ms a
-    row in Python, and more on the server as the batch grows — 10,000 entries took minutes."""
+    pipelines it). Django's bulk_update builds a CASE of every row for every column, ~1.5 ms a
+    row in Python: recounting 2,000 entries took 3.3 s that way, 0.3 s this way."""
     if not entries:
         return
     quote = connection.ops.quote_name
     columns = ", ".join(f"{quote(Entry._meta.get_field(k).column)} = %s" for k in FIGURE_COLUMNS)
-    sql = f"UPDATE {quote(Entry._meta.db_table)} SET {columns} WHERE {quote('id')} = %s"
+    table, pk = quote(Entry._meta.db_table), quote(Entry._meta.pk.column)
+    sql = f"UPDATE {table} SET {columns} WHERE {pk} = %s"
     rows = [[getattr(e, k) for k in FIGURE_COLUMNS] + [e.pk] for e in entries]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
