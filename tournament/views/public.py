@@ -148,6 +148,14 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+def download(data: bytes, fmt: str, name: str) -> HttpResponse:
+    """A file from the export pipeline, saved as `name.fmt`. An address in Japanese needs
+    RFC 6266's filename*= to reach the download intact."""
+    response = HttpResponse(data, content_type=EXPORTS[fmt])
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.{fmt}")
+    return response
+
+
 @require_GET
 @by_event_version
 def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
@@ -162,11 +170,8 @@ def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         (fmt, stage, get_language()),  # XLSX says statuses in the reader's words
         lambda: export_standings(event, fmt, stage),
     )
-    response = HttpResponse(data, content_type=EXPORTS[fmt])
-    # An address in Japanese needs RFC 6266's filename*= to reach the download intact.
     name = f"{event.slug}-{stage}-standings" if stage else f"{event.slug}-standings"
-    response["Content-Disposition"] = content_disposition_header(True, f"{name}.{fmt}")
-    return response
+    return download(data, fmt, name)
 
 
 MIN_HANDS = 20  # statistics over fewer hands say little: such players are listed apart
@@ -231,11 +236,7 @@ def statistics_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse
         (fmt, get_language()),
         lambda: export_statistics(event, fmt),
     )
-    response = HttpResponse(data, content_type=EXPORTS[fmt])
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"{event.slug}-statistics.{fmt}"
-    )
-    return response
+    return download(data, fmt, f"{event.slug}-statistics")
 
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -28,7 +27,7 @@ from tournament.services.series import (
     series_set_rule,
 )
 from tournament.tables import series_table
-from tournament.views.public import EXPORTS
+from tournament.views.public import EXPORTS, download
 
 
 @require_GET
@@ -52,11 +51,7 @@ def series_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     if fmt not in EXPORTS:
         raise Http404
     series = get_object_or_404(Series, slug=slug)
-    response = HttpResponse(export_series(series_standings(series), fmt), content_type=EXPORTS[fmt])
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"{series.slug}-standings.{fmt}"
-    )
-    return response
+    return download(export_series(series_standings(series), fmt), fmt, f"{series.slug}-standings")
 
 
 @event_creator_required
