@@ -223,8 +223,9 @@ def test_a_hand_played_on_writes_one_row_and_the_log_keeps_just_that_hand(client
     # The seats get their scores when the game ends; until then pages show the last hand's.
     assert set(game.seats.values_list("score", flat=True)) == {None}
     last = Hand.objects.filter(game=game).latest("number").scores
-    page = text(client.get(url("round-detail", event.slug, 1)))
-    assert all(str(score) in page for score in last)
+    for page in (url("round-detail", event.slug, 1), url("game-detail", event.slug, game.pk)):
+        shown = text(client.get(page))
+        assert all(f"<td>{score}</td>" in shown for score in last), page
     game = game_hand_undo(game=game, expected_version=game.version)
     assert Hand.objects.filter(game=game).count() == 5
     bust = {"result": {"type": "ron", "discarder": 3, "wins": [{"seat": 0, "yakuman": 1}]}}
