@@ -96,14 +96,14 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ["STATIC_ROOT"] = str(workdir / "static")
     os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
-    import django
-
-    django.setup()
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    # Started as gunicorn starts a worker: the WSGI module sets Django up (and freezes what
+    # it loaded out of the collector's way).
+    import tournament.wsgi  # noqa: F401
     from tournament.caching import clear_all
     from tournament.models import Event, Round
     from tournament.selectors.standings import event_standings

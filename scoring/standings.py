@@ -13,6 +13,8 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from scoring.messages import fail
@@ -65,7 +67,7 @@ FORMATS: dict[str, Format] = {
 Played = tuple[int, Decimal, int, int]
 
 
-@dataclass
+@dataclass(slots=True)
 class Detail:
     """A row's game-by-game figures: what the pages' round columns and rank counts show."""
 
@@ -83,7 +85,7 @@ class Detail:
         self.chips += chips
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """A player's line. `total`, `games` and `firsts` rank them; the game-by-game detail is
     counted by `add`, or — for a row the app kept (`played`) — read when first asked: ranking
@@ -307,7 +309,10 @@ def rank_rows(
     final_order: list[list[Player]] = []
     cut_groups: list[list[list[Player]]] = []  # per stage: the groups that stopped there
     for index, stage in enumerate(fmt.stages):
-        figures = {p: _stage_figures(stage, rows[p]) for p in entrants}
+        if stage.first_round is None and stage.last_round is None:  # the rows' own figures
+            figures = {p: (r.total, r.games, r.firsts) for p in entrants for r in (rows[p],)}
+        else:
+            figures = {p: _stage_figures(stage, rows[p]) for p in entrants}
         ranked = _rank_stage(figures, fmt.tiebreaks, decisions.get(stage.name, ()))
         is_last = index == len(fmt.stages) - 1
         complete = _stage_complete(stage, [rows[p] for p in entrants])
@@ -343,50 +348,50 @@ def rank_rows(
         if tied:
             # Nobody can be seated for the next stage until the organizer settles the tie.
             final_order = [[p] for p in advancing] + [tied] + stopped
+            tying, going = set(tied), set(advancing)
             for group in ranked:
                 for p in group:
                     rows[p].status = (
-                        "tie" if p in tied else ("finalist" if p in advancing else "qualifier")
+                        "tie" if p in tying else ("finalist" if p in going else "qualifier")
                     )
             cut_groups = []
             break
         cut_groups.append(stopped)
         entrants = advancing
 
-    if not any(r.tied_at_cut for r in results):
+    tied_at_cut = any(r.tied_at_cut for r in results)
+    if not tied_at_cut:
         ordered = list(final_order)
         for stopped in reversed(cut_groups):
             ordered.extend(stopped)
         final_order = ordered
-        staged = len(fmt.stages) > 1
-        last = results[-1]
-        for position, group in enumerate(final_order):
-            for p in group:
-                row = rows[p]
-                if len(group) > 1:
-                    row.status = "tie"
-                elif not staged:
-                    row.status = ""
-                elif p in last.advancing:
-                    row.status = "champion" if position == 0 and last.complete else "finalist"
-                else:
-                    row.status = "qualifier"
-
+    staged = len(fmt.stages) > 1
+    through = set(results[-1].advancing) if staged else set()
+    complete = results[-1].complete
+    # One pass gives every row its rank and (unless a tie at a cut has set them) its status.
     out: list[Row] = []
     position = 1
     for group in final_order:
         for p in group:
-            rows[p].rank = position
-            out.append(rows[p])
+            row = rows[p]
+            if not tied_at_cut:
+                if len(group) > 1:
+                    row.status = "tie"
+                elif not staged:
+                    row.status = ""
+                elif p in through:
+                    row.status = "champion" if position == 1 and complete else "finalist"
+                else:
+                    row.status = "qualifier"
+            row.rank = position
+            out.append(row)
         position += len(group)
     return Standings(out, results)
 
 
 def _stage_figures(stage: Stage, row: Row) -> tuple[Decimal, int, int]:
-    """Total, games and first places over the rounds the stage counts, in one pass (a stage
-    over every round has them already: the row's own)."""
-    if stage.first_round is None and stage.last_round is None:
-        return row.total, row.games, row.firsts
+    """Total, games and first places over the rounds a stage of some rounds counts, in one
+    pass (a stage over every round has them already: the row's own, see `rank_rows`)."""
     total, games, firsts = Decimal(0), 0, 0
     for number, points in row.rounds.items():
         if stage.counts(number):
@@ -427,32 +432,33 @@ def _rank_stage(
     tiebreaks: Sequence[str],
     decided: Sequence[Player],
 ) -> list[list[Player]]:
-    """Groups of players, best first; a group of several is a tie nothing broke.
-    `figures` are each player's (total, games, firsts) over the stage's rounds."""
+    """Groups of players, best first; a group of several is a tie nothing broke, its
+    players in name order. `figures` are each player's (total, games, firsts) over the
+    stage's rounds."""
     top_rate = "top_rate" in tiebreaks  # the one tiebreak there is
-
-    def key(player: Player) -> tuple[Any, ...]:
+    # Names first, then the figures, best first: the sort is stable (reversed too), so tied
+    # players come out in name order — two sorts in C instead of one per tie group (a
+    # 10,000-player event has thousands of them).
+    keyed = []
+    for player in sorted(figures, key=str):
         total, games, firsts = figures[player]
-        if not top_rate:
-            return (total,)
         # A float is exact enough here, and ten times cheaper than a Fraction: two rates with
-        # denominators below 2**26 are equal exactly when their correctly rounded quotients are.
-        return (total, firsts / games if games else 0.0)
-
-    keyed = sorted(((key(p), p) for p in figures), key=lambda kp: kp[0], reverse=True)
-    groups: list[list[Player]] = []
-    last_key: Any = None
-    for k, player in keyed:
-        if groups and k == last_key:
-            groups[-1].append(player)
-        else:
-            groups.append([player])
-        last_key = k
+        # denominators below 2**26 are equal exactly when their correctly rounded quotients
+        # are.
+        key = (total, firsts / games if games else 0.0) if top_rate else (total,)
+        keyed.append((key, player))
+    keyed.sort(key=itemgetter(0), reverse=True)
+    groups = [[player for _, player in group] for _, group in groupby(keyed, itemgetter(0))]
+    if not decided:
+        return groups
     # The organizer's decision settles a tie when it names every tied player.
+    order: dict[Player, int] = {}
+    for index, player in enumerate(decided):
+        order.setdefault(player, index)
     settled: list[list[Player]] = []
     for group in groups:
-        if len(group) > 1 and all(p in decided for p in group):
-            settled.extend([p] for p in sorted(group, key=list(decided).index))
+        if len(group) > 1 and all(p in order for p in group):
+            settled.extend([p] for p in sorted(group, key=order.__getitem__))
         else:
-            settled.append(sorted(group, key=str))
+            settled.append(group)
     return settled

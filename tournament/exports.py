@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Standings
-from scoring.standings import StageResult
+from scoring.standings import Row, StageResult
 from scoring.statistics import RATES, STATISTICS
 from tournament.models import Event
 from tournament.selectors.series import SeriesStandings
@@ -46,6 +46,55 @@ def format_points(value: float | None, whole: bool) -> str:
     return f"{value:.1f}"
 
 
+class StandingsRecord(dict[str, Any]):
+    """One row as the page and the downloads show it. What ranking already holds (rank,
+    total, games, top rate, penalties, status) is set at once; the game-by-game columns
+    (each round, places 1st…Nth, average rank) are read from the row's rounds when first
+    asked for: a page shows 100 rows of 10,000, and decoding every row's rounds was most of
+    the first page after each write."""
+
+    __slots__ = ("_numbers", "_places", "_row", "_stage")
+
+    def __init__(
+        self, row: Row, stage: StageResult | None, numbers: Sequence[int], places: range, **kw: Any
+    ) -> None:
+        super().__init__(kw)
+        self._row, self._stage, self._numbers, self._places = row, stage, numbers, places
+
+    def __missing__(self, key: str) -> Any:
+        if "average_rank" in self:  # filled already: a key no record has
+            raise KeyError(key)
+        self.update(_game_columns(self._row, self._stage, self._numbers, self._places))
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # dict.get skips __missing__
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
+def _games_of(row: Row, stage: StageResult | None) -> list[int]:
+    return [n for n in row.rounds if stage is None or stage.stage.counts(n)]
+
+
+def _game_columns(
+    row: Row, stage: StageResult | None, numbers: Sequence[int], places: range
+) -> dict[str, Any]:
+    detail = row.detail
+    rounds, ranks = detail.rounds, detail.round_ranks
+    placed = [ranks[n] for n in _games_of(row, stage)]
+    columns: dict[str, Any] = {
+        "average_rank": sum(placed) / len(placed) if placed else 0.0,
+    }
+    for k in places:
+        columns[f"c{k}"] = placed.count(k)
+    for n in numbers:
+        points = rounds.get(n)
+        columns[f"r{n}"] = None if points is None else float(points)
+    return columns
+
+
 def standings_records(
     result: Standings,
     *,
@@ -53,17 +102,19 @@ def standings_records(
     stage: StageResult | None = None,
     in_progress: int | None = None,
     sorted_by_user: bool = False,
-) -> tuple[list[dict[str, Any]], list[int]]:
+    numbers: Sequence[int] | None = None,
+) -> tuple[list[StandingsRecord], list[int]]:
     """The rows of the overall standings, or of one stage (its rounds, its order, its cut),
-    and the round numbers they show: what the page's table and every download hold."""
+    and the round numbers they show: what the page's table and every download hold.
+    `numbers`: the rounds with a result, when the caller knows them (selectors.standings.
+    result_rounds); otherwise every row's rounds are read to find them."""
     rows = result.rows
     by_player = {r.player: r for r in rows}
-    records: list[dict[str, Any]] = []
-    numbers = sorted(
-        {n for r in rows for n in r.rounds} | ({in_progress} if in_progress else set())
-    )
+    records: list[StandingsRecord] = []
+    known = set(numbers) if numbers is not None else {n for r in rows for n in r.rounds}
+    shown = sorted(known | ({in_progress} if in_progress else set()))
     if stage is not None:
-        numbers = [n for n in numbers if stage.stage.counts(n)]
+        shown = [n for n in shown if stage.stage.counts(n)]
         position = 1
         ordered: list[tuple[int, Any, str]] = []
         for group in stage.order:
@@ -87,31 +138,31 @@ def standings_records(
             last_in = finalists[-1]
     places = range(1, players_per_table + 1)
     for rank, row, status in ordered:
-        # Every row of a 10,000-player event passes here: its dicts looked up once, one pass.
-        detail = row.detail
-        rounds, ranks = detail.rounds, detail.round_ranks
-        games = [n for n in rounds if stage is None or stage.stage.counts(n)]
-        placed = [ranks[n] for n in games]
-        penalties = row.penalties_in(stage.stage if stage is not None else None)
-        total = sum((rounds[n] for n in games), start=penalties)
-        record: dict[str, Any] = {
-            "rank": rank,
-            "player": row.player,
-            "total": float(total),
-            "penalties": float(penalties),
-            "games": len(games),
-            "top_rate": placed.count(1) / len(games) if games else 0.0,
-            "average_rank": sum(placed) / len(games) if games else 0.0,
-            "status": status,
-            "cut": row.player == last_in,
-        }
-        for k in places:
-            record[f"c{k}"] = placed.count(k)
-        for n in numbers:
-            points = rounds.get(n)
-            record[f"r{n}"] = None if points is None else float(points)
-        records.append(record)
-    return records, numbers
+        # Every row of a 10,000-player event passes here: only what ranking holds is read.
+        if stage is None:
+            penalties, total, games, firsts = row.penalties, row.total, row.games, row.firsts
+        else:  # a stage's own figures: its rounds (the ranking read them already)
+            games_in = _games_of(row, stage)
+            penalties = row.penalties_in(stage.stage)
+            total = sum((row.rounds[n] for n in games_in), start=penalties)
+            games, firsts = len(games_in), sum(row.round_ranks[n] == 1 for n in games_in)
+        records.append(
+            StandingsRecord(
+                row,
+                stage,
+                shown,
+                places,
+                rank=rank,
+                player=row.player,
+                total=float(total),
+                penalties=float(penalties),
+                games=games,
+                top_rate=firsts / games if games else 0.0,
+                status=status,
+                cut=row.player == last_in,
+            )
+        )
+    return records, shown
 
 
 def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import django_tables2 as tables
@@ -100,15 +101,23 @@ def standings_table(
     in_progress: int | None = None,
     sorted_by_user: bool = False,
     player_ids: dict[str, int] | None = None,
+    rounds: Sequence[int] | None = None,
+    fractions: Collection[int] | None = None,
 ) -> StandingsTable:
     """The overall standings, or one stage's ranking (its rounds, its order, its cut): the
-    rows of tournament.exports, so the page and the downloads show the same."""
+    rows of tournament.exports, so the page and the downloads show the same.
+
+    `rounds` (the rounds with a result) and `fractions` (those where a result has a fraction
+    of a point) let the columns be chosen without reading every row's rounds, so only the
+    rows shown are (selectors.standings.result_rounds / fraction_rounds); without them,
+    every row is read."""
     records, numbers = standings_records(
         result,
         players_per_table=players_per_table,
         stage=stage,
         in_progress=in_progress,
         sorted_by_user=sorted_by_user,
+        numbers=rounds,
     )
     extra: list[tuple[str, tables.Column]] = []
     for k in range(1, players_per_table + 1):
@@ -119,9 +128,12 @@ def standings_table(
         header = f"R{n}"
         # A venue of whole points shows a column whole only if every value in it is: totals
         # of 50 and 50.5 read as 50.0 and 50.5, not a mix of styles.
-        round_whole = whole and all(
-            r[f"r{n}"] is None or float(r[f"r{n}"]).is_integer() for r in records
-        )
+        if fractions is not None:
+            round_whole = whole and n not in fractions
+        else:
+            round_whole = whole and all(
+                r[f"r{n}"] is None or float(r[f"r{n}"]).is_integer() for r in records
+            )
         if n == in_progress:
             header = format_html(
                 '{} <span class="live" title="{}" aria-label="{}">●</span>',

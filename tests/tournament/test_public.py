@@ -7,17 +7,22 @@ import csv
 import io
 import json
 import re
+from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django_tables2 import RequestConfig
 
-from tests.tournament.factories import league_data
+from tests.tournament.factories import league_data, make_event, scores_game
 from tests.tournament.organize_support import text, url
 from tournament.demo import demo_events
 from tournament.models import Event, Player
-from tournament.selectors.standings import event_standings
+from tournament.selectors.standings import (
+    event_standings,
+    fraction_rounds,
+    published_standings,
+)
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
 from tournament.tables import standings_table
@@ -214,3 +219,38 @@ def test_standings_read_together_are_each_events_own():
         alone = event_standings(event)
         assert [r.to_json() for r in together[event.pk].rows] == [r.to_json() for r in alone.rows]
         assert together[event.pk].stages == alone.stages
+
+
+def test_a_whole_point_venue_shows_a_round_whole_unless_a_result_in_it_has_a_fraction(client):
+    from tournament.models import Seat
+    from tournament.services.standings import standings_rebuild
+
+    event = make_event(ruleset="jan-niki")
+    names = ["P00", "P01", "P02", "P03"]
+    scores_game(event, 1, 1, names, [38500, 30600, 20500, 10400])
+    scores_game(event, 2, 1, names, [38500, 30600, 20500, 10400])
+    # A result with a half point in round 2 (as a venue's own settlement may give).
+    seat = Seat.objects.get(round__number=2, player__name="P03")
+    Seat.objects.filter(pk=seat.pk).update(points=seat.points - Decimal("0.5"))
+    standings_rebuild(event)
+    html = text(client.get(url("event-detail", event.slug)))
+    first = re.search(r'<tr class="[^"]*">(.*?)</tr>', html, re.S).group(1)
+    cells = re.findall(r"<td[^>]*>\s*(.*?)\s*</td>", first, re.S)
+    # Rank, player, total, games, top rate, avg. rank, 1st–4th, R1, R2: R1 whole, R2 in tenths.
+    assert cells[-2:] == ["59", "59.0"], cells
+    # Chosen from the rounds' results (selectors), the columns match reading every row.
+    result = event_standings(event)
+    facts = {"rounds": [1, 2], "fractions": fraction_rounds(event)}
+    assert facts["fractions"] == {2}
+    for given in (facts, {}):
+        table = standings_table(result, players_per_table=4, whole=True, **given)
+        rounds = [c for c in table.columns if re.fullmatch(r"r\d+", c.name)]
+        assert [c.column.whole for c in rounds] == [True, False]
+
+
+def test_a_page_reads_the_rounds_of_the_rows_it_shows_only(client):
+    event = event_import(league_data(256, 3))
+    client.get(url("event-detail", event.slug))
+    result = published_standings(Event.objects.get(pk=event.pk))  # as the page had them
+    decoded = [row.player for row in result.rows if row._detail is not None]
+    assert decoded == [row.player for row in result.rows[:PER_PAGE]]

@@ -9,14 +9,15 @@ from functools import partial
 from itertools import groupby
 from operator import itemgetter
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db.models.functions import Floor
 
 from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
 from tournament.caching import event_stamp, stamped_cache
-from tournament.models import Entry, Event, Game, Penalty, Player, Seat, Stage
+from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
 
 
 def event_list() -> QuerySet[Event]:
@@ -90,11 +91,6 @@ def _played(text: str) -> list[tuple[int, Decimal, int, int]]:
     return [(n, Decimal(p), rank, chips) for n, p, rank, chips in json.loads(text)]
 
 
-def _row(name: str, total: Decimal, games: int, firsts: int, text: str) -> Row:
-    """An entry's kept figures as the engine's row; its rounds decoded when first asked."""
-    return Row(name, total=total, games=games, firsts=firsts, played=partial(_played, text))
-
-
 def _standings_from(
     event: Event,
     stages: list[Stage],
@@ -104,7 +100,12 @@ def _standings_from(
     names = {entry[0]: entry[1] for entry in entries}
     substitutes = {entry[1] for entry in entries if entry[2]}
     result = rank_rows(
-        [_row(name, *figures) for _, name, substitute, *figures in entries if not substitute],
+        [
+            # An entry's kept figures as the engine's row; its rounds decoded when first asked.
+            Row(name, total=total, games=games, firsts=firsts, played=partial(_played, text))
+            for _, name, substitute, total, games, firsts, text in entries
+            if not substitute
+        ],
         event_format(event, stages),
         decisions={s.name: s.decision for s in stages if s.decision},
         substitutes=substitutes,
@@ -172,16 +173,40 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
     return out
 
 
+def round_progress(event: Event) -> tuple[list[int], int | None]:
+    """The rounds with at least one result, in order (the standings' round columns, found
+    without reading every player's rounds), and the first round with a table still playing
+    (the live marker). One query: two probes per round, never a scan of the seats."""
+    rows = (
+        Round.objects.filter(event=event)
+        .annotate(
+            counted=Exists(Seat.objects.filter(round=OuterRef("pk"), rank__isnull=False)),
+            playing=Exists(Game.objects.filter(round=OuterRef("pk"), finished=False)),
+        )
+        .order_by("number")
+        .values_list("number", "counted", "playing")
+    )
+    rounds, in_progress = [], None
+    for number, counted, playing in rows:
+        if counted:
+            rounds.append(number)
+        if playing and in_progress is None:
+            in_progress = number
+    return rounds, in_progress
+
+
+def fraction_rounds(event: Event) -> set[int]:
+    """The rounds where some result has a fraction of a point: a venue of whole points shows
+    a round's column whole only when none does. One query over the event's results."""
+    return set(
+        Seat.objects.filter(round__event=event, rank__isnull=False)
+        .exclude(points=Floor("points"))
+        .order_by()
+        .values_list("round__number", flat=True)
+        .distinct()
+    )
+
+
 def stage_result(event: Event, name: str) -> StageResult | None:
     """One stage's ranking and cut (None until its players are known: a tie before it)."""
     return next((r for r in event_standings(event).stages if r.stage.name == name), None)
-
-
-def round_in_progress(event: Event) -> int | None:
-    """The first round with a table still playing (one query), for the live marker."""
-    return (
-        Game.objects.filter(round__event=event, finished=False)
-        .order_by("round__number")
-        .values_list("round__number", flat=True)
-        .first()
-    )

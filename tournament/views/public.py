@@ -26,9 +26,10 @@ from tournament.selectors.players import player_record
 from tournament.selectors.series import series_list
 from tournament.selectors.standings import (
     event_list,
+    fraction_rounds,
     published_player_ids,
     published_standings,
-    round_in_progress,
+    round_progress,
 )
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
@@ -59,14 +60,24 @@ def home(request: HttpRequest) -> HttpResponse:
 def _standings_context(
     request: HttpRequest, event: Event, per_page: int | None = PER_PAGE
 ) -> dict[str, Any]:
-    """Queries: the round in progress (1), and standings (3) unless this process has them
-    for the event's version already — whatever the size. `per_page` None: every row (the
+    """Queries: the rounds with results and the one in progress (1); standings (3) unless
+    this process has them for the event's version already; at a venue of whole points, the
+    rounds with fractions (1) unless any server has them for this version — whatever the
+    size. `per_page` None: every row (the
     venue screen pages through them itself)."""
     result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     tab = request.GET.get("stage", "")
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
-    in_progress = round_in_progress(event)
+    # The round columns and the live marker; at a venue of whole points, the rounds with a
+    # fraction of a point (once per version): the columns are chosen without reading every
+    # player's rounds, so only the rows shown are read.
+    rounds, in_progress = round_progress(event)
+    stamp = event_stamp(event)
+    whole = event.rules.whole_points
+    fractions = (
+        shared("standings-fractions", stamp, None, lambda: fraction_rounds(event)) if whole else ()
+    )
 
     def render_table() -> str:
         sort = request.GET.get("sort", "")
@@ -78,6 +89,8 @@ def _standings_context(
             in_progress=in_progress,
             sorted_by_user=bool(sort and sort != "rank"),
             player_ids=published_player_ids(event),
+            rounds=rounds,
+            fractions=fractions,
         )
         paginate: Any = {"per_page": per_page} if per_page else False
         RequestConfig(request, paginate=paginate).configure(table)
@@ -87,14 +100,7 @@ def _standings_context(
     # version, language and query, shared by every app server (tournament/caching.py):
     # between two results every phone gets the same bytes.
     key = (in_progress, get_language(), request.GET.urlencode(), per_page)
-    stamp = event_stamp(event)
-
-    def rounds_played() -> list[int]:  # every row's rounds: once per version, not per reader
-        return sorted({n for row in result.rows for n in row.rounds})
-
-    played = set(shared("standings-rounds", stamp, None, rounds_played)) | (
-        {in_progress} if in_progress else set()
-    )
+    played = set(rounds) | ({in_progress} if in_progress else set())
     last = result.stages[-1] if result.stages else None
     finished = bool(last and last.complete and in_progress is None and staged)
     shown = [stage] if stage is not None else result.stages
