@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Collection, Sequence
 from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -32,6 +33,14 @@ class PointsColumn(tables.Column):
         if self.blank_zero and not value:
             return ""
         return format_points(value, self.whole)
+
+
+def _escaped(value: Any) -> str:
+    """`conditional_escape` without its check for lazy strings on every call (2,000 cells a
+    page): a cell is already safe HTML, or text to escape as Django's `escape` does."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html.escape(str(value))
 
 
 class StandingsTable(tables.Table):
@@ -68,8 +77,9 @@ class StandingsTable(tables.Table):
             cells = []
             for name, empty, default, td, render in columns:
                 value = row.record.get(name)
-                html = conditional_escape(default if value in empty else render(value=value))
-                cells.append(f"<td {td}>{html}</td>")
+                cells.append(
+                    f"<td {td}>{_escaped(default if value in empty else render(value=value))}</td>"
+                )
             rows.append(f"<tr {row.attrs.as_html()}>{''.join(cells)}</tr>")
         return mark_safe("".join(rows))  # every cell escaped above
 

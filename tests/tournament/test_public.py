@@ -49,14 +49,14 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     small = event_import(league_data(8, 2))
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
-    # * the event's version, for the ETag (tournament/views/conditional.py)
-    # * the event (with its venue)
+    # * the event (with its venue): its version makes the ETag, the view gets the row
+    #   (tournament/views/conditional.py)
     # * its stages · registered players with their figures · penalties (the standings, 3:
     #   no seat is read)
-    # * the first round with a table still playing (the live marker)
+    # * the rounds with results and the first with a table still playing (columns, marker)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == 6
+    assert few == many == 5
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -65,9 +65,9 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     address = url("event-detail", event.slug)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
-    # The warm page: the version, the event and the live marker; the standings come from
-    # this process.
-    assert (cold, warm) == (6, 3)
+    # The warm page: the event alone; the standings come from this process, the rounds and
+    # the table from the shared cache.
+    assert (cold, warm) == (5, 1)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -75,7 +75,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     after, html = queries(client, address)
-    assert after == 6 and has_column(html, "R2")
+    assert after == 5 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):
@@ -240,7 +240,7 @@ def test_a_whole_point_venue_shows_a_round_whole_unless_a_result_in_it_has_a_fra
     assert cells[-2:] == ["59", "59.0"], cells
     # Chosen from the rounds' results (selectors), the columns match reading every row.
     result = event_standings(event)
-    facts = {"rounds": [1, 2], "fractions": fraction_rounds(event)}
+    facts = {"rounds": [1, 2], "fractions": fraction_rounds(result)}
     assert facts["fractions"] == {2}
     for given in (facts, {}):
         table = standings_table(result, players_per_table=4, whole=True, **given)

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from decimal import Decimal
-from functools import partial
 from itertools import groupby
 from operator import itemgetter
 
 from django.db.models import Count, Exists, OuterRef, QuerySet
-from django.db.models.functions import Floor
 
 from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
@@ -87,8 +85,23 @@ def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
 PENALTY_FIELDS = ("player_id", "points", "round_number")
 
 
-def _played(text: str) -> list[tuple[int, Decimal, int, int]]:
-    return [(n, Decimal(p), rank, chips) for n, p, rank, chips in json.loads(text)]
+class KeptResults:
+    """An entry's results by round as the writes keep them (services/standings.py): JSON
+    text, `[[round, "points", rank, chips], …]`, points with one decimal as the seats hold
+    them. Decoded only when a row's rounds are shown."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __call__(self) -> list[tuple[int, Decimal, int, int]]:
+        return [(n, Decimal(p), rank, chips) for n, p, rank, chips in json.loads(self.text)]
+
+    def has_fraction(self) -> bool:
+        """Some result is not a whole number of points: found without decoding, as every
+        point in the text is written with one decimal ("12.0", "-3.5")."""
+        return self.text.count(".") != self.text.count('.0"')
 
 
 def _standings_from(
@@ -102,7 +115,7 @@ def _standings_from(
     result = rank_rows(
         [
             # An entry's kept figures as the engine's row; its rounds decoded when first asked.
-            Row(name, total=total, games=games, firsts=firsts, played=partial(_played, text))
+            Row(name, total=total, games=games, firsts=firsts, played=KeptResults(text))
             for _, name, substitute, total, games, firsts, text in entries
             if not substitute
         ],
@@ -195,16 +208,17 @@ def round_progress(event: Event) -> tuple[list[int], int | None]:
     return rounds, in_progress
 
 
-def fraction_rounds(event: Event) -> set[int]:
-    """The rounds where some result has a fraction of a point: a venue of whole points shows
-    a round's column whole only when none does. One query over the event's results."""
-    return set(
-        Seat.objects.filter(round__event=event, rank__isnull=False)
-        .exclude(points=Floor("points"))
-        .order_by()
-        .values_list("round__number", flat=True)
-        .distinct()
-    )
+def fraction_rounds(result: Standings) -> set[int]:
+    """The rounds where some player's result has a fraction of a point: a venue of whole
+    points shows a round's column whole only when none does. Only the rows that have one
+    are decoded (a whole-point venue rarely has any)."""
+    fractions: set[int] = set()
+    for row in result.rows:
+        kept = row.played
+        if isinstance(kept, KeptResults) and not kept.has_fraction():
+            continue
+        fractions.update(n for n, points in row.rounds.items() if points % 1)
+    return fractions
 
 
 def stage_result(event: Event, name: str) -> StageResult | None:

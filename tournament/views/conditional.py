@@ -2,8 +2,9 @@
 
 Every write to an event moves its `version` on in the write's own transaction, so the version
 says whether anything a public page shows can have changed. The tag is made before the view
-runs, from one small query; a phone that sends it back with nothing new gets 304 Not Modified
-and costs no standings work at all. The tag also holds what else changes the page: the
+runs, from one small query (for a page of one event, the event's row, which the view then
+gets); a phone that sends it back with nothing new gets 304 Not Modified and costs no
+standings work at all. The tag also holds what else changes the page: the
 language, the query (stage, sort, page), who is signed in (organizers see links the public do
 not), and the release (a deploy may change every page).
 """
@@ -11,12 +12,14 @@ not), and the release (a deploy may change every page).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import wraps
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
@@ -35,11 +38,23 @@ def _tag(request: HttpRequest, kind: str, stamps: Iterable[Any]) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
-def _event_etag(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> str | None:
-    row = Event.objects.filter(slug=slug).values_list("pk", "created_at", "version").first()
-    if row is None:
-        return None  # the view answers 404 itself
-    return _tag(request, request.resolver_match.url_name or "", [event_stamp(row)])
+def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For a page of one event, `view(request, event, …)`: the event (with its venue) is read
+    once, for the tag and for the view — a phone holding this version gets 304 without the
+    view running; an unknown address, 404."""
+
+    @wraps(view)
+    def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
+        tag = _tag(request, request.resolver_match.url_name or "", [event_stamp(event)])
+
+        @condition(etag_func=lambda *_args, **_kwargs: tag)
+        def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            return view(request, event, *args, **kwargs)
+
+        return answer(request, *args, **kwargs)
+
+    return read_event
 
 
 def _player_etag(request: HttpRequest, player_id: int) -> str | None:
@@ -65,6 +80,5 @@ def _game_etag(request: HttpRequest, slug: str, game_id: int) -> str | None:
 
 
 # Decorators for the views: a 304 when the phone already holds this version of the page.
-by_event_version = condition(etag_func=_event_etag)
 by_player_events = condition(etag_func=_player_etag)
 by_game_event = condition(etag_func=_game_etag)

@@ -60,23 +60,23 @@ def home(request: HttpRequest) -> HttpResponse:
 def _standings_context(
     request: HttpRequest, event: Event, per_page: int | None = PER_PAGE
 ) -> dict[str, Any]:
-    """Queries: the rounds with results and the one in progress (1); standings (3) unless
-    this process has them for the event's version already; at a venue of whole points, the
-    rounds with fractions (1) unless any server has them for this version — whatever the
-    size. `per_page` None: every row (the
-    venue screen pages through them itself)."""
+    """Queries: the standings (3) unless this process has them for the event's version; the
+    rounds (1: those with results, the one in progress) unless some server has them — none
+    at all between two writes, whatever the size. `per_page` None: every row (the venue
+    screen pages through them itself)."""
     result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     tab = request.GET.get("stage", "")
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
-    # The round columns and the live marker; at a venue of whole points, the rounds with a
-    # fraction of a point (once per version): the columns are chosen without reading every
-    # player's rounds, so only the rows shown are read.
-    rounds, in_progress = round_progress(event)
+    # The round columns, the live marker and, at a venue of whole points, the rounds with a
+    # fraction of a point: once per version (every write that starts, ends or changes a game
+    # moves it on), so the columns are chosen without reading every player's rounds and only
+    # the rows shown are read.
     stamp = event_stamp(event)
+    rounds, in_progress = shared("standings-rounds", stamp, None, lambda: round_progress(event))
     whole = event.rules.whole_points
     fractions = (
-        shared("standings-fractions", stamp, None, lambda: fraction_rounds(event)) if whole else ()
+        shared("standings-fractions", stamp, None, lambda: fraction_rounds(result)) if whole else ()
     )
 
     def render_table() -> str:
@@ -121,8 +121,7 @@ def _standings_context(
 
 
 @by_event_version
-def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
+def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     context = _standings_context(request, event)
     context["can_manage"] = can_referee(request.user, event)  # organizers and referees
     return render(request, "tournament/event_detail.html", context)
@@ -130,9 +129,8 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @by_event_version
-def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
     """The standings table alone, for the page to refresh itself without reloading."""
-    event = get_object_or_404(Event, slug=slug)
     response = render(request, "tournament/_standings.html", _standings_context(request, event))
     response["Cache-Control"] = "no-cache"
     return response
@@ -164,11 +162,10 @@ def download(data: bytes, fmt: str, name: str) -> HttpResponse:
 
 @require_GET
 @by_event_version
-def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
     if fmt not in EXPORTS:
         raise Http404
-    event = get_object_or_404(Event, slug=slug)
     stage = request.GET.get("stage", "")
     data = shared(
         "standings-file",
@@ -186,10 +183,9 @@ MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
 
 @require_GET
 @by_event_version
-def event_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
+def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
     """Players' statistics from the hand records: a leaderboard per statistic, then every
     statistic in one sortable table; players below `?min=` hands are set aside."""
-    event = get_object_or_404(Event, slug=slug)
     try:
         least = int(request.GET.get("min", MIN_HANDS))
     except ValueError:
@@ -231,11 +227,10 @@ def event_statistics_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @by_event_version
-def statistics_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+def statistics_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
     if fmt not in EXPORTS:
         raise Http404
-    event = get_object_or_404(Event, slug=slug)
     data = shared(
         "statistics-file",
         event_stamp(event),
