@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
-from tournament.models import Entry, Event, Game
+from tournament.models import Entry, Event
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -38,6 +38,18 @@ def _tag(request: HttpRequest, kind: str, stamps: Iterable[Any]) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
+def _answer(
+    request: HttpRequest, tag: str, view: Callable[..., HttpResponse], *args: Any, **kwargs: Any
+) -> HttpResponse:
+    """304 when the phone holds `tag` already, else the view's answer with the tag."""
+
+    @condition(etag_func=lambda *_args, **_kwargs: tag)
+    def answer(request: HttpRequest) -> HttpResponse:
+        return view(request, *args, **kwargs)
+
+    return answer(request)
+
+
 def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For a page of one event, `view(request, event, …)`: the event (with its venue) is read
     once, for the tag and for the view — a phone holding this version gets 304 without the
@@ -46,39 +58,28 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     @wraps(view)
     def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
-        tag = _tag(request, request.resolver_match.url_name or "", [event_stamp(event)])
-
-        @condition(etag_func=lambda *_args, **_kwargs: tag)
-        def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            return view(request, event, *args, **kwargs)
-
-        return answer(request, *args, **kwargs)
+        tag = _tag(request, request.path, [event_stamp(event)])
+        return _answer(request, tag, view, event, *args, **kwargs)
 
     return read_event
 
 
-def _player_etag(request: HttpRequest, player_id: int) -> str | None:
-    """A player's page shows every event they entered: its tag holds each one's version, and
-    the player's name (a rename moves no event on)."""
-    rows = list(
-        Entry.objects.filter(player_id=player_id)
-        .order_by("event_id")
-        .values_list("player__name", "event_id", "event__created_at", "event__version")
-    )
-    if not rows:
-        return None
-    return _tag(request, "player", [rows[0][0], *(event_stamp(r[1:]) for r in rows)])
+def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For a player's page, `view(request, player_id, stamps)`: the page shows every event
+    they entered, so its tag holds each one's stamp, and the player's name (a rename moves no
+    event on) — `stamps`, which the view keys its shared body by. Empty for a player in no
+    event."""
 
+    @wraps(view)
+    def read_events(request: HttpRequest, player_id: int) -> HttpResponse:
+        rows = list(
+            Entry.objects.filter(player_id=player_id)
+            .order_by("event_id")
+            .values_list("player__name", "event_id", "event__created_at", "event__version")
+        )
+        if not rows:
+            return view(request, player_id, [])
+        stamps = [rows[0][0], *(event_stamp(r[1:]) for r in rows)]
+        return _answer(request, _tag(request, "player", stamps), view, player_id, stamps)
 
-def _game_etag(request: HttpRequest, slug: str, game_id: int) -> str | None:
-    row = (
-        Game.objects.filter(pk=game_id, round__event__slug=slug)
-        .values_list("round__event_id", "round__event__created_at", "round__event__version")
-        .first()
-    )
-    return None if row is None else _tag(request, "game", [game_id, event_stamp(row)])
-
-
-# Decorators for the views: a 304 when the phone already holds this version of the page.
-by_player_events = condition(etag_func=_player_etag)
-by_game_event = condition(etag_func=_game_etag)
+    return read_events

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
@@ -34,7 +37,7 @@ from tournament.selectors.standings import (
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
-from tournament.views.conditional import by_event_version, by_game_event, by_player_events
+from tournament.views.conditional import by_event_version, by_player_events
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -252,26 +255,45 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@by_game_event
-def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """One table: results with the breakdown; for hand-by-hand games the log and a chart."""
-    event = get_object_or_404(Event, slug=slug)
-    try:
-        game = game_detail(event, game_id)
-    except Game.DoesNotExist:
-        raise Http404 from None
-    seats = list(game.seats.all())
-    names = [s.player.name for s in seats]
-    hands = list(game.hands.all())
-    chart = None
-    if hands:
-        chart = score_chart(
-            names, event.rules.start, [h.scores for h in hands], [h.label for h in hands]
-        )
-    return render(
-        request,
-        "tournament/game_detail.html",
-        {
+def shared_page(
+    request: HttpRequest,
+    kind: str,
+    stamp: str,
+    parts: Any,
+    make: Callable[[], tuple[str, str, dict[str, Any]]],
+) -> HttpResponse:
+    """A page whose title and content are the same for every reader of this version: `make()`
+    gives (title, content template, its context), rendered once per version, `parts` and
+    language and shared by every server (tournament/caching.py); the frame around it —
+    header, language and sign-out forms with their CSRF tokens — is drawn per request."""
+
+    def body() -> dict[str, str]:
+        title, template, context = make()
+        return {"title": title, "content": render_to_string(template, context)}
+
+    return render(request, "shared_page.html", shared(kind, stamp, (*parts, get_language()), body))
+
+
+@by_event_version
+def game_detail_page(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    """One table: results with the breakdown; for hand-by-hand games the log and a chart.
+    Made once per version of the event: one query for the readers after the first."""
+
+    def sheet() -> tuple[str, str, dict[str, Any]]:
+        try:
+            game = game_detail(event, game_id)
+        except Game.DoesNotExist:
+            raise Http404 from None
+        seats = list(game.seats.all())
+        names = [s.player.name for s in seats]
+        hands = list(game.hands.all())
+        chart = None
+        if hands:
+            chart = score_chart(
+                names, event.rules.start, [h.scores for h in hands], [h.label for h in hands]
+            )
+        table = _("Round %(r)s · table %(t)s") % {"r": game.round.number, "t": game.table}
+        context = {
             "event": event,
             "game": game,
             "seats": seats,
@@ -280,8 +302,10 @@ def game_detail_page(request: HttpRequest, slug: str, game_id: int) -> HttpRespo
             "chart": chart,
             "whole": event.rules.whole_points,
             "prizes": _prize_columns(event.rules),
-        },
-    )
+        }
+        return f"{table} · {event.name}", "tournament/_game_sheet.html", context
+
+    return shared_page(request, "game-sheet", event_stamp(event), (game_id,), sheet)
 
 
 def _prize_columns(rules: Ruleset) -> dict[str, bool]:
@@ -307,28 +331,35 @@ def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
 
 
 @by_player_events
-def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player's games in every event: totals, rank distribution, top rate, cumulative chart."""
-    player = get_object_or_404(Player, pk=player_id)
-    records = player_record(player)
-    sections = []
-    for record in records:
-        points = record.cumulative()
-        chart = score_chart(
-            [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
-        )
-        sections.append({"record": record, "chart": chart})
-    per_event, overall = player_statistics(player)
-    for section in sections:
-        section["stats"] = per_event.get(section["record"].event.pk)
-    totals = {
-        "stats": overall,
-        "games": sum(r.games for r in records),
-        "events": len(records),
-        "total": sum((r.total for r in records), Decimal(0)),
-    }
-    return render(
-        request,
-        "tournament/player_detail.html",
-        {"player": player, "sections": sections, "totals": totals},
-    )
+def player_detail(request: HttpRequest, player_id: int, stamps: list[str]) -> HttpResponse:
+    """A player's games in every event: totals, rank distribution, top rate, cumulative chart.
+    Made once until one of their events moves on (`stamps`, from by_player_events)."""
+
+    def page() -> tuple[str, str, dict[str, Any]]:
+        player = get_object_or_404(Player, pk=player_id)
+        records = player_record(player)
+        sections = []
+        for record in records:
+            points = record.cumulative()
+            chart = score_chart(
+                [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
+            )
+            sections.append({"record": record, "chart": chart})
+        per_event, overall = player_statistics(player)
+        for section in sections:
+            section["stats"] = per_event.get(section["record"].event.pk)
+        totals = {
+            "stats": overall,
+            "games": sum(r.games for r in records),
+            "events": len(records),
+            "total": sum((r.total for r in records), Decimal(0)),
+        }
+        context = {"player": player, "sections": sections, "totals": totals}
+        return player.name, "tournament/_player_page.html", context
+
+    if not stamps:  # in no event: nothing to key it by, and little to show
+        title, template, context = page()
+        content = render_to_string(template, context)
+        return render(request, "shared_page.html", {"title": title, "content": content})
+    name, *events = stamps  # a name may hold any character: it goes in the hashed parts
+    return shared_page(request, "player-page", "|".join(events), (player_id, name), page)
