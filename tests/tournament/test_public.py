@@ -173,13 +173,14 @@ def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
     game = Game.objects.get(round__event=event, round__number=1, table=1)
     with CaptureQueriesContext(connection) as captured:
         sheet = text(client.get(url("game-detail", event.slug, game.pk)))
-    # the event (its version makes the ETag) · game with its round · seats with players · hands
-    assert len(captured) == 4
+    # The game with its event (whose version makes the ETag) · its players' names · the game
+    # for the sheet with its round and live scores · seats with players · hands
+    assert len(captured) == 5
     with CaptureQueriesContext(connection) as captured:
         again = text(client.get(url("game-detail", event.slug, game.pk)))
-    # The event alone: the sheet is shared until the event moves on (the frame around it, with
-    # its forms' CSRF tokens, is drawn per request).
-    assert len(captured) == 1 and main(again) == main(sheet)
+    # The game and the names: the sheet is shared until they change (the frame around it,
+    # with its forms' CSRF tokens, is drawn per request).
+    assert len(captured) == 2 and main(again) == main(sheet)
     assert "<polyline" in sheet and sheet.count("<polyline") == 4 and "E1-0" in sheet
     assert "Uma" in sheet and "Oka" in sheet
     other = event_import(league_data(8, 1))
@@ -264,3 +265,23 @@ def test_a_page_reads_the_rounds_of_the_rows_it_shows_only(client):
     result = published_standings(Event.objects.get(pk=event.pk))  # as the page had them
     decoded = [row.player for row in result.rows if row._detail is not None]
     assert decoded == [row.player for row in result.rows[:PER_PAGE]]
+
+
+def test_a_game_sheet_is_made_again_when_its_game_or_names_change_not_for_other_games(client):
+    from tournament.services.players import player_rename
+
+    event = event_import(league_data(8, 1))
+    first = event.rounds.get().games.get(table=1)
+    address = url("game-detail", event.slug, first.pk)
+    cold, sheet = queries(client, address)
+    names = [f"Player {i:04d}" for i in range(8) if f"Player {i:04d}" not in sheet][:4]
+    game_record(
+        event=event,
+        data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
+    )
+    warm, again = queries(client, address)  # another game's result: the same sheet, shared
+    assert (cold, warm) == (5, 2) and main(again) == main(sheet)
+    seated = Player.objects.get(name=re.search(r"Player \d{4}", main(sheet)).group(0))
+    player_rename(player=seated, name="Renamed Player")
+    after, renamed = queries(client, address)
+    assert after == 5 and "Renamed Player" in main(renamed)

@@ -18,13 +18,13 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
-from tournament.models import Entry, Event
+from tournament.models import Entry, Event, Game
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -62,6 +62,25 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
         return _answer(request, tag, view, event, *args, **kwargs)
 
     return read_event
+
+
+def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For a game sheet, `view(request, game)`: the game with its round, event and venue in
+    one query, for the tag (the event's stamp) and for the view."""
+
+    @wraps(view)
+    def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+        game = (
+            Game.objects.select_related("round__event__venue")
+            .filter(pk=game_id, round__event__slug=slug)
+            .first()
+        )
+        if game is None:
+            raise Http404
+        tag = _tag(request, request.path, [event_stamp(game.round.event)])
+        return _answer(request, tag, view, game)
+
+    return read_game
 
 
 def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -37,7 +37,7 @@ from tournament.selectors.standings import (
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
-from tournament.views.conditional import by_event_version, by_player_events
+from tournament.views.conditional import by_event_version, by_game_version, by_player_events
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -274,16 +274,17 @@ def shared_page(
     return render(request, "shared_page.html", shared(kind, stamp, (*parts, get_language()), body))
 
 
-@by_event_version
-def game_detail_page(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+@by_game_version
+def game_detail_page(request: HttpRequest, found: Game) -> HttpResponse:
     """One table: results with the breakdown; for hand-by-hand games the log and a chart.
-    Made once per version of the event: one query for the readers after the first."""
+    Made once per version of the game (two queries for the readers after the first): what
+    it shows is the game's own, its players' names and the event's name and rules — a
+    result at another table leaves it as it was, unlike the event's stamp."""
+    event = found.round.event
+    seated = list(found.seats.order_by("position").values_list("player__name", flat=True))
 
     def sheet() -> tuple[str, str, dict[str, Any]]:
-        try:
-            game = game_detail(event, game_id)
-        except Game.DoesNotExist:
-            raise Http404 from None
+        game = game_detail(event, found.pk)
         seats = list(game.seats.all())
         names = [s.player.name for s in seats]
         hands = list(game.hands.all())
@@ -305,7 +306,9 @@ def game_detail_page(request: HttpRequest, event: Event, game_id: int) -> HttpRe
         }
         return f"{table} · {event.name}", "tournament/_game_sheet.html", context
 
-    return shared_page(request, "game-sheet", event_stamp(event), (game_id,), sheet)
+    stamp = f"{found.pk}.{found.created_at.timestamp():.6f}.{found.version}"
+    shown = (seated, event.slug, event.name, event.ruleset_snapshot)
+    return shared_page(request, "game-sheet", stamp, shown, sheet)
 
 
 def _prize_columns(rules: Ruleset) -> dict[str, bool]:
