@@ -315,7 +315,7 @@ def rank_rows(
             figures = {p: _stage_figures(stage, rows[p]) for p in entrants}
         ranked = _rank_stage(figures, fmt.tiebreaks, decisions.get(stage.name, ()))
         is_last = index == len(fmt.stages) - 1
-        complete = _stage_complete(stage, [rows[p] for p in entrants])
+        complete = _stage_complete(stage, rows, entrants)
         if is_last or stage.advance is None:
             results.append(StageResult(stage, ranked, [p for g in ranked for p in g], [], complete))
             final_order = ranked
@@ -420,11 +420,11 @@ def _cut_tie(
     return CutTie(above, below, total, by, firsts_a, games_a, firsts_b, games_b)
 
 
-def _stage_complete(stage: Stage, rows: Sequence[Row]) -> bool:
+def _stage_complete(stage: Stage, rows: Mapping[Player, Row], entrants: Sequence[Player]) -> bool:
     if stage.first_round is None or stage.last_round is None:
         return False
     needed = set(range(stage.first_round, stage.last_round + 1))
-    return bool(rows) and all(needed <= set(r.rounds) for r in rows)
+    return bool(entrants) and all(needed <= set(rows[p].rounds) for p in entrants)
 
 
 def _rank_stage(
@@ -439,16 +439,24 @@ def _rank_stage(
     # Names first, then the figures, best first: the sort is stable (reversed too), so tied
     # players come out in name order — two sorts in C instead of one per tie group (a
     # 10,000-player event has thousands of them).
-    keyed = []
-    for player in sorted(figures, key=str):
-        total, games, firsts = figures[player]
-        # A float is exact enough here, and ten times cheaper than a Fraction: two rates with
-        # denominators below 2**26 are equal exactly when their correctly rounded quotients
-        # are.
-        key = (total, firsts / games if games else 0.0) if top_rate else (total,)
-        keyed.append((key, player))
-    keyed.sort(key=itemgetter(0), reverse=True)
-    groups = [[player for _, player in group] for _, group in groupby(keyed, itemgetter(0))]
+    names = sorted(figures, key=str)
+    # Floats sort three times faster than Decimals. A rate is exact enough as one: two rates
+    # with denominators below 2**26 are equal exactly when their correctly rounded quotients
+    # are. A total is too unless it has more than 15 significant digits; should two unequal
+    # totals ever meet in one float, the ranking is made again on the Decimals themselves.
+    for exact in (False, True):
+        keyed = []
+        for player in names:
+            total, games, firsts = figures[player]
+            points = total if exact else float(total)
+            key = (points, firsts / games if games else 0.0) if top_rate else (points,)
+            keyed.append((key, player))
+        keyed.sort(key=itemgetter(0), reverse=True)
+        groups = [[player for _, player in group] for _, group in groupby(keyed, itemgetter(0))]
+        if exact or all(
+            len({figures[p][0] for p in group}) == 1 for group in groups if len(group) > 1
+        ):
+            break
     if not decided:
         return groups
     # The organizer's decision settles a tie when it names every tied player.

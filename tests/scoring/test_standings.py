@@ -133,3 +133,19 @@ def test_a_penalty_counts_in_the_total_and_moves_the_cut():
     assert late.stages[0].advancing[0] == "A"
     anywhere = standings(games, "baba", players="ABCDEFGH", penalties=[Penalty("A", Decimal(-50))])
     assert "A" not in anywhere.stages[0].advancing
+
+
+def test_totals_a_float_cannot_tell_apart_are_still_ranked_apart():
+    from decimal import Decimal
+
+    from scoring.standings import Row, rank_rows
+
+    close = Decimal("0.1000000000000000000001")  # the same float as 0.1
+    assert float(close) == float(Decimal("0.1"))
+    rows = [Row("b", total=Decimal("0.1"), games=1), Row("a", total=close, games=1)]
+    ranked = rank_rows(rows)
+    assert [(r.player, r.rank, r.status) for r in ranked.rows] == [("a", 1, ""), ("b", 2, "")]
+    even = rank_rows(
+        [Row("b", total=Decimal("0.1"), games=1), Row("a", total=Decimal("0.10"), games=1)]
+    )
+    assert [(r.player, r.rank, r.status) for r in even.rows] == [("a", 1, "tie"), ("b", 1, "tie")]
