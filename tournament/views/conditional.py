@@ -4,9 +4,9 @@ Every write to an event moves its `version` on in the write's own transaction, s
 says whether anything a public page shows can have changed. The tag is made before the view
 runs, from one small query (for a page of one event, the event's row, which the view then
 gets); a phone that sends it back with nothing new gets 304 Not Modified and costs no
-standings work at all. The tag also holds what else changes the page: the
-language, the query (stage, sort, page), who is signed in (organizers see links the public do
-not), and the release (a deploy may change every page).
+standings work at all. The tag also holds what else changes the page: the language, the
+query (stage, sort, page), who is signed in (organizers see links the public do not), and
+the release (a deploy may change every page).
 """
 
 from __future__ import annotations
