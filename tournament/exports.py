@@ -107,7 +107,7 @@ def standings_records(
     """The rows of the overall standings, or of one stage (its rounds, its order, its cut),
     and the round numbers they show: what the page's table and every download hold.
     `numbers`: the rounds with a result, when the caller knows them (selectors.standings.
-    result_rounds); otherwise every row's rounds are read to find them."""
+    round_progress); otherwise every row's rounds are read to find them."""
     rows = result.rows
     by_player = {r.player: r for r in rows}
     records: list[StandingsRecord] = []

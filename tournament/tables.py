@@ -119,7 +119,7 @@ def standings_table(
 
     `rounds` (the rounds with a result) and `fractions` (those where a result has a fraction
     of a point) let the columns be chosen without reading every row's rounds, so only the
-    rows shown are (selectors.standings.result_rounds / fraction_rounds); without them,
+    rows shown are (selectors.standings.round_progress / fraction_rounds); without them,
     every row is read."""
     records, numbers = standings_records(
         result,
