@@ -96,9 +96,4 @@ def shared(
     keep it (the cache's default otherwise) — a stamp is never asked again once the event has
     moved on, so big values need not stay long."""
     digest = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
-    key = f"{kind}:{stamp}:{digest}"
-    value = cache.get(key)
-    if value is None:
-        value = make()
-        cache.set(key, value, timeout)
-    return value
+    return cache.get_or_set(f"{kind}:{stamp}:{digest}", make, timeout)

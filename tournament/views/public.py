@@ -267,11 +267,15 @@ def shared_page(
     language and shared by every server (tournament/caching.py); the frame around it —
     header, language and sign-out forms with their CSRF tokens — is drawn per request."""
 
-    def body() -> dict[str, str]:
-        title, template, context = make()
-        return {"title": title, "content": render_to_string(template, context)}
+    body = shared(kind, stamp, (*parts, get_language()), lambda: _page_body(make))
+    return render(request, "shared_page.html", body)
 
-    return render(request, "shared_page.html", shared(kind, stamp, (*parts, get_language()), body))
+
+def _page_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, str]:
+    """The title and rendered content `shared_page.html` frames (no request: nothing in it
+    is a reader's own)."""
+    title, template, context = make()
+    return {"title": title, "content": render_to_string(template, context)}
 
 
 @by_game_version
@@ -286,19 +290,18 @@ def game_detail_page(request: HttpRequest, found: Game) -> HttpResponse:
     def sheet() -> tuple[str, str, dict[str, Any]]:
         game = game_detail(event, found.pk)
         seats = list(game.seats.all())
-        names = [s.player.name for s in seats]
         hands = list(game.hands.all())
         chart = None
         if hands:
             chart = score_chart(
-                names, event.rules.start, [h.scores for h in hands], [h.label for h in hands]
+                seated, event.rules.start, [h.scores for h in hands], [h.label for h in hands]
             )
         table = _("Round %(r)s · table %(t)s") % {"r": game.round.number, "t": game.table}
         context = {
             "event": event,
             "game": game,
             "seats": seats,
-            "names": names,
+            "names": seated,
             "log": hand_log(hands),
             "chart": chart,
             "whole": event.rules.whole_points,
@@ -361,8 +364,6 @@ def player_detail(request: HttpRequest, player_id: int, stamps: list[str]) -> Ht
         return player.name, "tournament/_player_page.html", context
 
     if not stamps:  # in no event: nothing to key it by, and little to show
-        title, template, context = page()
-        content = render_to_string(template, context)
-        return render(request, "shared_page.html", {"title": title, "content": content})
+        return render(request, "shared_page.html", _page_body(page))
     name, *events = stamps  # a name may hold any character: it goes in the hashed parts
     return shared_page(request, "player-page", "|".join(events), (player_id, name), page)
