@@ -97,3 +97,26 @@ def shared(
     moved on, so big values need not stay long."""
     digest = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
     return cache.get_or_set(f"{kind}:{stamp}:{digest}", make, timeout)
+
+
+_MISSING = object()
+
+
+def shared_part(
+    kind: str,
+    stamp: str,
+    part: int,
+    make_parts: Callable[[], dict[int, T]],
+    timeout: Any = DEFAULT_TIMEOUT,
+) -> T:
+    """Part `part` of a value made whole but read a part at a time: `make_parts()` gives
+    every part (0, 1, … each must be there), once per `stamp` across every process; a
+    reader fetches and unpickles only its own part. For the players' placings: ranking
+    makes all 10,000 at once, a player's page needs one."""
+    key = f"{kind}:{stamp}:{part}"
+    found = cache.get(key, _MISSING)
+    if found is not _MISSING:
+        return found
+    parts = make_parts()
+    cache.set_many({f"{kind}:{stamp}:{n}": value for n, value in parts.items()}, timeout)
+    return parts[part]

@@ -201,19 +201,44 @@ def test_player_page_lists_every_game_across_events(client):
     with CaptureQueriesContext(connection) as captured:
         page = client.get(url("player-detail", player.pk))
     html = text(page)
-    # The player · their finished seats with round, event and game · where they stand: the
-    # first event's standings were cached by its page, the second's are read (stages, entries,
-    # penalties — three queries for every event not cached, however many).
-    # and the versions of the player's events, for the ETag
-    assert len(captured) == 8  # player, seats, three for the standings, two for the statistics
+    # Their events (for the ETag) · their own games' versions (the shared part's key) · their
+    # finished seats with round, event and game · two for the statistics · where they stand:
+    # per event the event itself, and its standings unless this process ranked that version
+    # (the first event's page did; the second's are read: stages, entries, penalties).
+    assert len(captured) == 10
     with CaptureQueriesContext(connection) as captured:
         again = text(client.get(url("player-detail", player.pk)))
-    # The versions of their events alone: the page is shared until one of them moves on.
-    assert len(captured) == 1 and main(again) == main(html)
+    # Their events and their own games alone: the rest is shared until one of them changes.
+    assert len(captured) == 2 and main(again) == main(html)
     assert html.count("<polyline") == 2 and small.name in html and second.name in html
     assert "5 games" in html
     assert client.get("/players/Nobody/").status_code == 404
     assert client.get(url("player-detail", 10**9)).status_code == 404
+
+
+def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_page(client):
+    from tournament.services.penalties import penalty_give
+
+    event = event_import(league_data(8, 2))
+    standings = event_standings(event)
+    last = standings.rows[-1]
+    player = Player.objects.get(name=last.player)
+    page = text(client.get(url("player-detail", player.pk)))
+    assert f"{last.rank} of 8" in page
+    # A bonus for them (no game of theirs changes) takes them to the top.
+    penalty_give(event=event, player=last.player, points="500", reason="bonus")
+    with CaptureQueriesContext(connection) as captured:
+        after = text(client.get(url("player-detail", player.pk)))
+    assert "1 of 8" in after and "500.0" in after
+    seen = event_standings(event).rows
+    assert next(r for r in seen if r.player == last.player).total == last.total + 500
+    # Their events · their own games · the event and its standings for the new placings:
+    # their seats and statistics are not read again.
+    assert len(captured) == 6
+    def from_places(html: str) -> str:
+        return html[html.index('class="stats places"') :]
+
+    assert from_places(main(after)) == from_places(main(page))
 
 
 def test_standings_read_together_are_each_events_own():

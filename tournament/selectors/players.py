@@ -1,22 +1,21 @@
 """Reads for a player's page: every finished game across events (one query), and where the
-player stands in each (the published standings: cached, or three queries for all the rest)."""
+player stands in each (the published placings: shared, made where the event is ranked)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from scoring.standings import Row
+from tournament.caching import event_stamp
 from tournament.models import Event, Player, Seat
-from tournament.selectors.standings import published_standings_of
+from tournament.selectors.standings import Placing, published_placings
 
 
 @dataclass
 class EventRecord:
     event: Event
     seats: list[Seat] = field(default_factory=list)
-    standing: Row | None = None  # the player's row in the event's standings
-    field_size: int = 0  # how many are ranked
+    standing: Placing | None = None  # where the player stands (player_record only)
 
     @property
     def total(self) -> Decimal:
@@ -47,8 +46,8 @@ class EventRecord:
         return out
 
 
-def player_record(player: Player) -> list[EventRecord]:
-    """Finished games grouped by event, newest event first, rounds in order."""
+def player_games(player: Player) -> list[EventRecord]:
+    """Finished games grouped by event, newest event first, rounds in order. One query."""
     seats = (
         Seat.objects.filter(player=player, rank__isnull=False)
         .select_related("round__event", "game")
@@ -58,9 +57,25 @@ def player_record(player: Player) -> list[EventRecord]:
     for seat in seats:
         event = seat.round.event
         records.setdefault(event.pk, EventRecord(event)).seats.append(seat)
-    tables = published_standings_of([r.event for r in records.values()])
-    for record in records.values():
-        table = tables[record.event.pk]
-        record.field_size = len(table.rows)
-        record.standing = next((r for r in table.rows if r.player == player.name), None)
     return list(records.values())
+
+
+def player_record(player: Player) -> list[EventRecord]:
+    """`player_games` with where the player stands in each event."""
+    records = player_games(player)
+    stamps = [(r.event.pk, event_stamp(r.event)) for r in records]
+    placings = published_placings(stamps, player.name)
+    for record in records:
+        record.standing = placings.get(record.event.pk)
+    return records
+
+
+def own_games_key(player_id: int) -> list[tuple]:
+    """What a player's page shows of their own games changes only with this: each finished
+    game of theirs with its version and table (one query). Results at other tables leave it
+    as it is — unlike where the player stands (`published_placings`)."""
+    return list(
+        Seat.objects.filter(player_id=player_id, rank__isnull=False)
+        .order_by("game_id")
+        .values_list("game_id", "game__version", "game__table")
+    )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterator, Sequence
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from decimal import Decimal
 from itertools import groupby
 from operator import itemgetter
@@ -16,7 +18,7 @@ from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
-from tournament.caching import event_stamp, stamped_cache
+from tournament.caching import event_stamp, shared_part, stamped_cache
 from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
 
 
@@ -206,6 +208,52 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
         _published.put(event.pk, event_stamp(event), value)
         out[event.pk] = value[0]
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """Where one player stands in an event's published standings."""
+
+    rank: int
+    field: int  # how many are ranked
+    status: str
+    total: Decimal  # with penalties
+    penalties: Decimal
+
+
+# A player's page shows their place in each of their events, which any result may move; the
+# places are made for every player at once, where the event is ranked, and kept in parts by
+# name so that a page fetches one part (about 160 placings of 10,000) instead of ranking the
+# event or unpickling every player's place.
+PLACING_PARTS = 64
+
+
+def _placing_part(name: str) -> int:
+    return zlib.crc32(name.encode()) % PLACING_PARTS
+
+
+def published_placings(events: Iterable[tuple[int, str]], name: str) -> dict[int, Placing]:
+    """Where `name` stands in each of `events` — (id, stamp) pairs — by event id; an event
+    where they are not ranked (a substitute) is left out. No query while the parts of
+    those versions are in the shared cache; otherwise the event and its standings."""
+    part = _placing_part(name)
+    out = {}
+    for event_id, stamp in events:
+        placings = shared_part("placings", stamp, part, lambda pk=event_id: _placings_of(pk))
+        if name in placings:
+            out[event_id] = placings[name]
+    return out
+
+
+def _placings_of(event_id: int) -> dict[int, dict[str, Placing]]:
+    # The event as it is now: never older than the stamp the parts are kept under.
+    event = Event.objects.select_related("venue").get(pk=event_id)
+    rows = published_standings(event).rows
+    parts: dict[int, dict[str, Placing]] = {n: {} for n in range(PLACING_PARTS)}
+    for row in rows:
+        placing = Placing(row.rank, len(rows), row.status, row.total, row.penalties)
+        parts[_placing_part(row.player)][row.player] = placing
+    return parts
 
 
 def round_progress(event: Event) -> tuple[list[int], int | None]:

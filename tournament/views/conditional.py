@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import wraps
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -83,22 +84,44 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     return read_game
 
 
+@dataclass(frozen=True)
+class PlayerEvents:
+    """What a player's page is keyed by: their name (a rename moves no event on) and each
+    event they entered as (id, stamp, name, slug)."""
+
+    name: str
+    events: list[tuple[int, str, str, str]]
+
+
 def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For a player's page, `view(request, player_id, stamps)`: the page shows every event
-    they entered, so its tag holds each one's stamp, and the player's name (a rename moves no
-    event on) — `stamps`, which the view keys its shared body by. Empty for a player in no
-    event."""
+    """For a player's page, `view(request, player_id, entered)`: the page shows where they
+    stand in every event they entered, so its tag holds each one's stamp and the player's
+    name (one query) — `entered`, a PlayerEvents, None for a player in no event."""
 
     @wraps(view)
     def read_events(request: HttpRequest, player_id: int) -> HttpResponse:
         rows = list(
             Entry.objects.filter(player_id=player_id)
             .order_by("event_id")
-            .values_list("player__name", "event_id", "event__created_at", "event__version")
+            .values_list(
+                "player__name",
+                "event_id",
+                "event__created_at",
+                "event__version",
+                "event__name",
+                "event__slug",
+            )
         )
         if not rows:
-            return view(request, player_id, [])
-        stamps = [rows[0][0], *(event_stamp(r[1:]) for r in rows)]
-        return _answer(request, _tag(request, "player", stamps), view, player_id, stamps)
+            return view(request, player_id, None)
+        entered = PlayerEvents(
+            rows[0][0],
+            [
+                (pk, event_stamp((pk, created, number)), name, slug)
+                for _n, pk, created, number, name, slug in rows
+            ],
+        )
+        stamps = [entered.name, *entered.events]
+        return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
 
     return read_events

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -25,11 +24,12 @@ from tournament.i18n import cut_tie_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
-from tournament.selectors.players import player_record
+from tournament.selectors.players import own_games_key, player_games
 from tournament.selectors.series import series_list
 from tournament.selectors.standings import (
     event_list,
     fraction_rounds,
+    published_placings,
     published_player_ids,
     published_standings,
     round_progress,
@@ -37,7 +37,12 @@ from tournament.selectors.standings import (
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
-from tournament.views.conditional import by_event_version, by_game_version, by_player_events
+from tournament.views.conditional import (
+    PlayerEvents,
+    by_event_version,
+    by_game_version,
+    by_player_events,
+)
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -63,32 +68,38 @@ def home(request: HttpRequest) -> HttpResponse:
 def _standings_context(
     request: HttpRequest, event: Event, per_page: int | None = PER_PAGE
 ) -> dict[str, Any]:
-    """Queries: the standings (3) unless this process has them for the event's version; the
-    rounds (1: those with results, the one in progress) unless some server has them — none
-    at all between two writes, whatever the size. `per_page` None: every row (the venue
-    screen pages through them itself)."""
-    result = published_standings(event)
-    staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
+    """Between two writes no server ranks: the page's summary (stage tabs, cut notes), its
+    rounds and its rendered table are each made once per version of the event and shared
+    (tournament/caching.py). Queries when one is missing: the standings (3) unless this
+    process has them for the event's version; the rounds (1: those with results, the one in
+    progress). `per_page` None: every row (the venue screen pages through them itself)."""
+    stamp = event_stamp(event)
     tab = request.GET.get("stage", "")
-    stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
+    summary = shared(
+        "standings-summary", stamp, (tab, get_language()), lambda: _standings_summary(event, tab)
+    )
     # The round columns, the live marker and, at a venue of whole points, the rounds with a
     # fraction of a point: once per version (every write that starts, ends or changes a game
     # moves it on), so the columns are chosen without reading every player's rounds and only
     # the rows shown are read.
-    stamp = event_stamp(event)
     rounds, in_progress = shared("standings-rounds", stamp, None, lambda: round_progress(event))
-    whole = event.rules.whole_points
-    fractions = (
-        shared("standings-fractions", stamp, None, lambda: fraction_rounds(result)) if whole else ()
-    )
 
     def render_table() -> str:
+        result = published_standings(event)
+        whole = event.rules.whole_points
+        fractions = (
+            shared("standings-fractions", stamp, None, lambda: fraction_rounds(result))
+            if whole
+            else ()
+        )
         sort = request.GET.get("sort", "")
         table = standings_table(
             result,
             players_per_table=event.rules.players,
-            whole=event.rules.whole_points,
-            stage=stage,
+            whole=whole,
+            stage=next((s for s in result.stages if s.stage.name == summary["tab"]), None)
+            if summary["tab"]
+            else None,
             in_progress=in_progress,
             sorted_by_user=bool(sort and sort != "rank"),
             player_ids=published_player_ids(event),
@@ -100,26 +111,39 @@ def _standings_context(
         return table.as_html(request)
 
     # The rendered table (a hundred rows of twenty cells is most of a page's time), per event
-    # version, language and query, shared by every app server (tournament/caching.py):
-    # between two results every phone gets the same bytes.
+    # version, language and query: between two results every phone gets the same bytes.
     key = (in_progress, get_language(), request.GET.urlencode(), per_page)
     played = set(rounds) | ({in_progress} if in_progress else set())
-    last = result.stages[-1] if result.stages else None
-    finished = bool(last and last.complete and in_progress is None and staged)
-    shown = [stage] if stage is not None else result.stages
-    notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
     return {
-        "cut_notes": [n for n in notes if n],
+        "cut_notes": summary["cut_notes"],
         "event": event,
         "table_html": shared("standings-table", stamp, key, render_table),
-        "stages": result.stages if staged else [],
-        "tab": stage.stage.name if stage else "",
+        "stages": summary["stages"],
+        "tab": summary["tab"],
         "in_progress": in_progress,
         "round_numbers": sorted(played),
-        "live": not finished,
+        "live": not (summary["complete"] and in_progress is None),
         "refresh": REFRESH_SECONDS,
         "updated": event.updated_at,  # the last change (services/audit.py), not this render
         "query": request.GET.urlencode(),
+    }
+
+
+def _standings_summary(event: Event, tab: str) -> dict[str, Any]:
+    """What a standings page says besides its table, from the ranking: the stage tabs (names;
+    none for a single stage that advances nobody), the tab asked for if it is one, the cut
+    notes of the stages shown, and whether the last stage is complete."""
+    result = published_standings(event)
+    staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
+    stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
+    shown = [stage] if stage is not None else result.stages
+    notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
+    last = result.stages[-1] if result.stages else None
+    return {
+        "stages": [s.stage.name for s in result.stages] if staged else [],
+        "tab": stage.stage.name if stage else "",
+        "cut_notes": [str(n) for n in notes if n],
+        "complete": bool(last and last.complete and staged),
     }
 
 
@@ -337,33 +361,61 @@ def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
 
 
 @by_player_events
-def player_detail(request: HttpRequest, player_id: int, stamps: list[str]) -> HttpResponse:
-    """A player's games in every event: totals, rank distribution, top rate, cumulative chart.
-    Made once until one of their events moves on (`stamps`, from by_player_events)."""
-
-    def page() -> tuple[str, str, dict[str, Any]]:
+def player_detail(
+    request: HttpRequest, player_id: int, entered: PlayerEvents | None
+) -> HttpResponse:
+    """A player's games in every event: totals, rank distribution, top rate, cumulative chart,
+    and where they stand in each event. What comes from their own games is made once until
+    one of them changes (a result at another table leaves it as it was); where they stand,
+    which any result may move, comes from the placings made once per version of the event
+    for every player (selectors/standings.py) — no ranking here."""
+    if entered is None:  # in no event: little to show, nothing to key it by
         player = get_object_or_404(Player, pk=player_id)
-        records = player_record(player)
-        sections = []
-        for record in records:
-            points = record.cumulative()
-            chart = score_chart(
-                [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
-            )
-            sections.append({"record": record, "chart": chart})
-        per_event, overall = player_statistics(player)
-        for section in sections:
-            section["stats"] = per_event.get(section["record"].event.pk)
-        totals = {
-            "stats": overall,
-            "games": sum(r.games for r in records),
-            "events": len(records),
-            "total": sum((r.total for r in records), Decimal(0)),
-        }
-        context = {"player": player, "sections": sections, "totals": totals}
-        return player.name, "tournament/_player_page.html", context
+        page = _player_body(player)
+        return render(request, "tournament/player_page.html", {"page": page, "sections": []})
+    events = {pk: (stamp, name, slug) for pk, stamp, name, slug in entered.events}
+    player = Player(pk=player_id, name=entered.name)
+    # Keyed by their own games and their events' names, not the events' versions.
+    shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
+    page = shared(
+        "player-page",
+        str(player_id),
+        (entered.name, own_games_key(player_id), shown, get_language()),
+        lambda: _player_body(player),
+    )
+    placings = published_placings(((pk, stamp) for pk, (stamp, *_) in events.items()), player.name)
+    sections = [
+        {**section, "name": events[pk][1], "slug": events[pk][2], "placing": placings.get(pk)}
+        for section in page["sections"]
+        for pk in [section["event_id"]]
+    ]
+    return render(request, "tournament/player_page.html", {"page": page, "sections": sections})
 
-    if not stamps:  # in no event: nothing to key it by, and little to show
-        return render(request, "shared_page.html", _page_body(page))
-    name, *events = stamps  # a name may hold any character: it goes in the hashed parts
-    return shared_page(request, "player-page", "|".join(events), (player_id, name), page)
+
+def _player_body(player: Player) -> dict[str, Any]:
+    """What a player's page shows from their own games, rendered: the title, the top, and
+    per event the figures and the rest of the section (player_page.html puts the rest)."""
+    records = player_games(player)
+    per_event, overall = player_statistics(player)
+    sections = []
+    for record in records:
+        points = record.cumulative()
+        chart = score_chart(
+            [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
+        )
+        context = {"record": record, "chart": chart, "stats": per_event.get(record.event.pk)}
+        sections.append(
+            {
+                "event_id": record.event.pk,
+                "total": record.total,
+                "figures": render_to_string("tournament/_player_figures.html", context),
+                "html": render_to_string("tournament/_player_section.html", context),
+            }
+        )
+    totals = {
+        "stats": overall,
+        "games": sum(r.games for r in records),
+        "events": len(records),
+    }
+    intro = render_to_string("tournament/_player_intro.html", {"player": player, "totals": totals})
+    return {"title": player.name, "intro": intro, "sections": sections}
