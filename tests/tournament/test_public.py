@@ -173,9 +173,9 @@ def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
     game = Game.objects.get(round__event=event, round__number=1, table=1)
     with CaptureQueriesContext(connection) as captured:
         sheet = text(client.get(url("game-detail", event.slug, game.pk)))
-    # The game with its event (whose version makes the ETag) · its players' names · the game
-    # for the sheet with its round and live scores · seats with players · hands
-    assert len(captured) == 5
+    # The game's and its event's versions (the ETag, the key) · its players' names · for the
+    # sheet: the event, the game with its round and live scores, seats with players, hands
+    assert len(captured) == 6
     with CaptureQueriesContext(connection) as captured:
         again = text(client.get(url("game-detail", event.slug, game.pk)))
     # The game and the names: the sheet is shared until they change (the frame around it,
@@ -305,8 +305,8 @@ def test_a_game_sheet_is_made_again_when_its_game_or_names_change_not_for_other_
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     warm, again = queries(client, address)  # another game's result: the same sheet, shared
-    assert (cold, warm) == (5, 2) and main(again) == main(sheet)
+    assert (cold, warm) == (6, 2) and main(again) == main(sheet)
     seated = Player.objects.get(name=re.search(r"Player \d{4}", main(sheet)).group(0))
     player_rename(player=seated, name="Renamed Player")
     after, renamed = queries(client, address)
-    assert after == 5 and "Renamed Player" in main(renamed)
+    assert after == 6 and "Renamed Player" in main(renamed)

@@ -65,21 +65,50 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     return read_event
 
 
+@dataclass(frozen=True)
+class GameVersion:
+    """What a game sheet is keyed by, read without building the game: the game's own stamp
+    (id, creation time, version) and its event's id, stamp and name. The event's rules are
+    not in it: they are copied when the event is made and never change."""
+
+    game_id: int
+    stamp: str
+    event_id: int
+    event_stamp: str
+    event_name: str
+
+
 def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For a game sheet, `view(request, game)`: the game with its round, event and venue in
-    one query, for the tag (the event's stamp) and for the view."""
+    """For a game sheet, `view(request, version)`: one query of plain values (a GameVersion)
+    for the tag — the event's stamp — and for the view's key; the view reads the game itself
+    only when it makes the sheet."""
 
     @wraps(view)
     def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-        game = (
-            Game.objects.select_related("round__event__venue")
-            .filter(pk=game_id, round__event__slug=slug)
-            .first()
+        rows = list(
+            Game.objects.filter(pk=game_id, round__event__slug=slug)
+            .order_by()  # one row: no default order joining four tables
+            .values_list(
+                "created_at",
+                "version",
+                "round__event_id",
+                "round__event__created_at",
+                "round__event__version",
+                "round__event__name",
+            )[:1]
         )
-        if game is None:
+        if not rows:
             raise Http404
-        tag = _tag(request, request.path, [event_stamp(game.round.event)])
-        return _answer(request, tag, view, game)
+        created, number, event_id, event_created, event_number, name = rows[0]
+        found = GameVersion(
+            game_id,
+            f"{game_id}.{created.timestamp():.6f}.{number}",
+            event_id,
+            event_stamp((event_id, event_created, event_number)),
+            name,
+        )
+        tag = _tag(request, request.path, [found.event_stamp])
+        return _answer(request, tag, view, found)
 
     return read_game
 

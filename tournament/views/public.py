@@ -21,7 +21,7 @@ from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import export_standings, export_statistics
 from tournament.i18n import cut_tie_text
-from tournament.models import Event, Game, Player
+from tournament.models import Event, Game, Player, Seat
 from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import own_games_key, player_games
@@ -38,6 +38,7 @@ from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
 from tournament.views.conditional import (
+    GameVersion,
     PlayerEvents,
     by_event_version,
     by_game_version,
@@ -303,16 +304,23 @@ def _page_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str,
 
 
 @by_game_version
-def game_detail_page(request: HttpRequest, found: Game) -> HttpResponse:
+def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     """One table: results with the breakdown; for hand-by-hand games the log and a chart.
     Made once per version of the game (two queries for the readers after the first): what
     it shows is the game's own, its players' names and the event's name and rules — a
     result at another table leaves it as it was, unlike the event's stamp."""
-    event = found.round.event
-    seated = list(found.seats.order_by("position").values_list("player__name", flat=True))
+    seated = list(
+        Seat.objects.filter(game_id=found.game_id)
+        .order_by("position")
+        .values_list("player__name", flat=True)
+    )
 
     def sheet() -> tuple[str, str, dict[str, Any]]:
-        game = game_detail(event, found.pk)
+        event = get_object_or_404(Event.objects.select_related("venue"), pk=found.event_id)
+        try:
+            game = game_detail(event, found.game_id)
+        except Game.DoesNotExist:  # deleted since the tag was read
+            raise Http404 from None
         seats = list(game.seats.all())
         hands = list(game.hands.all())
         chart = None
@@ -333,9 +341,8 @@ def game_detail_page(request: HttpRequest, found: Game) -> HttpResponse:
         }
         return f"{table} · {event.name}", "tournament/_game_sheet.html", context
 
-    stamp = f"{found.pk}.{found.created_at.timestamp():.6f}.{found.version}"
-    shown = (seated, event.slug, event.name, event.ruleset_snapshot)
-    return shared_page(request, "game-sheet", stamp, shown, sheet)
+    shown = (seated, found.event_name)  # a game never changes event; its rules never change
+    return shared_page(request, "game-sheet", found.stamp, shown, sheet)
 
 
 def _prize_columns(rules: Ruleset) -> dict[str, bool]:
