@@ -235,6 +235,7 @@ def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_pa
     # Their events · their own games · the event and its standings for the new placings:
     # their seats and statistics are not read again.
     assert len(captured) == 6
+
     def from_places(html: str) -> str:
         return html[html.index('class="stats places"') :]
 

@@ -1,0 +1,73 @@
+"""The shared cache's one-maker rule: readers who miss the same value together wait for the
+first one's instead of making it again (tournament/caching.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.core.cache import cache
+
+from tournament import caching
+
+
+def test_readers_who_miss_together_wait_for_the_first_ones_value():
+    cache.clear()
+    started, release = threading.Event(), threading.Event()
+    made: list[str] = []
+
+    def slow() -> str:
+        made.append("made")
+        started.set()
+        release.wait(5)
+        return "the table"
+
+    answers: list[str] = []
+    first = threading.Thread(target=lambda: answers.append(caching.shared("t", "1.0.1", 0, slow)))
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(
+        target=lambda: answers.append(caching.shared("t", "1.0.1", 0, lambda: "made twice"))
+    )
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the first reader, not making its own
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert answers == ["the table", "the table"] and made == ["made"]
+
+
+def test_parts_are_made_once_for_every_part_and_each_reader_gets_its_own():
+    cache.clear()
+    calls: list[int] = []
+
+    def make_parts() -> dict[int, dict[str, int]]:
+        calls.append(1)
+        return {0: {"a": 1}, 1: {"b": 2}}
+
+    assert caching.shared_part("p", "1.0.1", 1, make_parts) == {"b": 2}
+    assert caching.shared_part("p", "1.0.1", 0, make_parts) == {"a": 1}
+    assert calls == [1]
+    assert caching.shared_part("p", "1.0.2", 0, make_parts) == {"a": 1} and calls == [1, 1]
+
+
+def test_a_maker_that_fails_leaves_no_mark_behind():
+    cache.clear()
+
+    def broken() -> str:
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        caching.shared("t", "2.0.1", 0, broken)
+    # Nobody holds the mark: the next reader makes it at once.
+    assert cache.get(caching.shared_key("t", "2.0.1", 0) + ":making") is None
+    assert caching.shared("t", "2.0.1", 0, lambda: "made") == "made"
+
+
+def test_a_reader_waits_no_longer_than_a_dead_makers_mark_allows(monkeypatch):
+    cache.clear()
+    monkeypatch.setattr(caching, "WAIT_SECONDS", 0.2)
+    key = caching.shared_key("t", "3.0.1", 0)
+    cache.add(f"{key}:making", 1, 30)  # a maker that died holding the mark
+    assert caching.shared("t", "3.0.1", 0, lambda: "made here") == "made here"
