@@ -6,8 +6,9 @@ the value again, so nothing older than the row it read is served, and nothing ne
 
 Two layers, each for what it is good at (docs/performance.md has the figures):
 - `shared`: Django's cache (each process's memory, or Redis with REDIS_URL, shared by every
-  app server) for bytes — a rendered standings table, a download. One server renders, the
-  others serve it.
+  app server) for bytes — a rendered standings table, a download. One server renders while
+  the others wait for it, then serve it. `shared_part`: the same for a value made whole and
+  read a part at a time (every player's placing, made where the event is ranked).
 - `StampedCache`: each process's own memory for the ranked standings themselves, a Python
   object of a row per player: at 10,000 players unpickling it from Redis (177 ms) costs more
   than ranking it again from the entries (109 ms), so each process keeps its own.

@@ -173,14 +173,14 @@ def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
     game = Game.objects.get(round__event=event, round__number=1, table=1)
     with CaptureQueriesContext(connection) as captured:
         sheet = text(client.get(url("game-detail", event.slug, game.pk)))
-    # The game's and its event's versions (the ETag, the key) · its players' names · for the
+    # The seats' names with the game's and its event's versions (the ETag, the key) · for the
     # sheet: the event, the game with its round and live scores, seats with players, hands
-    assert len(captured) == 6
+    assert len(captured) == 5
     with CaptureQueriesContext(connection) as captured:
         again = text(client.get(url("game-detail", event.slug, game.pk)))
-    # The game and the names: the sheet is shared until they change (the frame around it,
+    # The names and versions: the sheet is shared until they change (the frame around it,
     # with its forms' CSRF tokens, is drawn per request).
-    assert len(captured) == 2 and main(again) == main(sheet)
+    assert len(captured) == 1 and main(again) == main(sheet)
     assert "<polyline" in sheet and sheet.count("<polyline") == 4 and "E1-0" in sheet
     assert "Uma" in sheet and "Oka" in sheet
     other = event_import(league_data(8, 1))
@@ -306,8 +306,8 @@ def test_a_game_sheet_is_made_again_when_its_game_or_names_change_not_for_other_
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     warm, again = queries(client, address)  # another game's result: the same sheet, shared
-    assert (cold, warm) == (6, 2) and main(again) == main(sheet)
+    assert (cold, warm) == (5, 1) and main(again) == main(sheet)
     seated = Player.objects.get(name=re.search(r"Player \d{4}", main(sheet)).group(0))
     player_rename(player=seated, name="Renamed Player")
     after, renamed = queries(client, address)
-    assert after == 6 and "Renamed Player" in main(renamed)
+    assert after == 5 and "Renamed Player" in main(renamed)

@@ -25,7 +25,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
-from tournament.models import Entry, Event, Game
+from tournament.models import Entry, Event, Seat
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -68,41 +68,45 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 @dataclass(frozen=True)
 class GameVersion:
     """What a game sheet is keyed by, read without building the game: the game's own stamp
-    (id, creation time, version) and its event's id, stamp and name. The event's rules are
-    not in it: they are copied when the event is made and never change."""
+    (id, creation time, version), its players' names in seat order, and its event's id,
+    stamp and name. The event's rules are not in it: they are copied when the event is made
+    and never change."""
 
     game_id: int
     stamp: str
+    names: list[str]
     event_id: int
     event_stamp: str
     event_name: str
 
 
 def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For a game sheet, `view(request, version)`: one query of plain values (a GameVersion)
-    for the tag — the event's stamp — and for the view's key; the view reads the game itself
-    only when it makes the sheet."""
+    """For a game sheet, `view(request, version)`: one query of plain values, a row per seat
+    (a GameVersion), for the tag — the event's stamp — and for the view's key; the view
+    reads the game itself only when it makes the sheet."""
 
     @wraps(view)
     def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         rows = list(
-            Game.objects.filter(pk=game_id, round__event__slug=slug)
-            .order_by()  # one row: no default order joining four tables
+            Seat.objects.filter(game_id=game_id, game__round__event__slug=slug)
+            .order_by("position")
             .values_list(
-                "created_at",
-                "version",
-                "round__event_id",
-                "round__event__created_at",
-                "round__event__version",
-                "round__event__name",
-            )[:1]
+                "player__name",
+                "game__created_at",
+                "game__version",
+                "game__round__event_id",
+                "game__round__event__created_at",
+                "game__round__event__version",
+                "game__round__event__name",
+            )
         )
-        if not rows:
+        if not rows:  # no such game in this event (a game always has its seats)
             raise Http404
-        created, number, event_id, event_created, event_number, name = rows[0]
+        _name, created, number, event_id, event_created, event_number, name = rows[0]
         found = GameVersion(
             game_id,
             f"{game_id}.{created.timestamp():.6f}.{number}",
+            [row[0] for row in rows],
             event_id,
             event_stamp((event_id, event_created, event_number)),
             name,

@@ -21,7 +21,7 @@ from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import export_standings, export_statistics
 from tournament.i18n import cut_tie_text
-from tournament.models import Event, Game, Player, Seat
+from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import own_games_key, player_games
@@ -150,16 +150,34 @@ def _standings_summary(event: Event, tab: str) -> dict[str, Any]:
 
 @by_event_version
 def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
-    context = _standings_context(request, event)
-    context["can_manage"] = can_referee(request.user, event)  # organizers and referees
-    return render(request, "tournament/event_detail.html", context)
+    """The standings page. Its content is rendered once per version, query and language (and
+    apart for those who may manage the event: their link) and shared; only the frame is
+    drawn per request."""
+    can_manage = can_referee(request.user, event)  # organizers and referees
+
+    def content() -> dict[str, Any]:
+        context = {**_standings_context(request, event), "can_manage": can_manage}
+        html = render_to_string("tournament/_event_standings.html", context)
+        return {"content": html, "live": context["live"]}
+
+    parts = (request.GET.urlencode(), get_language(), can_manage)
+    page = shared("standings-page", event_stamp(event), parts, content)
+    return render(request, "tournament/event_detail.html", {"event": event, **page})
 
 
 @require_GET
 @by_event_version
 def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
-    """The standings table alone, for the page to refresh itself without reloading."""
-    response = render(request, "tournament/_standings.html", _standings_context(request, event))
+    """The standings table alone, for the page to refresh itself without reloading: the
+    same bytes for every phone of a version, query and language."""
+    parts = (request.GET.urlencode(), get_language())
+    html = shared(
+        "standings-fragment",
+        event_stamp(event),
+        parts,
+        lambda: render_to_string("tournament/_standings.html", _standings_context(request, event)),
+    )
+    response = HttpResponse(html)
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -306,14 +324,10 @@ def _page_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str,
 @by_game_version
 def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     """One table: results with the breakdown; for hand-by-hand games the log and a chart.
-    Made once per version of the game (two queries for the readers after the first): what
+    Made once per version of the game (one query for the readers after the first): what
     it shows is the game's own, its players' names and the event's name and rules — a
     result at another table leaves it as it was, unlike the event's stamp."""
-    seated = list(
-        Seat.objects.filter(game_id=found.game_id)
-        .order_by("position")
-        .values_list("player__name", flat=True)
-    )
+    seated = found.names
 
     def sheet() -> tuple[str, str, dict[str, Any]]:
         event = get_object_or_404(Event.objects.select_related("venue"), pk=found.event_id)
