@@ -43,8 +43,18 @@ def _escaped(value: Any) -> str:
     return html.escape(str(value))
 
 
+LINK_SLOT = 987654321  # stands for a player's id in the reversed address (body_html)
+
+
+def _row_class(record: Any) -> str:
+    """A standings row's class: its status (none: "status-none") and the cut line."""
+    status = f"status-{record['status'] or 'none'}"
+    return f"{status} cut" if record["cut"] else status
+
+
 class StandingsTable(tables.Table):
     player_ids: dict[str, int] = {}  # name → id, for the links (set by standings_table)
+    _player_link = ""  # the player page's address with "{}" for the id, once per table
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
     player = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
     # More is better: the first tap on these sorts best first (order_by "-…").
@@ -56,11 +66,7 @@ class StandingsTable(tables.Table):
     class Meta:
         template_name = "tournament/_standings_table.html"
         attrs = {"class": "standings", "id": "standings-table"}
-        row_attrs = {
-            "class": lambda record: " ".join(
-                c for c in (f"status-{record['status'] or 'none'}", record["cut"] and "cut") if c
-            )
-        }
+        row_attrs = {"class": lambda record: _row_class(record)}
         empty_text = _("No players yet.")
 
     def body_html(self) -> SafeString:
@@ -80,14 +86,23 @@ class StandingsTable(tables.Table):
                 cells.append(
                     f"<td {td}>{_escaped(default if value in empty else render(value=value))}</td>"
                 )
-            rows.append(f"<tr {row.attrs.as_html()}>{''.join(cells)}</tr>")
+            # The row's class as Meta.row_attrs gives it, without django-tables2 inspecting the
+            # lambda's signature for every row.
+            parity = row.get_even_odd_css_class()
+            rows.append(f'<tr class="{_row_class(row.record)} {parity}">{"".join(cells)}</tr>')
         return mark_safe("".join(rows))  # every cell escaped above
 
     def render_player(self, value: str) -> str:
         player_id = self.player_ids.get(value)
         if player_id is None:
             return value
-        return format_html('<a href="{}">{}</a>', reverse("player-detail", args=[player_id]), value)
+        # Every link from one reversed address: reverse() per row was a tenth of the first
+        # page after a write.
+        if not self._player_link:
+            self._player_link = reverse("player-detail", args=[LINK_SLOT]).replace(
+                str(LINK_SLOT), "{}"
+            )
+        return format_html('<a href="{}">{}</a>', self._player_link.format(player_id), value)
 
     def render_top_rate(self, value: float) -> str:
         return f"{value:.3f}"
