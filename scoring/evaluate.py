@@ -36,10 +36,14 @@ class Evaluation:
     flow: GameFlow | None = None
 
 
-def evaluate(rules: Ruleset, players: int, data: Mapping[str, Any]) -> Evaluation:
+def evaluate(
+    rules: Ruleset, players: int, data: Mapping[str, Any], played: GameFlow | None = None
+) -> Evaluation:
     """Check a game (`hands`, or `scores` with `deposits`, `busts`, `yakuman`; either with
     `penalties`) for a table of `players` and play it through. Raises ScoringError naming the
-    field."""
+    field. `played`: the flow of this game's first hands, played already and checked (one
+    more hand at a table: the app replayed the others to show the sheet) — only the hands
+    after them are read and played, on it."""
     doc = Doc(data)
     given = parse_penalties(doc, players)
     if doc.has("hands"):
@@ -48,8 +52,11 @@ def evaluate(rules: Ruleset, players: int, data: Mapping[str, Any]) -> Evaluatio
                 raise fail("game.both", key)
         GameFlow(rules, players)  # the table size, before reading any hand
         raw = doc.list("hands")
-        hands = [parse_hand(h, rules, players, f"hands[{i}]") for i, h in enumerate(raw)]
-        flow = replay(rules, players, hands)
+        start = len(played.records) if played is not None else 0
+        if start > len(raw):
+            raise ValueError("the flow given has played more hands than the game holds")
+        hands = [parse_hand(raw[i], rules, players, f"hands[{i}]") for i in range(start, len(raw))]
+        flow = replay(rules, players, hands, played)
         return Evaluation(
             "hands",
             list(flow.scores),

@@ -268,10 +268,14 @@ class GameFlow:
         )
 
 
-def replay(rules: Ruleset, players: int, hands: Sequence[Hand]) -> GameFlow:
-    """Play every hand in order; an error names the hand (`hands[7].result.fu: …`)."""
-    flow = GameFlow(rules, players)
-    for i, hand in enumerate(hands):
+def replay(
+    rules: Ruleset, players: int, hands: Sequence[Hand], played: GameFlow | None = None
+) -> GameFlow:
+    """Play every hand in order; an error names the hand (`hands[7].result.fu: …`).
+    `played`: a flow that has played the game's first hands already — `hands` are the ones
+    after them, played on it (it is the flow returned: the caller gives it up)."""
+    flow = played if played is not None else GameFlow(rules, players)
+    for i, hand in enumerate(hands, len(flow.records)):
         try:
             flow.play(hand)
         except ScoringError as exc:

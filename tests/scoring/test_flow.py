@@ -65,3 +65,35 @@ def test_time_up_ends_the_game_after_the_hand_in_play():
     assert flow.over and flow.next() is None
     assert len(flow.records) == 3  # East 3: far from the end of South 4
     assert sum(p.points for p in flow.settlement().players) == 0  # settled as it stands
+
+
+def test_a_game_goes_on_from_a_flow_that_played_its_first_hands():
+    """evaluate(…, played=flow) plays only the hands after the flow's (the app's entry page
+    replayed those already): the same game as replaying every hand; an error still names the
+    hand by its place in the game."""
+    from scoring.evaluate import evaluate
+
+    results = [
+        ron(1, win(2, 3, 40)),
+        draw(0, 2),
+        tsumo(3, 2, 30),
+        ron(0, win(1, 1, 30)),
+        draw(),
+        tsumo(0, 4, 30),
+        ron(2, win(3, 2, 40)),
+        draw(1),
+    ]
+    game = {"hands": [{"result": r} for r in results]}
+    whole = evaluate(BABA, 4, game)
+    for cut in range(len(results) + 1):
+        first = evaluate(BABA, 4, {"hands": game["hands"][:cut]})
+        on = evaluate(BABA, 4, game, played=first.flow)
+        assert on.flow is first.flow
+        assert (on.scores, on.deposits, on.over) == (whole.scores, whole.deposits, whole.over)
+        assert [r.label for r in on.records] == [r.label for r in whole.records]
+        assert on.settlement == whole.settlement
+    flow = evaluate(BABA, 4, {"hands": game["hands"][:2]}).flow
+    bad = {"hands": [*game["hands"][:2], {"result": tsumo(9, 2, 30)}]}
+    with pytest.raises(ScoringError) as err:
+        evaluate(BABA, 4, bad, played=flow)
+    assert err.value.field.startswith("hands[2]")

@@ -177,6 +177,33 @@ def hand(client, event, game, **fields: Any):
     return client.post(url("game-hands", event.slug, game.pk), {"version": game.version, **fields})
 
 
+def test_posting_a_hand_plays_each_hand_once(monkeypatch):
+    """The page replays the table's hands to check the new one against them; the service
+    plays the new hand on that flow instead of replaying the game again (issue 16)."""
+    from scoring.flow import GameFlow
+
+    event, client, game = setup()
+    for _ in range(3):
+        assert hand(client, event, game, type="draw", tenpai=["0"]).status_code == 302
+    played = []
+    real = GameFlow.play
+
+    def counted(self, hand_):
+        played.append(hand_)
+        return real(self, hand_)
+
+    monkeypatch.setattr(GameFlow, "play", counted)
+    assert hand(client, event, game, type="draw", tenpai=["1"]).status_code == 302
+    assert len(played) == 3 + 1  # the sheet's three, then the new one
+    assert Hand.objects.filter(game=game).count() == 4
+    # A hand the engine refuses (1 han 20 fu, when it reads the hand): the sheet's flow was
+    # handed over, so the page shows a sheet made again — four hands, as stored.
+    played.clear()
+    refused = hand(client, event, game, type="tsumo", winner="0", han="1", fu="20")
+    assert refused.status_code == 400 and 'id="id_fu_error"' in text(refused)
+    assert len(played) == 4 + 4 and Hand.objects.filter(game=game).count() == 4
+
+
 def test_hand_by_hand_sheet_records_hands_and_undoes_the_last():
     event, client, game = setup()
     page = client.get(url("game-hands", event.slug, game.pk))

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from scoring.evaluate import evaluate
+from scoring.flow import GameFlow
 from scoring.messages import fail
 from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
@@ -60,13 +61,14 @@ def hold_for_confirmation(locked: Game, ev: Evaluated, at: AtTable | None) -> Ev
     return ev
 
 
-def game_evaluate(rules: Ruleset, data: Any) -> Evaluated:
-    """Check a game document (the event-file shape) with the engine. Raises ServiceError."""
+def game_evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Evaluated:
+    """Check a game document (the event-file shape) with the engine. Raises ServiceError.
+    `played`: the flow of its first hands, already played (scoring.evaluate)."""
     with engine_errors():
-        return _evaluate(rules, data)
+        return _evaluate(rules, data, played)
 
 
-def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
+def _evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Evaluated:
     doc = Doc(data).only(*GAME_KEYS)
     rnd = doc.int("round", low=1, high=999)
     # Up to 9,999 tables: a 10,000-player online qualifier seats 2,500 a round (issue 16).
@@ -77,7 +79,7 @@ def _evaluate(rules: Ruleset, data: Any) -> Evaluated:
         raise fail("players.count", "seats", venue=rules.slug, counts=counts, players=len(seats))
     seats = check_table_names(seats, "seats")
     n = len(seats)
-    result = evaluate(rules, n, data)
+    result = evaluate(rules, n, data, played)
     derived = [
         {
             "data": raw,
@@ -407,10 +409,20 @@ def _hands_changed(
 
 @transaction.atomic
 def game_hand_add(
-    *, game: Game, hand: Any, expected_version: int, user: Any = None, at: AtTable | None = None
+    *,
+    game: Game,
+    hand: Any,
+    expected_version: int,
+    user: Any = None,
+    at: AtTable | None = None,
+    played: GameFlow | None = None,
 ) -> Game:
     """Play one more hand at a table recorded hand by hand; the game closes itself when the
-    flow says it is over. An error names the field of the hand (`result.wins[1].seat`)."""
+    flow says it is over. An error names the field of the hand (`result.wins[1].seat`).
+
+    `played`: the flow of `game`'s hands as the caller replayed them (the entry page showed
+    them): when nothing has changed since `game` was read, the new hand is played on it and
+    the engine does not replay the game again. The caller gives it up."""
     locked = _lock(game)
     if locked.version == expected_version + 1 and locked.mode == "hands":
         last = locked.hands.order_by("-number").values_list("data", flat=True).first()
@@ -422,8 +434,12 @@ def game_hand_add(
     data = _hands_data(locked)
     index = len(data["hands"])
     data["hands"].append(hand)
+    # The caller's flow holds these very hands if the game has not moved since it was read
+    # (every change moves its version on) — checked again here, under the lock.
+    same = played is not None and game.version == locked.version
+    continued = played if same and len(played.records) == index else None
     try:
-        ev = game_evaluate(locked.round.event.rules, data)
+        ev = game_evaluate(locked.round.event.rules, data, continued)
         logged = _hand_logged(data, index + 1, ev.hands[index])
         if _plays_on(locked, ev):  # one row: the hand (and the game's version)
             stage_require_open(locked.round.event, rounds=[locked.round.number])

@@ -272,14 +272,15 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
             hand=form.to_hand(),
             expected_version=form.cleaned_data["version"] or 0,
             user=request.user,
+            played=sheet.flow,  # the hands replayed for the sheet: the engine goes on from them
         )
     except ConflictError:
         current = _game(event, game_id)
         form = _rebased(HandForm, request.POST, current.version, **kwargs)
         return _hands_page(request, event, current, form, conflict=True)
-    except ServiceError as exc:  # nothing was written: the sheet is as it was
+    except ServiceError as exc:  # nothing was written; the sheet's flow was given up: again
         form.add_service_error(exc)
-        return _hands_page(request, event, game, form, sheet)
+        return _hands_page(request, event, game, form)
     # A finished game's page says so itself, with its result: no second notice above it.
     return redirect("game-hands", event.slug, game.pk)
 

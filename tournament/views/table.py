@@ -213,6 +213,7 @@ class TablePage:
                 hand=form.to_hand(),
                 expected_version=form.cleaned_data["version"] or 0,
                 at=AtTable(self.game.table, self.seat),
+                played=self.sheet.flow,  # replayed for the page: the engine goes on from it
             )
         except ConflictError:
             self.game.refresh_from_db()
@@ -222,6 +223,7 @@ class TablePage:
             return 409
         except ServiceError as exc:
             form.add_service_error(exc)
+            self.sheet = game_sheet(self.event, self.game)  # its flow was given up: again
             return 400
         return self.reload()
 
