@@ -247,9 +247,11 @@ def published_placings(events: Iterable[tuple[int, str]], name: str) -> dict[int
 
 def _placings_of(event_id: int) -> dict[int, dict[str, Placing]]:
     # The event as it is now: never older than the stamp the parts are kept under.
-    event = Event.objects.select_related("venue").get(pk=event_id)
-    rows = published_standings(event).rows
+    event = Event.objects.select_related("venue").filter(pk=event_id).first()
     parts: dict[int, dict[str, Placing]] = {n: {} for n in range(PLACING_PARTS)}
+    if event is None:  # deleted since the page read its events: nobody stands anywhere
+        return parts
+    rows = published_standings(event).rows
     for row in rows:
         placing = Placing(row.rank, len(rows), row.status, row.total, row.penalties)
         parts[_placing_part(row.player)][row.player] = placing
