@@ -404,11 +404,14 @@ def player_detail(
         (entered.name, own_games_key(player_id), shown, get_language()),
         lambda: _player_body(player),
     )
-    placings = published_placings(((pk, stamp) for pk, (stamp, *_) in events.items()), player.name)
+    # A section per event with a finished game of theirs (an entry for each: a seat needs one).
+    shown_ids = [s["event_id"] for s in page["sections"] if s["event_id"] in events]
+    placings = published_placings([(pk, events[pk][0]) for pk in shown_ids], player.name)
     sections = [
-        {**section, "name": events[pk][1], "slug": events[pk][2], "placing": placings.get(pk)}
-        for section in page["sections"]
-        for pk in [section["event_id"]]
+        {**s, "name": events[pk][1], "slug": events[pk][2], "placing": placings.get(pk)}
+        for s in page["sections"]
+        for pk in [s["event_id"]]
+        if pk in events
     ]
     return render(request, "tournament/player_page.html", {"page": page, "sections": sections})
 
