@@ -1,7 +1,7 @@
 """What readers ask again and again between two writes, made once.
 
 Everything is keyed by the event's stamp (its id, creation time and version, which every
-write moves on in its own transaction — services/audit.py): a reader whose stamp is newer makes
+write moves on in its own transaction — services/changes.py): a reader whose stamp is newer makes
 the value again, so nothing older than the row it read is served, and nothing needs clearing.
 
 Two layers, each for what it is good at (docs/performance.md has the figures):

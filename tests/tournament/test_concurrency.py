@@ -20,7 +20,7 @@ from django.db import connection, connections
 from tests.tournament.factories import PLAYERS, make_event
 from tests.tournament.organize_support import logged_in, organizer_for, scores_post, url
 from tournament.models import Entry, Event, Game, Round
-from tournament.services import audit
+from tournament.services import changes
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -33,7 +33,7 @@ def race(monkeypatch: pytest.MonkeyPatch, send: Callable[[], Any]) -> list[int]:
     """`send` twice: the second starts once the first is about to commit, which it then does
     only HOLD seconds later. Returns both status codes, first request first."""
     inside = threading.Event()
-    touch = audit.event_touch
+    touch = changes.event_touch
     held = threading.Lock()
 
     def slow_touch(event_id: int) -> None:
@@ -42,7 +42,7 @@ def race(monkeypatch: pytest.MonkeyPatch, send: Callable[[], Any]) -> list[int]:
             inside.set()
             time.sleep(HOLD)
 
-    monkeypatch.setattr(audit, "event_touch", slow_touch)
+    monkeypatch.setattr(changes, "event_touch", slow_touch)
     answers: dict[str, int] = {}
 
     def run(name: str) -> None:

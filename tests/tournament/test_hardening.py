@@ -235,7 +235,7 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
 
     import tournament.services.games as games
 
-    real = games.audit_record
+    real = games.change_record
 
     def cut_then_audit(**kwargs):
         # The seats are rewritten by now; the server drops this connection before the commit.
@@ -251,13 +251,13 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
             admin.execute("SELECT pg_terminate_backend(%s)", [pid])
         return real(**kwargs)
 
-    monkeypatch.setattr(games, "audit_record", cut_then_audit)
+    monkeypatch.setattr(games, "change_record", cut_then_audit)
     second = scores_post(game, [10000, 20000, 30000, 40000])
     page = client.post(address("game-scores", event.slug, game.pk), second)
     assert page.status_code == 503
     assert "Nothing was saved" in page.content.decode()
 
-    monkeypatch.setattr(games, "audit_record", real)
+    monkeypatch.setattr(games, "change_record", real)
     connection.close()  # what Django does at the end of a request with a broken connection
     game.refresh_from_db()
     assert game.version == 2 and game_to_data(game) == before

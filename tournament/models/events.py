@@ -64,7 +64,7 @@ class Event(models.Model):
     table_mode = models.CharField(
         _("a table link enters"), max_length=10, choices=TABLE_MODE_CHOICES, default="hands"
     )
-    # Bumped by every change to the event's players, games or stages (services/audit.py and
+    # Bumped by every change to the event's players, games or stages (services/changes.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
     version = models.PositiveIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import Event, Game, Round
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
 
@@ -29,7 +29,7 @@ def event_round_minutes_set(*, event: Event, minutes: Any, user: Any = None) -> 
     before = event.round_minutes
     event.round_minutes = value
     event.save(update_fields=["round_minutes", "updated_at"])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="clock.minutes",
@@ -48,7 +48,7 @@ def round_clock_start(*, rnd: Round, user: Any = None) -> Round:
         raise ServiceError("clock.no_minutes", "round_minutes")
     rnd.clock_started_at = timezone.now()
     rnd.save(update_fields=["clock_started_at"])
-    audit_record(
+    change_record(
         event=rnd.event,
         user=user,
         action="clock.start",
@@ -71,7 +71,7 @@ def game_extra_minutes(*, game: Game, minutes: Any, user: Any = None) -> Game:
     game.refresh_from_db(fields=["extra_minutes"])
     game.extra_minutes += value
     game.save(update_fields=["extra_minutes"])
-    audit_record(
+    change_record(
         event=game.round.event,
         user=user,
         action="clock.extra",

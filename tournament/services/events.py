@@ -16,7 +16,7 @@ from scoring import FORMATS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import Entry, Event, Player, Stage, Venue
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
@@ -172,7 +172,7 @@ def event_create(
     if user is not None and getattr(user, "is_authenticated", False):
         event.organizers.add(user)
     registered = _register(event, names)
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="event.create",
@@ -221,7 +221,7 @@ def event_register_players(*, event: Event, names: Sequence[str], user: Any = No
         # New entrants would join a closed stage's ranking.
         stage_require_open(event, entrants=True)
     if user is not None and added:
-        audit_record(
+        change_record(
             event=event,
             user=user,
             action="event.players",
@@ -242,7 +242,7 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
     stage_require_open(entry.event, entrants=True)
     entry.withdrawn = withdrawn
     entry.save(update_fields=["withdrawn"])
-    audit_record(
+    change_record(
         event=entry.event,
         user=user,
         action="event.withdraw" if withdrawn else "event.reinstate",
@@ -263,7 +263,7 @@ def event_rename(*, event: Event, name: str, user: Any = None) -> Event:
         return event
     Event.objects.filter(pk=event.pk).update(name=name)
     event.name = name
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="event.rename",
@@ -292,7 +292,7 @@ def _people_set(event: Event, relation: str, users: Sequence[Any], user: Any) ->
     people.set(users)
     after = sorted(u.get_username() for u in users)
     if before != after:
-        audit_record(
+        change_record(
             event=event,
             user=user,
             action=f"event.{relation}",
@@ -327,7 +327,7 @@ def event_table_entry_set(
         return event
     event.table_entry, event.table_mode = table_entry, table_mode
     event.save(update_fields=["table_entry", "table_mode", "updated_at"])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="event.table_entry",
@@ -338,7 +338,7 @@ def event_table_entry_set(
     return event
     event.table_entry = table_entry
     event.save(update_fields=["table_entry", "updated_at"])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="event.table_entry",

@@ -16,7 +16,7 @@ from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
 from scoring.settlement import Settlement
 from tournament.models import Entry, Event, Game, Hand, Round, Seat
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ConflictError, ServiceError, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
@@ -255,7 +255,7 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
         raise _recorded_already(ev) from None
     if game.finished:
         entries_recount(event.pk, [p.pk for p in players.values()])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="game.record",
@@ -315,7 +315,7 @@ def _replace(
     if locked.finished:
         counted += [p.pk for p in players.values()]
     entries_recount(event.pk, counted)  # the players whose figures this write may change
-    audit_record(
+    change_record(
         event=event,
         user=user,
         at=at,
@@ -395,7 +395,7 @@ def _hands_changed(
     log keeps the hand."""
     locked.version += 1
     locked.save(update_fields=["version", "updated_at"])
-    audit_record(
+    change_record(
         event=locked.round.event,
         user=user,
         at=at,
@@ -503,7 +503,7 @@ def game_remove(*, game: Game, user: Any = None) -> None:
     counted = list(locked.seats.values_list("player_id", flat=True)) if locked.finished else []
     locked.delete()
     entries_recount(event.pk, counted)
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="game.remove",

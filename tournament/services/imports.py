@@ -13,7 +13,7 @@ from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import Doc, load_json
 from tournament.models import Entry, Event, Game, Hand, Round, Seat, Stage
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
 from tournament.services.games import (
@@ -182,7 +182,7 @@ def _games_write(
     Seat.objects.bulk_create(seats, batch_size=2000)
     Hand.objects.bulk_create(hands, batch_size=2000)
     entries_recount(event.pk)  # every entry: the event is new
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="event.import",
@@ -242,7 +242,7 @@ def event_export(event: Event) -> dict[str, Any]:
 def event_delete(*, event: Event, user: Any = None) -> None:
     """Delete an event with everything in it. Its event file is kept in the log entry (with
     no event to point at), so a mistaken deletion can be imported back."""
-    audit_record(
+    change_record(
         event=None,
         user=user,
         action="event.delete",

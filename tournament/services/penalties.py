@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import Entry, Event, Penalty
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
@@ -54,7 +54,7 @@ def penalty_give(
         reason=reason,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="penalty.give",
@@ -76,7 +76,7 @@ def penalty_cancel(*, penalty: Penalty, user: Any = None) -> Penalty:
     penalty.cancelled_at = timezone.now()
     penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
     penalty.save(update_fields=["cancelled_at", "cancelled_by"])
-    audit_record(
+    change_record(
         event=penalty.event,
         user=user,
         action="penalty.cancel",

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from scoring.names import normalize_name
 from tournament.models import Event, Player
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
 
@@ -30,7 +30,7 @@ def player_rename(*, player: Player, name: str, user: Any = None) -> Player:
     Player.objects.filter(pk=player.pk).update(name=name)
     player.name = name
     for event in events:
-        audit_record(
+        change_record(
             event=event,
             user=user,
             action="player.rename",

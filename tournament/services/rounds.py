@@ -12,7 +12,7 @@ from django.db.models import Max, Q
 from scoring.seating import choose_byes, draw_winds, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
 from tournament.selectors.standings import event_standings
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, StageName, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
@@ -168,7 +168,7 @@ def round_seat(
         [SitOut(round=rnd, player=players[n], reason="bye") for n in byes]
         + [SitOut(round=rnd, player=players[n], reason="cut") for n in cut]
     )
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="round.seat",
@@ -195,7 +195,7 @@ def round_unseat(*, rnd: Round, user: Any = None) -> None:
         [s.player.name for s in g.seats.select_related("player")]
         for g in rnd.games.order_by("table")
     ]
-    audit_record(
+    change_record(
         event=rnd.event,
         user=user,
         action="round.unseat",

@@ -12,7 +12,7 @@ from scoring.standings import Stage as StageRule
 from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
 from tournament.selectors.standings import stage_result
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, StageName
 from tournament.services.locks import event_lock
 
@@ -86,7 +86,7 @@ def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any 
     before = list(stage.decision)
     stage.decision = list(order)
     stage.save(update_fields=["decision"])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="stage.decide",
@@ -113,7 +113,7 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         raise ServiceError("stage.tie_first", "stage", players=names)
     stage.closed = True
     stage.save(update_fields=["closed"])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="stage.close",
@@ -137,7 +137,7 @@ def stage_reopen(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         )
     stage.closed = False
     stage.save(update_fields=["closed"])
-    audit_record(
+    change_record(
         event=event,
         user=user,
         action="stage.reopen",

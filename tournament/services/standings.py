@@ -18,7 +18,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from tournament.models import Entry, Event, Seat
-from tournament.services.audit import event_touch
+from tournament.services.changes import event_touch
 from tournament.services.locks import event_lock
 
 # Seat fields a recount reads, in this order (see `count_figures`).

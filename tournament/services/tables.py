@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournament.models import Game, TableLink
-from tournament.services.audit import audit_record
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.games import (
     AtTable,
@@ -78,7 +78,7 @@ def table_link_renew(*, game: Game, user: Any = None) -> TableLink:
         raise ServiceError("table.closed", "", table=locked.table)
     locked.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
     link = table_link_issue(locked)
-    audit_record(
+    change_record(
         event=locked.round.event,
         user=user,
         action="table.link",
@@ -138,7 +138,7 @@ def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
     locked.confirmation, locked.dispute = "disputed", reason
     locked.version += 1
     locked.save(update_fields=["confirmation", "dispute", "version", "updated_at"])
-    audit_record(
+    change_record(
         event=locked.round.event,
         user=None,
         at=AtTable(locked.table, seat),

@@ -125,7 +125,7 @@ def _standings_context(
         "round_numbers": sorted(played),
         "live": not (summary["complete"] and in_progress is None),
         "refresh": REFRESH_SECONDS,
-        "updated": event.updated_at,  # the last change (services/audit.py), not this render
+        "updated": event.updated_at,  # the last change (services/changes.py), not this render
         "query": request.GET.urlencode(),
     }
 

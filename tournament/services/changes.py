@@ -1,3 +1,5 @@
+"""A change to an event: its version moved on and the change logged, together (change_record)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,7 +16,7 @@ def event_touch(event_id: int) -> None:
     Event.objects.filter(pk=event_id).update(version=F("version") + 1, updated_at=timezone.now())
 
 
-def audit_record(
+def change_record(
     *,
     event: Event | None,
     user: Any,
@@ -24,8 +26,10 @@ def audit_record(
     after: Any = None,
     at: Any = None,
 ) -> AuditEntry:
-    """Log an organizer's change. Every write to an event passes here, so this is also where
-    the event's version moves on (in the same transaction as the change)."""
+    """A change, as every write makes one, in the write's transaction: the event's version
+    moves on (`event_touch`: what readers cached for the old version is not served again, and
+    pages say when the event last changed) and the change goes in the log (who, what, through
+    which table, before and after). Named for both: no write may do one without the other."""
     if event is not None:
         event_touch(event.pk)
     return AuditEntry.objects.create(
