@@ -177,6 +177,16 @@ def hand(client, event, game, **fields: Any):
     return client.post(url("game-hands", event.slug, game.pk), {"version": game.version, **fields})
 
 
+def test_deleting_a_game_in_play_shows_its_scores_after_the_last_hand():
+    event, client, game = setup()
+    assert hand(client, event, game, type="draw", tenpai=["0"]).status_code == 302
+    page = text(client.get(url("game-delete", event.slug, game.pk)))
+    live = Hand.objects.get(game=game, number=1).scores
+    assert "in play" in page
+    for name, score in zip(names(game), live, strict=True):
+        assert f"{name}: {score}" in page
+
+
 def test_posting_a_hand_plays_each_hand_once(monkeypatch):
     """The page replays the table's hands to check the new one against them; the service
     plays the new hand on that flow instead of replaying the game again (issue 16)."""

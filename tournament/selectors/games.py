@@ -46,9 +46,9 @@ def round_list(event: Event) -> QuerySet[Round]:
 
 def game_for_entry(event: Event, game_id: int) -> Game:
     """One game of the event with its round (and the round's event: the round clock reads its
-    minutes), seats and players (raises Game.DoesNotExist)."""
+    minutes), seats and players, and its live scores (raises Game.DoesNotExist)."""
     return (
-        Game.objects.select_related("round__event")
+        with_live_scores(Game.objects.select_related("round__event"))
         .prefetch_related(
             Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
         )
