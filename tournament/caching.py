@@ -82,7 +82,7 @@ def clear_all() -> None:
 
 def event_stamp(event: Any) -> str:
     """An event's state as one string: id, creation time (ids repeat after a rollback) and
-    version. `event`: an Event, or its (pk, created_at, version)."""
+    version. `event`: an Event, or its (pk, created_at, version) — a game's too."""
     pk, created, number = (
         event if isinstance(event, tuple) else (event.pk, event.created_at, event.version)
     )
@@ -126,15 +126,18 @@ def shared_part(
     every part (0, 1, … each must be there), once per `stamp` across every process; a
     reader fetches and unpickles only its own part. For the players' placings: ranking
     makes all 10,000 at once, a player's page needs one."""
-    key = f"{kind}:{stamp}:{part}"
-    found = cache.get(key, _MISSING)
+
+    def key_of(n: int) -> str:
+        return f"{kind}:{stamp}:{n}"
+
+    found = cache.get(key_of(part), _MISSING)
     if found is not _MISSING:
         return found
 
     def store(parts: dict[int, T]) -> None:
-        cache.set_many({f"{kind}:{stamp}:{n}": value for n, value in parts.items()}, timeout)
+        cache.set_many({key_of(n): value for n, value in parts.items()}, timeout)
 
-    return _made_once(f"{kind}:{stamp}", key, make_parts, store, lambda parts: parts[part])
+    return _made_once(f"{kind}:{stamp}", key_of(part), make_parts, store, lambda p: p[part])
 
 
 _MISSING = object()

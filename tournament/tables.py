@@ -66,7 +66,7 @@ class StandingsTable(tables.Table):
     class Meta:
         template_name = "tournament/_standings_table.html"
         attrs = {"class": "standings", "id": "standings-table"}
-        row_attrs = {"class": lambda record: _row_class(record)}
+        row_attrs = {"class": _row_class}
         empty_text = _("No players yet.")
 
     def body_html(self) -> SafeString:

@@ -44,16 +44,14 @@ def round_list(event: Event) -> QuerySet[Round]:
     )
 
 
-def game_for_entry(event: Event, game_id: int) -> Game:
+def game_for_entry(event: Event, game_id: int, live_scores: bool = False) -> Game:
     """One game of the event with its round (and the round's event: the round clock reads its
-    minutes), seats and players, and its live scores (raises Game.DoesNotExist)."""
-    return (
-        with_live_scores(Game.objects.select_related("round__event"))
-        .prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-        )
-        .get(pk=game_id, round__event=event)
+    minutes), seats and players — and, asked for, its live scores (`with_live_scores`: the
+    delete confirmation shows a game in play with them). Raises Game.DoesNotExist."""
+    games = Game.objects.select_related("round__event").prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
     )
+    return (with_live_scores(games) if live_scores else games).get(pk=game_id, round__event=event)
 
 
 @dataclass

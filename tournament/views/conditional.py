@@ -105,7 +105,7 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
         _name, created, number, event_id, event_created, event_number, name = rows[0]
         found = GameVersion(
             game_id,
-            f"{game_id}.{created.timestamp():.6f}.{number}",
+            event_stamp((game_id, created, number)),  # the game's own, made the same way
             [row[0] for row in rows],
             event_id,
             event_stamp((event_id, event_created, event_number)),
@@ -120,10 +120,10 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 @dataclass(frozen=True)
 class PlayerEvents:
     """What a player's page is keyed by: their name (a rename moves no event on) and each
-    event they entered as (id, stamp, name, slug)."""
+    event they entered, by id: (stamp, name, slug)."""
 
     name: str
-    events: list[tuple[int, str, str, str]]
+    events: dict[int, tuple[str, str, str]]
 
 
 def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -149,12 +149,12 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             return view(request, player_id, None)
         entered = PlayerEvents(
             rows[0][0],
-            [
-                (pk, event_stamp((pk, created, number)), name, slug)
+            {
+                pk: (event_stamp((pk, created, number)), name, slug)
                 for _n, pk, created, number, name, slug in rows
-            ],
+            },
         )
-        stamps = [entered.name, *entered.events]
+        stamps = [entered.name, *entered.events.items()]
         return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
 
     return read_events

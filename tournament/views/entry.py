@@ -38,9 +38,9 @@ CONFLICT = gettext_lazy(
 )
 
 
-def _game(event: Event, game_id: int) -> Game:
+def _game(event: Event, game_id: int, live_scores: bool = False) -> Game:
     try:
-        return game_for_entry(event, game_id)
+        return game_for_entry(event, game_id, live_scores)
     except Game.DoesNotExist:
         raise Http404 from None
 
@@ -326,7 +326,7 @@ def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
         # Deleted by a first tap whose answer was not seen: the same outcome, said again.
         messages.info(request, _("That table is deleted."))
         return redirect("event-manage", event.slug)
-    game = _game(event, game_id)
+    game = _game(event, game_id, live_scores=request.method != "POST")
     if request.method == "POST":
         number = game.round.number
         try:

@@ -310,15 +310,11 @@ def shared_page(
     language and shared by every server (tournament/caching.py); the frame around it —
     header, language and sign-out forms with their CSRF tokens — is drawn per request."""
 
-    body = shared(kind, stamp, (*parts, get_language()), lambda: _page_body(make))
-    return render(request, "shared_page.html", body)
+    def body() -> dict[str, str]:  # no request: nothing in it is a reader's own
+        title, template, context = make()
+        return {"title": title, "content": render_to_string(template, context)}
 
-
-def _page_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, str]:
-    """The title and rendered content `shared_page.html` frames (no request: nothing in it
-    is a reader's own)."""
-    title, template, context = make()
-    return {"title": title, "content": render_to_string(template, context)}
+    return render(request, "shared_page.html", shared(kind, stamp, (*parts, get_language()), body))
 
 
 @by_game_version
@@ -394,7 +390,7 @@ def player_detail(
         player = get_object_or_404(Player, pk=player_id)
         page = _player_body(player)
         return render(request, "tournament/player_page.html", {"page": page, "sections": []})
-    events = {pk: (stamp, name, slug) for pk, stamp, name, slug in entered.events}
+    events = entered.events
     player = Player(pk=player_id, name=entered.name)
     # Keyed by their own games and their events' names, not the events' versions.
     shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
@@ -405,14 +401,15 @@ def player_detail(
         lambda: _player_body(player),
     )
     # A section per event with a finished game of theirs (an entry for each: a seat needs one).
-    shown_ids = [s["event_id"] for s in page["sections"] if s["event_id"] in events]
-    placings = published_placings([(pk, events[pk][0]) for pk in shown_ids], player.name)
-    sections = [
-        {**s, "name": events[pk][1], "slug": events[pk][2], "placing": placings.get(pk)}
-        for s in page["sections"]
-        for pk in [s["event_id"]]
-        if pk in events
-    ]
+    shown_sections = [s for s in page["sections"] if s["event_id"] in events]
+    placings = published_placings(
+        [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
+    )
+    sections = []
+    for section in shown_sections:
+        _stamp, name, slug = events[section["event_id"]]
+        placing = placings.get(section["event_id"])
+        sections.append({**section, "name": name, "slug": slug, "placing": placing})
     return render(request, "tournament/player_page.html", {"page": page, "sections": sections})
 
 
