@@ -35,10 +35,18 @@ class StampedCache(Generic[T]):
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, stamp: Any, make: Callable[[], T]) -> T:
+        return self.get_or_follow(key, stamp, lambda _held: make())
+
+    def get_or_follow(self, key: Hashable, stamp: Any, make: Callable[[T | None], T]) -> T:
+        """`get`, with `make` given the value held for another stamp of the key (or None): the
+        new value may be made from the old one (the standings after one result)."""
         hit = self.peek(key, stamp)
         if hit is not None:
             return hit[0]
-        value = make()  # outside the lock: another thread may make it too, both are right
+        with self._lock:
+            held = self._data.get(key)
+        # Made outside the lock: another thread may make it too, both are right.
+        value = make(held[1] if held is not None else None)
         self.put(key, stamp, value)
         return value
 

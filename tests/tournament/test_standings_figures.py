@@ -20,8 +20,15 @@ from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import standings
 from tests.tournament.factories import league_data, make_event, scores_game
 from tournament.models import Entry, Event, Game, Penalty, Seat
-from tournament.selectors.standings import event_format, event_results, event_standings
+from tournament.selectors.standings import (
+    event_format,
+    event_results,
+    event_standings,
+    published_player_ids,
+    published_standings,
+)
 from tournament.services.errors import ServiceError
+from tournament.services.events import event_register_players
 from tournament.services.games import (
     game_correct,
     game_hand_add,
@@ -30,6 +37,8 @@ from tournament.services.games import (
     game_remove,
 )
 from tournament.services.imports import event_import
+from tournament.services.penalties import penalty_give
+from tournament.services.players import player_rename
 from tournament.services.standings import FIGURE_FIELDS, count_figures
 
 pytestmark = pytest.mark.django_db
@@ -113,13 +122,27 @@ write = st.one_of(
     ),
     st.tuples(st.just("hand"), st.integers(0, 5), st.booleans()),
     st.tuples(st.just("undo"), st.integers(0, 5)),
+    # Not results: what the standings read besides the entries' figures.
+    st.tuples(st.just("rename"), st.integers(0, 7)),
+    st.tuples(st.just("penalty"), st.integers(0, 7), st.sampled_from([None, 1, 2])),
+    st.tuples(st.just("register"), st.integers(0, 99)),
 )
+_names = itertools.count()
 
 
 def apply(event: Event, op: tuple) -> None:
     games = list(Game.objects.filter(round__event=event).order_by("pk"))
     kind, *args = op
-    if kind == "record":
+    if kind in ("rename", "penalty"):
+        entry = Entry.objects.filter(event=event, substitute=False).order_by("pk")[args[0]]
+        if kind == "rename":
+            player_rename(player=entry.player, name=f"{entry.player.name}-{next(_names)}")
+        else:
+            name, number = entry.player.name, args[1]
+            penalty_give(event=event, player=name, points=-10, reason="late", round_number=number)
+    elif kind == "register":
+        event_register_players(event=event, names=[f"New {args[0]}"])
+    elif kind == "record":
         rnd, table, players, scores = args
         data = {"round": rnd, "table": table, "seats": seats_of(players)}
         game_record(event=event, data={**data, "scores": SCORES[scores]})
@@ -168,6 +191,13 @@ def test_the_figures_kept_write_by_write_equal_a_recount(ops, penalty):
             with contextlib.suppress(ServiceError):
                 apply(event, op)
             assert stored(event) == recounted(event), op
+            # What readers get — ranked again from the standings held for the version before
+            # and the entries recounted since, when only results changed — is the exact ranking.
+            now = Event.objects.get(pk=event.pk)
+            assert published_standings(now).to_json() == event_standings(now).to_json(), op
+            assert published_player_ids(now) == dict(
+                Entry.objects.filter(event=event).values_list("player__name", "player_id")
+            )
         assert event_standings(event).to_json() == from_every_seat(event)
         before = stored(event)
         call_command("rebuild_standings", event.slug)
@@ -203,3 +233,43 @@ def test_an_import_counts_every_entry_and_the_command_repairs_doubted_figures(ca
     assert "16 players" in capsys.readouterr().out
     call_command("rebuild_standings")  # every event
     assert stored(event) == recounted(event)
+
+
+def test_after_a_result_readers_re_rank_from_what_they_held_and_the_entries_it_recounted():
+    event = make_event(players=PLAYERS)
+    scores_game(event, 1, 1, PLAYERS[:4])
+    first = published_standings(Event.objects.get(pk=event.pk))
+    scores_game(event, 1, 2, PLAYERS[4:], [10000, 20000, 30000, 40000])
+    event = Event.objects.get(pk=event.pk)
+    with CaptureQueriesContext(connection) as captured:
+        after = published_standings(event)
+    # One query: the four entries the result recounted (no stages, no penalties, no others).
+    assert len(captured) == 1 and '"figures_version" >=' in captured[0]["sql"]
+    assert after.to_json() == event_standings(event).to_json() != first.to_json()
+    assert [r.player for r in after.rows][:2] == ["P00", "P07"]
+
+    # Anything else the standings read (here a name) makes readers rank from scratch.
+    player_rename(player=Entry.objects.get(event=event, player__name="P07").player, name="Q07")
+    event = Event.objects.get(pk=event.pk)
+    with CaptureQueriesContext(connection) as captured:
+        renamed = published_standings(event)
+    assert len(captured) == 3  # stages, entries, penalties
+    assert [r.player for r in renamed.rows][:2] == ["P00", "Q07"]
+    assert event.structure_version == event.version - 1
+
+
+def test_a_write_that_does_not_say_it_changed_results_alone_moves_the_structure_on():
+    event = make_event(players=PLAYERS)
+    before = Event.objects.get(pk=event.pk)
+    scores_game(event, 1, 1, PLAYERS[:4])
+    after = Event.objects.get(pk=event.pk)
+    assert after.version == before.version + 1
+    assert after.structure_version == before.structure_version  # a result: the same structure
+    recounted_at = set(
+        Entry.objects.filter(event=event, player__name__in=PLAYERS[:4]).values_list(
+            "figures_version", flat=True
+        )
+    )
+    assert recounted_at == {before.version}
+    penalty_give(event=event, player="P05", points=-5, reason="late")
+    assert Event.objects.get(pk=event.pk).structure_version == after.version

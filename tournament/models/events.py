@@ -67,6 +67,11 @@ class Event(models.Model):
     # Bumped by every change to the event's players, games or stages (services/changes.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
     version = models.PositiveIntegerField(default=1, editable=False)
+    # The version the last change other than games' results started from (players, names,
+    # penalties, stages, rules: services/changes.py). A reader holding standings made at a
+    # later version re-reads only the entries games have recounted since (`Entry.
+    # figures_version`); one holding older standings ranks the event from scratch.
+    structure_version = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -112,9 +117,15 @@ class Entry(models.Model):
     games = models.PositiveIntegerField(_("games"), default=0)
     firsts = models.PositiveIntegerField(_("first places"), default=0)
     results = models.TextField(_("results"), default="[]", blank=True)
+    # The event's version when a write last recounted these figures (the version it started
+    # from): readers holding standings of version v re-read the entries at v or later.
+    figures_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["event", "player__name"]
+        indexes = [
+            models.Index(fields=["event", "figures_version"], name="tournament_entry_recounted"),
+        ]
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         constraints = [

@@ -8,6 +8,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from itertools import groupby
 from operator import itemgetter
@@ -75,19 +76,73 @@ def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     """The standings, and each player's id by name (pages link players by id, never by a
     name that may hold any character) — from the entries read anyway. Queries: stages,
     entries, penalties."""
+    ranked = _ranked(event)
+    return ranked.standings, ranked.ids
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """Standings with what they were ranked from: the event's version they were read at and
+    its stages, entries (by player id) and penalties — so the next version's standings can be
+    ranked from these and the few entries a result has recounted since (`_ranked_since`)."""
+
+    standings: Standings
+    ids: dict[str, int]  # player id by name
+    created: datetime  # with the version, which event's state (ids repeat after a rollback)
+    version: int
+    stages: list[Stage]
+    entries: dict[int, tuple]  # ENTRY_FIELDS by player id
+    penalties: list[tuple]
+
+    def follows(self, event: Event) -> bool:
+        """These standings can be brought up to `event`'s version by re-reading the entries
+        recounted since: only games' results have changed in between (services/changes.py
+        moves `structure_version` on at any other change)."""
+        return (
+            self.created == event.created_at
+            and event.structure_version < self.version < event.version
+        )
+
+
+def _entries(event: Event) -> QuerySet[Entry]:
+    # No order: ranking orders them; sorting 10,000 names by collation costs PostgreSQL ~10 ms.
+    return Entry.objects.filter(event=event).order_by()
+
+
+def _ranked(event: Event) -> Ranked:
+    """The event ranked from scratch. Queries: stages, entries, penalties."""
     stages = list(event.stages.all())
     with collector_paused():
-        entries = list(
-            # No order: ranking orders them; sorting 10,000 names by collation costs
-            # PostgreSQL ~10 ms.
-            Entry.objects.filter(event=event).order_by().values_list(*ENTRY_FIELDS)
-        )
+        entries = {row[0]: _kept(row) for row in _entries(event).values_list(*ENTRY_FIELDS)}
         penalties = list(
             Penalty.objects.filter(event=event, cancelled_at__isnull=True).values_list(
                 *PENALTY_FIELDS
             )
         )
-        return _standings_from(event, stages, entries, penalties)
+        return _ranked_from(event, stages, entries, penalties)
+
+
+def _ranked_since(event: Event, held: Ranked) -> Ranked:
+    """`event` ranked from standings `held` of an earlier version that it `follows`: its
+    stages and penalties have not changed, nor has any entry but those the writes since have
+    recounted, each marked with the version it was recounted from. One query: those entries.
+    A write after this one was read may show in them already (newer, never older); the
+    standings stay stamped with this read's version, and the next reader re-reads the entries
+    of that version on."""
+    with collector_paused():
+        entries = dict(held.entries)
+        for row in (
+            _entries(event).filter(figures_version__gte=held.version).values_list(*ENTRY_FIELDS)
+        ):
+            entries[row[0]] = _kept(row)
+        return _ranked_from(event, held.stages, entries, held.penalties)
+
+
+def _ranked_from(
+    event: Event, stages: list[Stage], entries: dict[int, tuple], penalties: list[tuple]
+) -> Ranked:
+    standings, ids = _standings_from(event, stages, list(entries.values()), penalties)
+    return Ranked(standings, ids, event.created_at, event.version, stages, entries, penalties)
 
 
 @contextmanager
@@ -133,13 +188,14 @@ def _standings_from(
     entries: list[tuple],
     penalties: Sequence[tuple] = (),
 ) -> tuple[Standings, dict[str, int]]:
+    """Ranked from entries as `_kept` holds them (their results wrapped, not decoded)."""
     names = {entry[0]: entry[1] for entry in entries}
     substitutes = {entry[1] for entry in entries if entry[2]}
     result = rank_rows(
         [
             # An entry's kept figures as the engine's row; its rounds decoded when first asked.
-            Row(name, total=total, games=games, firsts=firsts, played=KeptResults(text))
-            for _, name, substitute, total, games, firsts, text in entries
+            Row(name, total=total, games=games, firsts=firsts, played=played)
+            for _, name, substitute, total, games, firsts, played in entries
             if not substitute
         ],
         event_format(event, stages),
@@ -148,6 +204,13 @@ def _standings_from(
         penalties=[EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
     )
     return result, {name: pk for pk, name, *_ in entries}
+
+
+def _kept(row: tuple) -> tuple:
+    """An entry as ENTRY_FIELDS reads it, its results text wrapped (`KeptResults`) once:
+    standings ranked again from the same entries share it."""
+    *figures, text = row
+    return (*figures, KeptResults(text))
 
 
 # Hundreds of phones refresh the same standings between two results: readers share them,
@@ -169,7 +232,14 @@ def published_player_ids(event: Event) -> dict[str, int]:
 def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     # Each process ranks for itself, never through the shared cache: at 10,000 players
     # unpickling the ranked rows costs more than ranking them again (docs/performance.md).
-    return _published.get(event.pk, event_stamp(event), lambda: _standings_with_ids(event))
+    # After a result, from the standings it held and the entries the result recounted.
+    def make(held: Ranked | None) -> Ranked:
+        if held is not None and held.follows(event):
+            return _ranked_since(event, held)
+        return _ranked(event)
+
+    ranked = _published.get_or_follow(event.pk, event_stamp(event), make)
+    return ranked.standings, ranked.ids
 
 
 def published_standings_of(events: list[Event]) -> dict[int, Standings]:
@@ -183,20 +253,18 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
         if hit is None:
             missing.append(event)
         else:
-            out[event.pk] = hit[0][0]  # (standings, player ids)
+            out[event.pk] = hit[0].standings
     if not missing:
         return out
     ids = [e.pk for e in missing]
     stages: dict[int, list[Stage]] = {pk: [] for pk in ids}
     for stage in Stage.objects.filter(event_id__in=ids):
         stages[stage.event_id].append(stage)
-    entries: dict[int, list[tuple]] = {pk: [] for pk in ids}
+    entries: dict[int, dict[int, tuple]] = {pk: {} for pk in ids}
     for event_id, *entry in (
-        Entry.objects.filter(event_id__in=ids)
-        .order_by("event_id")
-        .values_list("event_id", *ENTRY_FIELDS)
+        Entry.objects.filter(event_id__in=ids).order_by().values_list("event_id", *ENTRY_FIELDS)
     ):
-        entries[event_id].append(tuple(entry))
+        entries[event_id][entry[0]] = _kept(entry)
     penalties: dict[int, list[tuple]] = {pk: [] for pk in ids}
     for event_id, *penalty in Penalty.objects.filter(
         event_id__in=ids, cancelled_at__isnull=True
@@ -204,9 +272,9 @@ def published_standings_of(events: list[Event]) -> dict[int, Standings]:
         penalties[event_id].append(tuple(penalty))
     for event in missing:
         with collector_paused():
-            value = _standings_from(event, stages[event.pk], entries[event.pk], penalties[event.pk])
+            value = _ranked_from(event, stages[event.pk], entries[event.pk], penalties[event.pk])
         _published.put(event.pk, event_stamp(event), value)
-        out[event.pk] = value[0]
+        out[event.pk] = value.standings
     return out
 
 

@@ -220,7 +220,7 @@ def event_register_players(*, event: Event, names: Sequence[str], user: Any = No
     if added:
         # New entrants would join a closed stage's ranking.
         stage_require_open(event, entrants=True)
-    if user is not None and added:
+    if added:  # with or without a user (a script): readers must see the new players
         change_record(
             event=event,
             user=user,

@@ -261,6 +261,7 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
         action="game.record",
         summary=f"round {ev.round} table {ev.table}",
         after=data,
+        results_only=True,  # the standings moved by the entries recounted above, no more
     )
     return game
 
@@ -323,6 +324,7 @@ def _replace(
         summary=f"round {ev.round} table {ev.table}" + (f": {summary}" if summary else ""),
         before=before,
         after=after,
+        results_only=True,
     )
     return locked
 
@@ -403,6 +405,7 @@ def _hands_changed(
         summary=f"round {locked.round.number} table {locked.table}: hand {number}",
         before=logged[0],
         after=logged[1],
+        results_only=True,  # no seat, no result: no entry either
     )
     return locked
 
@@ -509,4 +512,5 @@ def game_remove(*, game: Game, user: Any = None) -> None:
         action="game.remove",
         summary=f"round {before['round']} table {before['table']}",
         before=before,
+        results_only=True,
     )

@@ -78,9 +78,19 @@ def _write_figures(entries: list[Entry]) -> None:
     if not entries:
         return
     quote = connection.ops.quote_name
+    column = quote(Entry._meta.get_field("figures_version").column)
+    event_table, event_pk = quote(Event._meta.db_table), quote(Event._meta.pk.column)
+    event_column = quote(Entry._meta.get_field("event").column)
     columns = ", ".join(f"{quote(Entry._meta.get_field(k).column)} = %s" for k in FIGURE_COLUMNS)
     table, pk = quote(Entry._meta.db_table), quote(Entry._meta.pk.column)
-    sql = f"UPDATE {table} SET {columns} WHERE {pk} = %s"
+    # Marked with the event's version as this write found it, read under the event's lock
+    # whether the version has moved yet or not: a reader holding standings of that version or
+    # an older one re-reads the entry (selectors/standings.py).
+    marked = (
+        f"{column} = (SELECT e.{quote('version')} FROM {event_table} e"
+        f" WHERE e.{event_pk} = {table}.{event_column})"
+    )
+    sql = f"UPDATE {table} SET {columns}, {marked} WHERE {pk} = %s"
     rows = [[getattr(e, k) for k in FIGURE_COLUMNS] + [e.pk] for e in entries]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
