@@ -80,6 +80,7 @@ def _write_figures(entries: list[Entry]) -> None:
     quote = connection.ops.quote_name
     column = quote(Entry._meta.get_field("figures_version").column)
     event_table, event_pk = quote(Event._meta.db_table), quote(Event._meta.pk.column)
+    version = quote(Event._meta.get_field("version").column)
     event_column = quote(Entry._meta.get_field("event").column)
     columns = ", ".join(f"{quote(Entry._meta.get_field(k).column)} = %s" for k in FIGURE_COLUMNS)
     table, pk = quote(Entry._meta.db_table), quote(Entry._meta.pk.column)
@@ -87,7 +88,7 @@ def _write_figures(entries: list[Entry]) -> None:
     # whether the version has moved yet or not: a reader holding standings of that version or
     # an older one re-reads the entry (selectors/standings.py).
     marked = (
-        f"{column} = (SELECT e.{quote('version')} FROM {event_table} e"
+        f"{column} = (SELECT e.{version} FROM {event_table} e"
         f" WHERE e.{event_pk} = {table}.{event_column})"
     )
     sql = f"UPDATE {table} SET {columns}, {marked} WHERE {pk} = %s"
