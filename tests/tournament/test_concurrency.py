@@ -36,8 +36,8 @@ def race(monkeypatch: pytest.MonkeyPatch, send: Callable[[], Any]) -> list[int]:
     touch = changes.event_touch
     held = threading.Lock()
 
-    def slow_touch(event_id: int) -> None:
-        touch(event_id)  # the last write of every service, inside its transaction
+    def slow_touch(event_id: int, **how: Any) -> None:
+        touch(event_id, **how)  # the last write of every service, inside its transaction
         if held.acquire(blocking=False):  # only the first request waits
             inside.set()
             time.sleep(HOLD)
