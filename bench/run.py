@@ -287,11 +287,11 @@ def bench_process_layer(event: Any, runs: int) -> None:
     (pickle out, then in) against ranking them again from the entries."""
     import pickle
 
-    from tournament.selectors.standings import _standings_with_ids
+    from tournament.selectors.standings import _ranked
 
-    value = _standings_with_ids(event)
-    blob = pickle.dumps(value)
-    ranked = median_ms(lambda: _standings_with_ids(event), runs)
+    value = _ranked(event)
+    blob = pickle.dumps((value.standings, value.ids))
+    ranked = median_ms(lambda: _ranked(event), runs)
     loaded = median_ms(lambda: pickle.loads(blob), runs)
     line(
         "standings object: rank again / unpickle from a cache",

@@ -69,15 +69,7 @@ def event_results(event: Event) -> list[GameResult]:
 def event_standings(event: Event) -> Standings:
     """Standings of one event. Queries: stages, entries, penalties — three, whatever the
     size: each entry holds its player's figures, so no seat is read."""
-    return _standings_with_ids(event)[0]
-
-
-def _standings_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
-    """The standings, and each player's id by name (pages link players by id, never by a
-    name that may hold any character) — from the entries read anyway. Queries: stages,
-    entries, penalties."""
-    ranked = _ranked(event)
-    return ranked.standings, ranked.ids
+    return _ranked(event).standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +79,14 @@ class Ranked:
     ranked from these and the few entries a result has recounted since (`_ranked_since`)."""
 
     standings: Standings
-    ids: dict[str, int]  # player id by name
+    # Player id by name, from the entries read anyway: pages link players by id, never by a
+    # name that may hold any character.
+    ids: dict[str, int]
     created: datetime  # with the version, which event's state (ids repeat after a rollback)
     version: int
     stages: list[Stage]
     entries: dict[int, tuple]  # ENTRY_FIELDS by player id
-    penalties: list[tuple]
+    penalties: Sequence[tuple]
 
     def follows(self, event: Event) -> bool:
         """These standings can be brought up to `event`'s version by re-reading the entries
@@ -139,9 +133,24 @@ def _ranked_since(event: Event, held: Ranked) -> Ranked:
 
 
 def _ranked_from(
-    event: Event, stages: list[Stage], entries: dict[int, tuple], penalties: list[tuple]
+    event: Event, stages: list[Stage], entries: dict[int, tuple], penalties: Sequence[tuple]
 ) -> Ranked:
-    standings, ids = _standings_from(event, stages, list(entries.values()), penalties)
+    """Ranked from entries as `_kept` holds them (their results wrapped, not decoded)."""
+    names = {pk: name for pk, name, *_ in entries.values()}
+    substitutes = {entry[1] for entry in entries.values() if entry[2]}
+    standings = rank_rows(
+        [
+            # An entry's kept figures as the engine's row; its rounds decoded when first asked.
+            Row(name, total=total, games=games, firsts=firsts, played=played)
+            for _, name, substitute, total, games, firsts, played in entries.values()
+            if not substitute
+        ],
+        event_format(event, stages),
+        decisions={s.name: s.decision for s in stages if s.decision},
+        substitutes=substitutes,
+        penalties=[EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
+    )
+    ids = {name: pk for pk, name in names.items()}
     return Ranked(standings, ids, event.created_at, event.version, stages, entries, penalties)
 
 
@@ -180,30 +189,6 @@ class KeptResults:
         """Some result is not a whole number of points: found without decoding, as every
         point in the text is written with one decimal ("12.0", "-3.5")."""
         return self.text.count(".") != self.text.count('.0"')
-
-
-def _standings_from(
-    event: Event,
-    stages: list[Stage],
-    entries: list[tuple],
-    penalties: Sequence[tuple] = (),
-) -> tuple[Standings, dict[str, int]]:
-    """Ranked from entries as `_kept` holds them (their results wrapped, not decoded)."""
-    names = {entry[0]: entry[1] for entry in entries}
-    substitutes = {entry[1] for entry in entries if entry[2]}
-    result = rank_rows(
-        [
-            # An entry's kept figures as the engine's row; its rounds decoded when first asked.
-            Row(name, total=total, games=games, firsts=firsts, played=played)
-            for _, name, substitute, total, games, firsts, played in entries
-            if not substitute
-        ],
-        event_format(event, stages),
-        decisions={s.name: s.decision for s in stages if s.decision},
-        substitutes=substitutes,
-        penalties=[EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
-    )
-    return result, {name: pk for pk, name, *_ in entries}
 
 
 def _kept(row: tuple) -> tuple:
