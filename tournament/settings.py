@@ -120,7 +120,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tournament.redis_cache.RedisCache",  # one client per server
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "jansou"),
             "TIMEOUT": 3600,  # keys carry the event's version: an old one is never asked again

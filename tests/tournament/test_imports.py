@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from tests.tournament.factories import league_data
 from tournament.demo import demo_events
@@ -30,6 +31,28 @@ def test_import_creates_the_event_with_its_games(tmp_path, capsys):
     event = Event.objects.get(slug="league-8-2")
     assert event.entries.count() == 8 and Game.objects.count() == 4
     assert "imported league-8-2: 8 players, 4 games" in capsys.readouterr().out
+
+
+def planner_rows(table: str) -> int:
+    """How many rows the database's planner believes `table` holds (its statistics)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
+            return int(cursor.fetchone()[0])
+        cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = %s", [table])
+        found = cursor.fetchone()  # none before the first ANALYZE
+        return int(found[0].split()[0]) if found else 0
+
+
+def test_an_import_leaves_the_planner_knowing_the_tables_it_filled(
+    django_capture_on_commit_callbacks,
+):
+    """Once the import commits, the planner's statistics hold the imported rows: a big event
+    is not read with plans made for the empty tables (autovacuum would catch up minutes later)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        event_import(league_data(16, 3))
+    assert planner_rows(Game._meta.db_table) == Game.objects.count() == 12
+    assert planner_rows(Seat._meta.db_table) == Seat.objects.count() == 48
 
 
 BAD_GAMES = [

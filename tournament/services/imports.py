@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from scoring import FORMATS, PRESETS
 from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import Doc, load_json
-from tournament.models import Entry, Event, Game, Hand, Round, Seat, Stage
+from tournament.models import Entry, Event, Game, Hand, Player, Round, Seat, Stage
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
@@ -103,7 +103,22 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         Entry.objects.filter(event=event, player__name__in=names).update(**{flag: True})
     for name, state in stage_states.items():
         Stage.objects.filter(event=event, name=name).update(**state)
+    transaction.on_commit(_planner_statistics_refresh)
     return event
+
+
+FILLED_IN_BULK = (Player, Entry, Round, Game, Seat, Hand)
+
+
+def _planner_statistics_refresh() -> None:
+    """ANALYZE the tables an import filled in bulk, once it is committed. Until autovacuum
+    gets to them (minutes on a busy server) the planner plans on the sizes they had before: a
+    10,000-player import left PostgreSQL estimating 4,000 games of 25,000 and reading every
+    game for each player's page (7 ms instead of 0.3; docs/performance.md). SQLite's planner
+    uses the same statistics when there are some."""
+    with connection.cursor() as cursor:
+        for model in FILLED_IN_BULK:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
 def _entry_flags(doc: Doc, players: list[str]) -> dict[str, list[str]]:
