@@ -284,6 +284,7 @@ def main(argv: list[str] | None = None) -> None:
     extra = [g for g in synthetic_event(args.players, 1, seed=77)["games"] if "hands" in g]
     next_round = args.rounds + 1
     writes = [dict(g, round=next_round) for g in extra][: args.seconds]
+    if os.environ.get("NO_WRITES"): writes = []
 
     redis = start_redis(workdir)
     env = {**env, "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0"}

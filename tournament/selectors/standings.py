@@ -277,8 +277,11 @@ class Placing:
 # A player's page shows their place in each of their events, which any result may move; the
 # places are made for every player at once, where the event is ranked, and kept in parts by
 # name so that a page fetches one part (about 160 placings of 10,000) instead of ranking the
-# event or unpickling every player's place.
+# event or unpickling every player's place. In the parts a place is a tuple of plain values
+# (rank, field, status, total and penalties as text): 10,000 of them are pickled per version,
+# and tuples of str pickle in C fifteen times faster than Placings with Decimals (62 → 4 ms).
 PLACING_PARTS = 64
+Kept = tuple[int, int, str, str, str]
 
 
 def _placing_part(name: str) -> int:
@@ -293,21 +296,24 @@ def published_placings(events: Iterable[tuple[int, str]], name: str) -> dict[int
     out = {}
     for event_id, stamp in events:
         placings = shared_part("placings", stamp, part, lambda pk=event_id: _placings_of(pk))
-        if name in placings:
-            out[event_id] = placings[name]
+        kept = placings.get(name)
+        if kept is not None:
+            rank, field, status, total, penalties = kept
+            out[event_id] = Placing(rank, field, status, Decimal(total), Decimal(penalties))
     return out
 
 
-def _placings_of(event_id: int) -> dict[int, dict[str, Placing]]:
+def _placings_of(event_id: int) -> dict[int, dict[str, Kept]]:
     # The event as it is now: never older than the stamp the parts are kept under.
     event = Event.objects.select_related("venue").filter(pk=event_id).first()
-    parts: dict[int, dict[str, Placing]] = {n: {} for n in range(PLACING_PARTS)}
+    parts: dict[int, dict[str, Kept]] = {n: {} for n in range(PLACING_PARTS)}
     if event is None:  # deleted since the page read its events: nobody stands anywhere
         return parts
     rows = published_standings(event).rows
+    field = len(rows)
     for row in rows:
-        placing = Placing(row.rank, len(rows), row.status, row.total, row.penalties)
-        parts[_placing_part(row.player)][row.player] = placing
+        kept = (row.rank, field, row.status, str(row.total), str(row.penalties))
+        parts[_placing_part(row.player)][row.player] = kept
     return parts
 
 
