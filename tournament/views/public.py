@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
@@ -160,9 +162,16 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
         html = render_to_string("tournament/_event_standings.html", context)
         return {"content": html, "live": context["live"]}
 
+    stamp = event_stamp(event)
     parts = (request.GET.urlencode(), get_language(), can_manage)
-    page = shared("standings-page", event_stamp(event), parts, content)
-    return render(request, "tournament/event_detail.html", {"event": event, **page})
+    return framed(
+        request,
+        "standings-framed",
+        stamp,
+        parts,
+        "tournament/event_detail.html",
+        lambda: {"event": event, **shared("standings-page", stamp, parts, content)},
+    )
 
 
 @require_GET
@@ -298,6 +307,36 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+# Stands for the CSRF token in a page shared whole (`framed`): letters only, so escaping leaves
+# it as it is, and nothing a page shows would spell it.
+CSRF_MARK = "csrfTokenMarkXq7Zk2Vw9Lr4"
+
+
+def framed(
+    request: HttpRequest,
+    kind: str,
+    stamp: str,
+    parts: Any,
+    template: str,
+    context: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """`template` rendered with `context()`. For a reader who is not signed in and has no
+    message waiting, the frame is the same for everyone but its CSRF token (the language
+    form's): the whole page is made once per `stamp`, `parts`, address and language and shared
+    by every server, and each answer gets its own token in place of CSRF_MARK — no template
+    is rendered per request. Anyone else gets the page drawn for them (their name, the
+    sign-out form, their messages)."""
+    if request.user.is_authenticated or len(messages.get_messages(request)):
+        return render(request, template, context())
+    html = shared(
+        kind,
+        stamp,
+        (*parts, request.get_full_path(), get_language()),
+        lambda: render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request),
+    )
+    return HttpResponse(html.replace(CSRF_MARK, get_token(request)))
+
+
 def shared_page(
     request: HttpRequest,
     kind: str,
@@ -308,13 +347,21 @@ def shared_page(
     """A page whose title and content are the same for every reader of this version: `make()`
     gives (title, content template, its context), rendered once per version, `parts` and
     language and shared by every server (tournament/caching.py); the frame around it —
-    header, language and sign-out forms with their CSRF tokens — is drawn per request."""
+    header, language and sign-out forms — is shared with it for readers not signed in
+    (`framed`), drawn per request for the others."""
 
     def body() -> dict[str, str]:  # no request: nothing in it is a reader's own
         title, template, context = make()
         return {"title": title, "content": render_to_string(template, context)}
 
-    return render(request, "shared_page.html", shared(kind, stamp, (*parts, get_language()), body))
+    return framed(
+        request,
+        f"{kind}-framed",
+        stamp,
+        parts,
+        "shared_page.html",
+        lambda: shared(kind, stamp, (*parts, get_language()), body),
+    )
 
 
 @by_game_version
@@ -392,25 +439,38 @@ def player_detail(
         return render(request, "tournament/player_page.html", {"page": page, "sections": []})
     events = entered.events
     player = Player(pk=player_id, name=entered.name)
-    # Keyed by their own games and their events' names, not the events' versions.
-    shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
-    page = shared(
-        "player-page",
+
+    def context() -> dict[str, Any]:
+        # Keyed by their own games and their events' names, not the events' versions.
+        shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
+        page = shared(
+            "player-page",
+            str(player_id),
+            (entered.name, own_games_key(player_id), shown, get_language()),
+            lambda: _player_body(player),
+        )
+        # A section per event with a finished game of theirs (a seat needs an entry).
+        shown_sections = [s for s in page["sections"] if s["event_id"] in events]
+        placings = published_placings(
+            [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
+        )
+        sections = []
+        for section in shown_sections:
+            _stamp, name, slug = events[section["event_id"]]
+            placing = placings.get(section["event_id"])
+            sections.append({**section, "name": name, "slug": slug, "placing": placing})
+        return {"page": page, "sections": sections}
+
+    # Whole, for readers not signed in, per their name and their events' stamps: a change to
+    # any game of theirs moves its event's stamp, and so does anything that moves a placing.
+    return framed(
+        request,
+        "player-framed",
         str(player_id),
-        (entered.name, own_games_key(player_id), shown, get_language()),
-        lambda: _player_body(player),
+        (entered.name, sorted(events.items())),
+        "tournament/player_page.html",
+        context,
     )
-    # A section per event with a finished game of theirs (an entry for each: a seat needs one).
-    shown_sections = [s for s in page["sections"] if s["event_id"] in events]
-    placings = published_placings(
-        [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
-    )
-    sections = []
-    for section in shown_sections:
-        _stamp, name, slug = events[section["event_id"]]
-        placing = placings.get(section["event_id"])
-        sections.append({**section, "name": name, "slug": slug, "placing": placing})
-    return render(request, "tournament/player_page.html", {"page": page, "sections": sections})
 
 
 def _player_body(player: Player) -> dict[str, Any]:
