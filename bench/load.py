@@ -253,6 +253,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--players", type=int, default=1024)
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument(
+        "--no-writer", action="store_true", help="readers alone: what the writes cost them"
+    )
     args = parser.parse_args(argv)
 
     folder = f"jansou-load-{args.players}"
@@ -284,7 +287,8 @@ def main(argv: list[str] | None = None) -> None:
     extra = [g for g in synthetic_event(args.players, 1, seed=77)["games"] if "hands" in g]
     next_round = args.rounds + 1
     writes = [dict(g, round=next_round) for g in extra][: args.seconds]
-    if os.environ.get("NO_WRITES"): writes = []
+    if args.no_writer:
+        writes = []
 
     redis = start_redis(workdir)
     env = {**env, "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0"}

@@ -20,12 +20,12 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
 from tournament.models import Entry, Event, Seat
+from tournament.selectors.compiled import Compiled
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -51,14 +51,55 @@ def _answer(
     return answer(request)
 
 
+# The first read of every public page, compiled once (selectors/compiled.py); the stand-ins
+# are values no address gives.
+SLUG, ID = "compiled-stand-in-slug", -2_000_000_001
+_EVENT = Compiled(lambda slug: Event.objects.filter(slug=slug), SLUG)
+_GAME = Compiled(
+    lambda game_id, slug: (
+        Seat.objects.filter(game_id=game_id, game__round__event__slug=slug)
+        .order_by("position")
+        .values_list(
+            "player__name",
+            "game__created_at",
+            "game__version",
+            "game__round__event_id",
+            "game__round__event__created_at",
+            "game__round__event__version",
+            "game__round__event__name",
+        )
+    ),
+    ID,
+    SLUG,
+)
+_PLAYER_EVENTS = Compiled(
+    lambda player_id: (
+        Entry.objects.filter(player_id=player_id)
+        .order_by("event_id")
+        .values_list(
+            "player__name",
+            "event_id",
+            "event__created_at",
+            "event__version",
+            "event__name",
+            "event__slug",
+        )
+    ),
+    ID,
+)
+
+
 def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For a page of one event, `view(request, event, …)`: the event (with its venue) is read
+    """For a page of one event, `view(request, event, …)`: the event is read
     once, for the tag and for the view — a phone holding this version gets 304 without the
     view running; an unknown address, 404."""
 
     @wraps(view)
     def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
+        found = _EVENT.instances(slug)
+        if not found:
+            raise Http404
+        event = found[0]
         tag = _tag(request, request.path, [event_stamp(event)])
         return _answer(request, tag, view, event, *args, **kwargs)
 
@@ -87,19 +128,7 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
     @wraps(view)
     def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-        rows = list(
-            Seat.objects.filter(game_id=game_id, game__round__event__slug=slug)
-            .order_by("position")
-            .values_list(
-                "player__name",
-                "game__created_at",
-                "game__version",
-                "game__round__event_id",
-                "game__round__event__created_at",
-                "game__round__event__version",
-                "game__round__event__name",
-            )
-        )
+        rows = _GAME.rows(game_id, slug)
         if not rows:  # no such game in this event (a game always has its seats)
             raise Http404
         _name, created, number, event_id, event_created, event_number, name = rows[0]
@@ -133,18 +162,7 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
     @wraps(view)
     def read_events(request: HttpRequest, player_id: int) -> HttpResponse:
-        rows = list(
-            Entry.objects.filter(player_id=player_id)
-            .order_by("event_id")
-            .values_list(
-                "player__name",
-                "event_id",
-                "event__created_at",
-                "event__version",
-                "event__name",
-                "event__slug",
-            )
-        )
+        rows = _PLAYER_EVENTS.rows(player_id)
         if not rows:
             return view(request, player_id, None)
         entered = PlayerEvents(
