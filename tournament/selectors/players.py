@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from tournament.caching import event_stamp
 from tournament.models import Event, Player, Seat
+from tournament.selectors.compiled import Compiled
 from tournament.selectors.standings import Placing, published_placings
 
 
@@ -70,12 +71,19 @@ def player_record(player: Player) -> list[EventRecord]:
     return records
 
 
+# Read for every player's page made after a result in one of their events: compiled once.
+_OWN_GAMES = Compiled(
+    lambda player_id: (
+        Seat.objects.filter(player_id=player_id, rank__isnull=False)
+        .order_by("game_id")
+        .values_list("game_id", "game__version", "game__table")
+    ),
+    -2_000_000_001,
+)
+
+
 def own_games_key(player_id: int) -> list[tuple]:
     """What a player's page shows of their own games changes only with this: each finished
     game of theirs with its version and table (one query). Results at other tables leave it
     as it is — unlike where the player stands (`published_placings`)."""
-    return list(
-        Seat.objects.filter(player_id=player_id, rank__isnull=False)
-        .order_by("game_id")
-        .values_list("game_id", "game__version", "game__table")
-    )
+    return _OWN_GAMES.rows(player_id)
