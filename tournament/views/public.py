@@ -40,6 +40,7 @@ from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
 from tournament.views.conditional import (
+    RELEASE,
     GameVersion,
     PlayerEvents,
     by_event_version,
@@ -331,7 +332,9 @@ def framed(
     html = shared(
         kind,
         stamp,
-        (*parts, request.get_full_path(), get_language()),
+        # The release too: the frame links the stylesheet by its hashed name, which a deploy
+        # changes while the event's version stays.
+        (*parts, request.get_full_path(), get_language(), RELEASE),
         lambda: render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request),
     )
     return HttpResponse(html.replace(CSRF_MARK, get_token(request)))
