@@ -18,6 +18,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 from django.db.models import Model, QuerySet
 
+# Stand-ins for the usual arguments: values no address gives (they only mark the places).
+STAND_IN_ID, STAND_IN_SLUG = -2_000_000_001, "compiled-stand-in-slug"
+
 
 class Compiled:
     """`build(*args)` → a queryset, compiled once with `stand_ins` for `args`. Each stand-in

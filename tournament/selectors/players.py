@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from tournament.caching import event_stamp
 from tournament.models import Event, Player, Seat
-from tournament.selectors.compiled import Compiled
+from tournament.selectors.compiled import STAND_IN_ID, Compiled
 from tournament.selectors.standings import Placing, published_placings
 
 
@@ -78,7 +78,7 @@ _OWN_GAMES = Compiled(
         .order_by("game_id")
         .values_list("game_id", "game__version", "game__table")
     ),
-    -2_000_000_001,
+    STAND_IN_ID,
 )
 
 

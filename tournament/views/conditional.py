@@ -25,7 +25,7 @@ from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
 from tournament.models import Entry, Event, Seat
-from tournament.selectors.compiled import Compiled
+from tournament.selectors.compiled import STAND_IN_ID, STAND_IN_SLUG, Compiled
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -51,10 +51,8 @@ def _answer(
     return answer(request)
 
 
-# The first read of every public page, compiled once (selectors/compiled.py); the stand-ins
-# are values no address gives.
-SLUG, ID = "compiled-stand-in-slug", -2_000_000_001
-_EVENT = Compiled(lambda slug: Event.objects.filter(slug=slug), SLUG)
+# The first read of every public page, compiled once (selectors/compiled.py).
+_EVENT = Compiled(lambda slug: Event.objects.filter(slug=slug), STAND_IN_SLUG)
 _GAME = Compiled(
     lambda game_id, slug: (
         Seat.objects.filter(game_id=game_id, game__round__event__slug=slug)
@@ -69,8 +67,8 @@ _GAME = Compiled(
             "game__round__event__name",
         )
     ),
-    ID,
-    SLUG,
+    STAND_IN_ID,
+    STAND_IN_SLUG,
 )
 _PLAYER_EVENTS = Compiled(
     lambda player_id: (
@@ -85,7 +83,7 @@ _PLAYER_EVENTS = Compiled(
             "event__slug",
         )
     ),
-    ID,
+    STAND_IN_ID,
 )
 
 
