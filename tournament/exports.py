@@ -7,7 +7,8 @@ import csv
 import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from decimal import Decimal
+from typing import Any, overload
 
 from django.utils.translation import gettext_lazy as _
 
@@ -95,6 +96,66 @@ def _game_columns(
     return columns
 
 
+# A row's figures as the standings show them, before it is a record: (rank, row, status,
+# total, penalties, games, firsts). Made for every row — a stage's own figures come from its
+# rounds, and a table chooses its columns from every row's — while the record itself is made
+# when read (`StandingsRecords`).
+Figures = tuple[int, Row, str, Decimal, Decimal, int, int]
+
+
+class StandingsRecords(Sequence[StandingsRecord]):
+    """The standings' records in order, each made when first read: a page shows 100 rows of
+    10,000, and making every row's record was most of its table after each write (a download
+    reads them all). `figures`: every row's, for what is decided over the whole table."""
+
+    def __init__(
+        self,
+        figures: list[Figures],
+        stage: StageResult | None,
+        shown: list[int],
+        places: range,
+        last_in: str | None,
+    ) -> None:
+        self.figures = figures
+        self._stage, self._shown, self._places, self._last_in = stage, shown, places, last_in
+        self._made: dict[int, StandingsRecord] = {}
+
+    def __len__(self) -> int:
+        return len(self.figures)
+
+    @overload
+    def __getitem__(self, index: int) -> StandingsRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[StandingsRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> StandingsRecord | list[StandingsRecord]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.figures)))]
+        index = range(len(self.figures))[index]  # a negative index, or IndexError
+        record = self._made.get(index)
+        if record is None:
+            rank, row, status, total, penalties, games, firsts = self.figures[index]
+            record = self._made[index] = StandingsRecord(
+                row,
+                self._stage,
+                self._shown,
+                self._places,
+                rank=rank,
+                player=row.player,
+                total=float(total),
+                penalties=float(penalties),
+                games=games,
+                top_rate=firsts / games if games else 0.0,
+                status=status,
+                cut=row.player == self._last_in,
+            )
+        return record
+
+    def __iter__(self) -> Iterator[StandingsRecord]:
+        return (self[i] for i in range(len(self.figures)))
+
+
 def standings_records(
     result: Standings,
     *,
@@ -103,32 +164,39 @@ def standings_records(
     in_progress: int | None = None,
     sorted_by_user: bool = False,
     numbers: Sequence[int] | None = None,
-) -> tuple[list[StandingsRecord], list[int]]:
+) -> tuple[StandingsRecords, list[int]]:
     """The rows of the overall standings, or of one stage (its rounds, its order, its cut),
     and the round numbers they show: what the page's table and every download hold.
     `numbers`: the rounds with a result, when the caller knows them (selectors.standings.
     round_progress); otherwise every row's rounds are read to find them."""
     rows = result.rows
     by_player = {r.player: r for r in rows}
-    records: list[StandingsRecord] = []
     known = set(numbers) if numbers is not None else {n for r in rows for n in r.rounds}
     shown = sorted(known | ({in_progress} if in_progress else set()))
+    figures: list[Figures]
     if stage is not None:
         shown = [n for n in shown if stage.stage.counts(n)]
         position = 1
-        ordered: list[tuple[int, Any, str]] = []
+        figures = []
         for group in stage.order:
             for p in group:
+                row = by_player[p]
                 if p in stage.tied_at_cut:
                     status = "tie"
                 elif stage.stage.advance is None:
-                    status = by_player[p].status
+                    status = row.status
                 else:
                     status = "finalist" if p in stage.advancing else "qualifier"
-                ordered.append((position, by_player[p], status))
+                # A stage's own figures: its rounds (the ranking read them already).
+                games_in = _games_of(row, stage)
+                penalties = row.penalties_in(stage.stage)
+                total = sum((row.rounds[n] for n in games_in), start=penalties)
+                firsts = sum(row.round_ranks[n] == 1 for n in games_in)
+                figures.append((position, row, status, total, penalties, len(games_in), firsts))
             position += len(group)
     else:
-        ordered = [(r.rank, r, r.status) for r in rows]
+        # Every row of a 10,000-player event passes here: only what ranking holds is read.
+        figures = [(r.rank, r, r.status, r.total, r.penalties, r.games, r.firsts) for r in rows]
     last_in = None
     if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
         last_in = stage.advancing[-1]
@@ -137,32 +205,7 @@ def standings_records(
         if finalists and len(finalists) < len(rows):
             last_in = finalists[-1]
     places = range(1, players_per_table + 1)
-    for rank, row, status in ordered:
-        # Every row of a 10,000-player event passes here: only what ranking holds is read.
-        if stage is None:
-            penalties, total, games, firsts = row.penalties, row.total, row.games, row.firsts
-        else:  # a stage's own figures: its rounds (the ranking read them already)
-            games_in = _games_of(row, stage)
-            penalties = row.penalties_in(stage.stage)
-            total = sum((row.rounds[n] for n in games_in), start=penalties)
-            games, firsts = len(games_in), sum(row.round_ranks[n] == 1 for n in games_in)
-        records.append(
-            StandingsRecord(
-                row,
-                stage,
-                shown,
-                places,
-                rank=rank,
-                player=row.player,
-                total=float(total),
-                penalties=float(penalties),
-                games=games,
-                top_rate=firsts / games if games else 0.0,
-                status=status,
-                cut=row.player == last_in,
-            )
-        )
-    return records, shown
+    return StandingsRecords(figures, stage, shown, places, last_in), shown
 
 
 def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]:

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
+from django_tables2.data import TableListData
 
 from scoring import Standings
 from scoring.standings import StageResult
@@ -117,6 +118,16 @@ class StatusColumn(tables.Column):
         return format_html('<span class="badge status-{}">{}</span>', value, label) if label else ""
 
 
+class RecordsData(TableListData):
+    """The standings' records as django-tables2's list data, left as they are (the stock
+    container copies them into a list, making every row's record): a page makes the
+    records of the rows it shows. A table sorted by the reader's choice sorts them all."""
+
+    def order_by(self, aliases: Any) -> None:
+        self.data = list(self.data)
+        super().order_by(aliases)
+
+
 def standings_table(
     result: Standings,
     *,
@@ -172,20 +183,23 @@ def standings_table(
                 PointsColumn(verbose_name=header, whole=round_whole, orderable=False, default="—"),
             )
         )
-    if any(r["penalties"] for r in records):  # only where someone has one
+    # Decided over every row from their figures (rank, row, status, total, penalties, …),
+    # without making every row's record (exports.StandingsRecords).
+    figures = records.figures
+    if any(f[4] for f in figures):  # only where someone has a penalty
         extra.append(
             (
                 "penalties",
                 PointsColumn(
                     verbose_name=_("Penalties"),
-                    whole=whole and all(float(r["penalties"]).is_integer() for r in records),
+                    whole=whole and all(f[4] % 1 == 0 for f in figures),
                     blank_zero=True,
                     orderable=False,
                     default="",
                 ),
             )
         )
-    has_status = any(r["status"] for r in records)
+    has_status = any(f[2] for f in figures)
     if has_status:
         extra.append(
             (
@@ -203,12 +217,10 @@ def standings_table(
         *(["status"] if has_status else []),
         "...",
     ]
-    table = StandingsTable(records, extra_columns=extra, sequence=sequence)
+    table = StandingsTable(RecordsData(records), extra_columns=extra, sequence=sequence)
     table.player_ids = player_ids or {}
     # The venue decides: whole points or 0.1 (and 0.1 for all once one total has a half).
-    table.columns["total"].column.whole = whole and all(
-        float(r["total"]).is_integer() for r in records
-    )
+    table.columns["total"].column.whole = whole and all(f[3] % 1 == 0 for f in figures)
     return table
 
 

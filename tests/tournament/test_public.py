@@ -296,6 +296,24 @@ def test_a_page_reads_the_rounds_of_the_rows_it_shows_only(client):
     assert decoded == [row.player for row in result.rows[:PER_PAGE]]
 
 
+@pytest.mark.parametrize("query", ["", "?page=2", "?sort=player"])
+def test_a_page_makes_the_records_of_the_rows_it_shows_only(rf, query):
+    event = event_import(league_data(256, 2))
+    result = event_standings(event)
+    table = standings_table(result, players_per_table=4, whole=False)
+    request = rf.get("/" + query)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    html = table.as_html(request)
+    shown = re.findall(r'<td class="player">([^<]+)</td>', html)
+    made = table.data.data
+    if query == "?sort=player":  # sorted by the reader's choice: every row, in that order
+        assert len(made) == 256 and shown == sorted(r.player for r in result.rows)[:PER_PAGE]
+    else:
+        start = PER_PAGE if query else 0
+        assert shown == [r.player for r in result.rows[start : start + PER_PAGE]]
+        assert sorted(made._made) == list(range(start, min(start + PER_PAGE, 256)))
+
+
 def test_a_game_sheet_is_made_again_when_its_game_or_names_change_not_for_other_games(client):
     from tournament.services.players import player_rename
 
