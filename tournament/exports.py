@@ -8,7 +8,7 @@ import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from django.utils.translation import gettext_lazy as _
 
@@ -96,11 +96,18 @@ def _game_columns(
     return columns
 
 
-# A row's figures as the standings show them, before it is a record: (rank, row, status,
-# total, penalties, games, firsts). Made for every row — a stage's own figures come from its
-# rounds, and a table chooses its columns from every row's — while the record itself is made
-# when read (`StandingsRecords`).
-Figures = tuple[int, Row, str, Decimal, Decimal, int, int]
+class Figures(NamedTuple):
+    """A row's figures as the standings show them, before it is a record. Made for every
+    row — a stage's own figures come from its rounds, and a table chooses its columns from
+    every row's — while the record itself is made when read (`StandingsRecords`)."""
+
+    rank: int
+    row: Row
+    status: str
+    total: Decimal
+    penalties: Decimal
+    games: int
+    firsts: int
 
 
 class StandingsRecords(Sequence[StandingsRecord]):
@@ -192,11 +199,14 @@ def standings_records(
                 penalties = row.penalties_in(stage.stage)
                 total = sum((row.rounds[n] for n in games_in), start=penalties)
                 firsts = sum(row.round_ranks[n] == 1 for n in games_in)
-                figures.append((position, row, status, total, penalties, len(games_in), firsts))
+                games = len(games_in)
+                figures.append(Figures(position, row, status, total, penalties, games, firsts))
             position += len(group)
     else:
         # Every row of a 10,000-player event passes here: only what ranking holds is read.
-        figures = [(r.rank, r, r.status, r.total, r.penalties, r.games, r.firsts) for r in rows]
+        figures = [
+            Figures(r.rank, r, r.status, r.total, r.penalties, r.games, r.firsts) for r in rows
+        ]
     last_in = None
     if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
         last_in = stage.advancing[-1]

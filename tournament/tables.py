@@ -183,23 +183,23 @@ def standings_table(
                 PointsColumn(verbose_name=header, whole=round_whole, orderable=False, default="—"),
             )
         )
-    # Decided over every row from their figures (rank, row, status, total, penalties, …),
-    # without making every row's record (exports.StandingsRecords).
+    # Decided over every row from their figures, without making every row's record
+    # (exports.StandingsRecords).
     figures = records.figures
-    if any(f[4] for f in figures):  # only where someone has a penalty
+    if any(f.penalties for f in figures):  # only where someone has one
         extra.append(
             (
                 "penalties",
                 PointsColumn(
                     verbose_name=_("Penalties"),
-                    whole=whole and all(f[4] % 1 == 0 for f in figures),
+                    whole=whole and all(f.penalties % 1 == 0 for f in figures),
                     blank_zero=True,
                     orderable=False,
                     default="",
                 ),
             )
         )
-    has_status = any(f[2] for f in figures)
+    has_status = any(f.status for f in figures)
     if has_status:
         extra.append(
             (
@@ -220,7 +220,7 @@ def standings_table(
     table = StandingsTable(RecordsData(records), extra_columns=extra, sequence=sequence)
     table.player_ids = player_ids or {}
     # The venue decides: whole points or 0.1 (and 0.1 for all once one total has a half).
-    table.columns["total"].column.whole = whole and all(f[3] % 1 == 0 for f in figures)
+    table.columns["total"].column.whole = whole and all(f.total % 1 == 0 for f in figures)
     return table
 
 
