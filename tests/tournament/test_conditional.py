@@ -87,3 +87,29 @@ def test_one_server_renders_the_table_the_others_serve_it(client, settings):
     with CaptureQueriesContext(connection) as captured:
         client.get(f"/events/{event.slug}/standings.csv")
     assert any("tournament_entry" in q["sql"] for q in captured.captured_queries)
+
+
+def test_the_venue_screen_table_is_tagged_by_the_version_apart_from_its_page(client):
+    """A projector fetches its table every interval: with nothing new, 304 for one query. The
+    page around it draws the round's clock from the server's time and is not tagged by the
+    version; the two share an address, so both say they vary with the fetch header."""
+    event = event_import(league_data(8, 2))
+    address = url("standings-screen", event.slug)
+    fetched = {"HTTP_X_REQUESTED_WITH": "fetch"}
+    page, table = client.get(address), client.get(address, **fetched)
+    assert page.status_code == table.status_code == 200
+    assert table["ETag"] != page.get("ETag")
+    assert all("X-Requested-With" in r["Vary"] for r in (page, table))
+    assert "<html" in page.content.decode() and "<html" not in table.content.decode()
+    assert client.get(address, HTTP_IF_NONE_MATCH=table["ETag"]).status_code == 200
+    clear_all()
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(address, HTTP_IF_NONE_MATCH=table["ETag"], **fetched)
+    assert again.status_code == 304 and len(captured) == 1
+    game_record(
+        event=event,
+        data={"round": 3, "table": 1, "seats": NAMES, "scores": [10000, 20000, 30000, 40000]},
+    )
+    after = client.get(address, HTTP_IF_NONE_MATCH=table["ETag"], **fetched)
+    assert after.status_code == 200 and after["ETag"] != table["ETag"]
+    assert ">R3<" in after.content.decode().replace(" ", "").replace("\n", "")

@@ -14,6 +14,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 from django_tables2 import RequestConfig
 
 from scoring import ScoringError
@@ -193,17 +194,37 @@ def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @require_GET
+@vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
 def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings for a venue's projector (1920×1080): every column in large type, stage
-    tabs, the cut; a long list pages itself, and the table refreshes in place (screen.js)."""
+    tabs, the cut; a long list pages itself, and the table refreshes in place (screen.js).
+    The page is not tagged by the event's version: its clock counts from the server's time
+    when it was drawn (only the middleware's tag of its bytes)."""
+    if request.headers.get("X-Requested-With") == "fetch":
+        return _screen_table(request, slug)
     event = get_object_or_404(Event, slug=slug)
     context = _standings_context(request, event, per_page=None)
-    fetched = request.headers.get("X-Requested-With") == "fetch"
-    template = "tournament/_standings.html" if fetched else "tournament/screen.html"
-    if not fetched:  # the latest round's clock, when one runs (the page reloads per round)
-        latest = event.rounds.order_by("-number").first()
-        context["clock"] = round_clock(latest) if latest is not None else None
-    response = render(request, template, context)
+    latest = event.rounds.order_by("-number").first()  # its clock (the page reloads per round)
+    context["clock"] = round_clock(latest) if latest is not None else None
+    response = render(request, "tournament/screen.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@by_event_version
+def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
+    """The projector's table alone, fetched again every interval: a screen holding the
+    event's version gets 304; otherwise the same bytes for every screen of a version, query
+    and language."""
+    html = shared(
+        "screen-fragment",
+        event_stamp(event),
+        (request.GET.urlencode(), get_language()),
+        lambda: render_to_string(
+            "tournament/_standings.html", _standings_context(request, event, per_page=None)
+        ),
+    )
+    response = HttpResponse(html)
     response["Cache-Control"] = "no-cache"
     return response
 
