@@ -179,14 +179,20 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
 @require_GET
 @by_event_version
 def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
-    """The standings table alone, for the page to refresh itself without reloading: the
-    same bytes for every phone of a version, query and language."""
-    parts = (request.GET.urlencode(), get_language())
+    """The standings table alone, for the page to refresh itself without reloading."""
+    return _table_fragment(request, event, PER_PAGE)
+
+
+def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) -> HttpResponse:
+    """The standings table alone (the page's refresh, the venue screen's): the same bytes for
+    every reader of a version, query, language and page size."""
     html = shared(
         "standings-fragment",
         event_stamp(event),
-        parts,
-        lambda: render_to_string("tournament/_standings.html", _standings_context(request, event)),
+        (request.GET.urlencode(), get_language(), per_page),
+        lambda: render_to_string(
+            "tournament/_standings.html", _standings_context(request, event, per_page)
+        ),
     )
     response = HttpResponse(html)
     response["Cache-Control"] = "no-cache"
@@ -213,20 +219,9 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
 
 @by_event_version
 def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
-    """The projector's table alone, fetched again every interval: a screen holding the
-    event's version gets 304; otherwise the same bytes for every screen of a version, query
-    and language."""
-    html = shared(
-        "screen-fragment",
-        event_stamp(event),
-        (request.GET.urlencode(), get_language()),
-        lambda: render_to_string(
-            "tournament/_standings.html", _standings_context(request, event, per_page=None)
-        ),
-    )
-    response = HttpResponse(html)
-    response["Cache-Control"] = "no-cache"
-    return response
+    """The projector's table alone, fetched again every interval (every row: the screen pages
+    through them itself); a screen holding the event's version gets 304."""
+    return _table_fragment(request, event, None)
 
 
 def download(data: bytes, fmt: str, name: str) -> HttpResponse:
