@@ -1,5 +1,5 @@
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 
 from tournament.caching import clear_all
 
@@ -8,5 +8,5 @@ from tournament.caching import clear_all
 def _fresh_caches():
     """Each test starts with nothing cached (ids repeat across rolled-back tests)."""
     clear_all()
-    cache.clear()  # wrong-code counts (services/throttle.py) too
+    caches["guesses"].clear()  # wrong-guess counts (services/throttle.py) too
     yield

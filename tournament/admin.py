@@ -22,7 +22,6 @@ from tournament.models import (
     Event,
     Game,
     Hand,
-    LoginFailure,
     Player,
     Round,
     Seat,
@@ -253,16 +252,3 @@ class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
     list_filter = ["action", "event"]
     search_fields = ["summary", "event__name", "user__username"]
     list_select_related = ["event", "user"]
-
-
-@admin.register(LoginFailure)
-class LoginFailureAdmin(admin.ModelAdmin):
-    # Deleting rows here lifts a lock-out early; nothing else is changed here.
-    list_display = ["at", "username", "address"]
-    search_fields = ["username", "address"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -17,6 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.cache import never_cache
 
 from tournament.models import Event, Series
 
@@ -59,6 +60,9 @@ def _refuse(request: HttpRequest) -> HttpResponse:
 
 def _event_view(allowed: Callable[[Any, Event], bool]) -> Callable[[View], View]:
     def decorate(view: View) -> View:
+        # Organizer pages (a round sheet prints every seat's code) are kept by no cache on
+        # the way, nor by the browser: `private, no-store` (never_cache).
+        @never_cache
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
             event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
@@ -78,6 +82,7 @@ referee_required = _event_view(can_referee)
 
 
 def event_creator_required(view: View) -> View:
+    @never_cache
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not can_create_events(request.user):
@@ -97,6 +102,7 @@ def can_manage_series(user: Any, series: Series) -> bool:
 def series_organizer_required(view: View) -> View:
     """For views under /series/<slug>/manage/: the view gets the series instead of the slug."""
 
+    @never_cache
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
         series = get_object_or_404(Series, slug=slug)

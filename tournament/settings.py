@@ -113,25 +113,37 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # a page from the last release fetch the new one (the package version otherwise).
 RELEASE = os.environ.get("RELEASE", "")
 
-# What readers share between two writes (rendered standings, downloads) and the wrong-code
-# counts of the table links: each process's memory by default; with REDIS_URL, Redis through
-# Django's own backend, so every app server behind the proxy shares one cache.
+# What readers share between two writes (rendered standings, downloads): each process's memory
+# by default; with REDIS_URL, Redis through Django's own backend, so every app server behind
+# the proxy shares one cache. `guesses`: the wrong-guess counts (services/throttle.py), an
+# alias of their own so that pages filling `default` never evict one. If Redis stops
+# answering, both go on in each process's memory until it is back (tournament/redis_cache.py).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CACHES = {
-    "default": (
-        {
-            "BACKEND": "tournament.redis_cache.RedisCache",  # one client per server
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "jansou")
+
+
+def _cache(prefix: str, timeout: int, local_entries: int) -> dict[str, object]:
+    if REDIS_URL:
+        return {
+            "BACKEND": "tournament.redis_cache.RedisCache",  # one client per server; outages
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "jansou"),
-            "TIMEOUT": 3600,  # keys carry the event's version: an old one is never asked again
+            "KEY_PREFIX": prefix,
+            "TIMEOUT": timeout,
+            # A Redis that hangs costs a page a quarter of a second, not a worker's minute.
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
-        if REDIS_URL
-        else {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "TIMEOUT": 3600,
-            "OPTIONS": {"MAX_ENTRIES": 1000},
-        }
-    )
+    return {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": prefix,
+        "TIMEOUT": timeout,
+        "OPTIONS": {"MAX_ENTRIES": local_entries},
+    }
+
+
+CACHES = {
+    # Keys carry the event's version: an old one is never asked again.
+    "default": _cache(CACHE_KEY_PREFIX, 3600, 1000),
+    "guesses": _cache(f"{CACHE_KEY_PREFIX}:guesses", 15 * 60, 100_000),
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -74,6 +74,8 @@ urlpatterns = [
     # A table's own page: what its printed QR code opens (CONTRACT §3), or its code typed.
     path("t/", table.table_code, name="table-code"),
     path("t/<str:token>/", table.table_page, name="table-page"),
+    # A seat's own QR code, on its slip: the phone that scans it holds that seat.
+    path("t/<str:token>/seat/<str:code>/", table.table_seat, name="table-seat"),
     path(
         "accounts/login/",
         accounts.LoginView.as_view(),
@@ -81,5 +83,8 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The admin's log-in through the same lock as the site's (views/accounts.py), before
+    # admin.site.urls, whose own log-in would count nothing.
+    path("admin/login/", accounts.AdminLoginView.as_view(), name="admin-login"),
     path("admin/", admin.site.urls),
 ]

@@ -1,5 +1,7 @@
 """Issue 13 in a browser: two phones at one table. One opens the table's QR link from the round
-sheet and records the game hand by hand; the other confirms it with its seat's code. The
+sheet, proves its seat with the code on its slip and records the game hand by hand; the other
+confirms it with its seat's code. Issue 29: two phones saving the same hand get the conflict
+screen, which shows the other hand and replaces it only when asked. The
 organizer's dashboard follows each state by itself; the public standings change only after
 the confirmation; a replaced link is refused; a penalty moves the standings and the cut."""
 
@@ -52,7 +54,7 @@ def test_two_phones_enter_and_confirm_a_table_and_the_organizer_follows(live_ser
     organizer.click("main button[type=submit]")
     card = organizer.locator("article.table-card").first
     link = card.locator(".table-link a").get_attribute("href")
-    codes = card.locator("tbody tr td code").all_inner_texts()  # each seat's, in seat order
+    codes = card.locator(".slip code").all_inner_texts()  # each seat's slip, in seat order
     assert link.startswith(f"{base}/t/") and len(codes) == 4
     organizer.goto(f"{base}/events/club/manage/")
     state = organizer.locator("[data-state]").first
@@ -66,7 +68,10 @@ def test_two_phones_enter_and_confirm_a_table_and_the_organizer_follows(live_ser
     # that takes South below zero: the game is over and waits for another seat.
     a_context, a = _context(browser)
     a.goto(link)
-    a.click("button.chip[value='0']")
+    expect(a.locator("input[name='type']")).to_have_count(0)  # no seat yet: nothing to enter
+    a.fill("#id_code", codes[0])  # from East's own slip
+    a.click("button.primary")
+    expect(a.locator(".crumbs")).to_contain_text("you are 東")
     a.check("input[name='type'][value='tsumo']")
     a.check("input[name='winner'][value='0']")
     a.check("input[name='han'][value='1']")
@@ -128,3 +133,58 @@ def test_two_phones_enter_and_confirm_a_table_and_the_organizer_follows(live_ser
         assert page.problems == []
     for context in (organizer_context, visitor_context, a_context, b_context):
         context.close()
+
+
+def test_two_phones_on_one_hand_get_the_conflict_screen_and_replace_in_one_step(
+    live_server, browser
+):
+    event = make_event(slug="pair")
+    event.table_entry = "tables"
+    event.save()
+    round_seat(event=event, rng=random.Random(4))
+    game = Game.objects.get(round__event=event, table=1)
+    link = game.links.get(revoked_at__isnull=True)
+    url = f"{live_server.url}/t/{link.token}/"
+    phones = []
+    for seat in (0, 1):
+        context, page = _context(browser)
+        page.goto(url)
+        page.fill("#id_code", link.seat_codes[seat])
+        page.click("button.primary")
+        phones.append((context, page))
+    (a_context, a), (b_context, b) = phones
+    # Both phones hold the form for hand 1. A records a ron …
+    a.check("input[name='wins_0_seat'][value='2']")
+    a.check("input[name='discarder'][value='1']")
+    a.check("input[name='wins_0_han'][value='3']")
+    a.check("input[name='wins_0_fu'][value='30']")
+    a.click("button.primary")
+    expect(a.locator(".log tbody tr")).to_have_count(1)
+    # … and B, from the same hand's form, a tsumo: the conflict screen, nothing added.
+    b.check("input[name='type'][value='tsumo']")
+    b.check("input[name='winner'][value='3']")
+    b.check("input[name='han'][value='2']")
+    b.check("input[name='fu'][value='30']")
+    b.click("button.primary")
+    conflict = b.locator("section.conflict")
+    expect(conflict).to_contain_text("They saved hand 1 (E1-0)")
+    expect(conflict).to_contain_text("ron")
+    expect(conflict).to_contain_text("tsumo")
+    assert game.hands.count() == 1
+    b.screenshot(path="/tmp/conflict-390.png", full_page=True)
+    # "Replace hand 1 with mine": one hand, B's.
+    b.get_by_role("button", name="Replace hand 1 with mine").click()
+    expect(b.locator(".log tbody tr")).to_have_count(1)
+    expect(b.locator(".log tbody tr")).to_contain_text("tsumo")
+    hands = list(game.hands.order_by("number"))
+    assert len(hands) == 1 and hands[0].data["result"]["type"] == "tsumo"
+    # Undo asks first, then says what it took back.
+    b.locator("details.undo > summary").click()
+    expect(b.locator("details.undo")).to_contain_text("Take back hand 1 (E1-0)")
+    b.get_by_role("button", name="Yes, take it back").click()
+    expect(b.locator(".messages")).to_contain_text("Hand 1 (E1-0")
+    assert game.hands.count() == 0
+    for page in (a, b):
+        assert page.problems == []
+    a_context.close()
+    b_context.close()

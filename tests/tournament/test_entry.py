@@ -331,13 +331,20 @@ def test_a_hand_from_a_stale_phone_is_a_conflict_and_keeps_the_input():
     event, client, game = setup()
     stale = game.version
     hand(client, event, game, type="draw", tenpai=["0"])
-    page = client.post(
-        url("game-hands", event.slug, game.pk),
-        {"version": stale, "type": "tsumo", "winner": "3", "han": "4", "fu": "30"},
-    )
+    mine = {"version": stale, "number": 1, "type": "tsumo", "winner": "3", "han": "4", "fu": "30"}
+    page = client.post(url("game-hands", event.slug, game.pk), mine)
     html = text(page)
-    assert page.status_code == 409 and "Someone else saved this table" in html
-    assert 'value="4"' in html and Hand.objects.filter(game=game).count() == 1
+    assert page.status_code == 409 and "Another phone saved this table first" in html
+    assert "They saved hand 1" in html and "Yours, not saved" in html
+    assert '<input type="hidden" name="han" value="4">' in html  # kept, for "replace"
+    assert Hand.objects.filter(game=game).count() == 1
+    # Sent again as it was, it is refused again: never a second hand.
+    assert client.post(url("game-hands", event.slug, game.pk), mine).status_code == 409
+    game.refresh_from_db()
+    replace = {**mine, "version": game.version, "replace": "1"}
+    assert client.post(url("game-hands", event.slug, game.pk), replace).status_code == 302
+    hands = list(Hand.objects.filter(game=game).order_by("number"))
+    assert len(hands) == 1 and hands[0].data["result"]["type"] == "tsumo"
 
 
 def test_agari_yame_is_offered_only_at_the_last_hand_where_allowed():

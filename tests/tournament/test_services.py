@@ -226,7 +226,9 @@ def test_a_hand_played_on_writes_one_row_and_the_log_keeps_just_that_hand(client
     for page in (url("round-detail", event.slug, 1), url("game-detail", event.slug, game.pk)):
         shown = text(client.get(page))
         assert all(f"<td>{score}</td>" in shown for score in last), page
-    game = game_hand_undo(game=game, expected_version=game.version)
+    taken_back = game_hand_undo(game=game, expected_version=game.version)
+    assert taken_back["number"] == 6 and taken_back["hand"] == small
+    game.refresh_from_db()
     assert Hand.objects.filter(game=game).count() == 5
     bust = {"result": {"type": "ron", "discarder": 3, "wins": [{"seat": 0, "yakuman": 1}]}}
     game = game_hand_add(game=game, hand=bust, expected_version=game.version)

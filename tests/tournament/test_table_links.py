@@ -38,7 +38,9 @@ def live(game: Game) -> TableLink:
 
 
 def as_seat(client: Client, link: TableLink, seat: int) -> None:
-    client.post(f"/t/{link.token}/", {"do": "seat", "seat": str(seat)})
+    """The phone proves its seat with the code on that seat's slip."""
+    reply = client.post(f"/t/{link.token}/", {"do": "seat", "code": link.seat_codes[seat]})
+    assert reply.status_code in (302, 410), reply.status_code
 
 
 def bust_ron(client: Client, link: TableLink, game: Game):
@@ -55,6 +57,10 @@ def bust_ron(client: Client, link: TableLink, game: Game):
             "wins_0_yakuman": "1",
         },
     )
+
+
+def seat_names(game: Game) -> list[str]:
+    return [s.player.name for s in game.seats.select_related("player").order_by("position")]
 
 
 def games_played(event) -> int:
@@ -77,10 +83,14 @@ def test_a_typed_code_opens_its_table_and_wrong_codes_are_counted():
     link = live(games[1])
     reply = client.post("/t/", {"code": f" {link.code.lower()[:3]}-{link.code.lower()[3:]} "})
     assert reply.status_code == 302 and reply["Location"] == f"/t/{link.token}/"
-    for _ in range(LIMITS["code"]):
+    for _ in range(LIMITS["code", "phone"]):
         assert client.post("/t/", {"code": "ZZZZZZ"}).status_code == 400
     refused = client.post("/t/", {"code": link.code})  # even the right one, for a while
-    assert refused.status_code == 429
+    assert refused.status_code == 429 and "15 minutes" in text(refused)
+    assert int(refused["Retry-After"]) > 0
+    # Another phone on the same network is not stopped by this one's guesses.
+    other = Client().post("/t/", {"code": link.code})
+    assert other.status_code == 302
 
 
 def test_the_table_records_hands_as_itself_and_the_log_says_at_which_table():
@@ -124,12 +134,18 @@ def test_a_result_waits_for_another_seat_then_counts():
     assert games_played(event) == 0  # not in the standings yet
     page = text(client.get(f"/t/{link.token}/"))
     assert "waits for another seat" in page
-    # The seat that entered it cannot confirm it; a wrong code is refused.
-    reply = client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[2]})
+    # The seat that entered it cannot confirm it, nor can the phone it was entered on; a
+    # wrong code is refused.
+    other = Client()
+    reply = other.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[2]})
     assert reply.status_code == 400 and "another seat" in text(reply)
-    reply = client.post(f"/t/{link.token}/", {"do": "confirm", "code": "AAAAAA"})
-    assert reply.status_code == 400 and "not the code of a seat" in text(reply)
     reply = client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[0]})
+    assert reply.status_code == 400 and "another seat&#x27;s own phone" in text(reply)
+    reply = other.post(f"/t/{link.token}/", {"do": "confirm", "code": "AAAAAA"})
+    assert reply.status_code == 400 and "not the code of a seat" in text(reply)
+    game.refresh_from_db()
+    assert game.confirmation == "waiting" and games_played(event) == 0
+    reply = other.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[0]})
     assert reply.status_code == 302
     game.refresh_from_db()
     assert game.finished and game.confirmation == ""
@@ -219,7 +235,7 @@ def test_an_event_of_final_scores_has_tables_enter_their_final_scores():
     assert client.post(f"/t/{link.token}/", post).status_code == 302
     game.refresh_from_db()
     assert game.confirmation == "waiting" and games_played(event) == 0
-    client.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[3]})
+    Client().post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[3]})
     game.refresh_from_db()
     assert game.finished and games_played(event) == 4
 
@@ -231,16 +247,88 @@ def test_two_phones_saving_the_same_hand_get_the_conflict_screen():
     first, second = Client(), Client()
     for phone, seat in ((first, 0), (second, 1)):
         as_seat(phone, link, seat)
-    hand = {"do": "hand", "version": game.version, "type": "draw", "tenpai": ["0"]}
+    hand = {"do": "hand", "version": game.version, "number": 1, "type": "draw", "tenpai": ["0"]}
     assert first.post(f"/t/{link.token}/", hand).status_code == 302
     other = {**hand, "tenpai": ["1"]}  # typed on the other phone from the same version
     reply = second.post(f"/t/{link.token}/", other)
-    assert reply.status_code == 409 and "Someone else saved this table" in text(reply)
+    page = text(reply)
+    assert reply.status_code == 409 and "Another phone saved this table first" in page
+    # The other phone's hand is shown (not just the scores), and this one's as typed.
+    names = seat_names(game)
+    assert f"They saved hand 1 (E1-0): <strong>Draw, tenpai: {names[0]}" in page
+    assert f"Yours, not saved: <strong>Draw, tenpai: {names[1]}" in page
+    assert game.hands.count() == 1
+    # Saving the stale form again, as the old screen invited, still adds nothing.
+    assert second.post(f"/t/{link.token}/", other).status_code == 409
     assert game.hands.count() == 1
 
 
-def test_guessing_links_is_throttled_like_guessing_codes():
+def _replace_form(page: str) -> dict[str, list[str]]:
+    """The fields of the conflict screen's "replace" form, as the browser would send them."""
+    form = page[page.index('<section class="card warning conflict"') :]
+    form = form[form.index("<form") : form.index("</form>")]
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(r'name="([^"]+)" value="([^"]*)"', form):
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def test_the_conflict_screen_replaces_the_last_hand_with_mine_in_one_step():
+    event, games = seated()
+    game = games[0]
+    link = live(game)
+    first, second = Client(), Client()
+    as_seat(first, link, 0)
+    as_seat(second, link, 1)
+    hand = {"do": "hand", "version": game.version, "number": 1, "type": "draw", "tenpai": ["0"]}
+    first.post(f"/t/{link.token}/", hand)
+    reply = second.post(f"/t/{link.token}/", {**hand, "tenpai": ["1"]})
+    fields = _replace_form(reply.content.decode())
+    assert fields["do"] == ["replace"] and fields["tenpai"] == ["1"]
+    assert second.post(f"/t/{link.token}/", fields).status_code == 302
+    assert [h.data["result"]["tenpai"] for h in game.hands.order_by("number")] == [[1]]
+    actions = list(
+        AuditEntry.objects.filter(event=event).order_by("pk").values_list("action", flat=True)
+    )
+    assert actions[-3:] == ["game.hand", "game.undo", "game.hand"]
+    # The same replacement sent twice (a double tap) is done once; a stale one is refused.
+    assert second.post(f"/t/{link.token}/", fields).status_code == 302
+    assert game.hands.count() == 1
+    first.post(f"/t/{link.token}/", {**hand, "version": game_version(game), "number": 2})
+    stale = second.post(f"/t/{link.token}/", {**fields, "tenpai": ["2"]})
+    assert stale.status_code == 409 and game.hands.count() == 2
+
+
+def game_version(game: Game) -> int:
+    game.refresh_from_db()
+    return game.version
+
+
+def test_undo_asks_first_and_says_what_it_took_back():
+    _, games = seated()
+    game = games[0]
+    link = live(game)
+    phone = Client()
+    as_seat(phone, link, 0)
+    hand = {"do": "hand", "version": game.version, "number": 1, "type": "draw", "tenpai": ["0"]}
+    phone.post(f"/t/{link.token}/", hand)
+    page = text(phone.get(f"/t/{link.token}/"))
+    assert "Take back hand 1 (E1-0):" in page and "Yes, take it back" in page
+    reply = phone.post(
+        f"/t/{link.token}/", {"do": "undo", "version": game_version(game)}, follow=True
+    )
+    said = f"Hand 1 (E1-0: Draw, tenpai: {seat_names(game)[0]}) is taken back."
+    assert said in text(reply)
+    assert game.hands.count() == 0
+
+
+def test_guessing_links_never_stops_a_valid_link():
+    _, games = seated()
+    link = live(games[0])
     client = Client()
-    for i in range(LIMITS["code"]):
+    for i in range(LIMITS["link", "address"]):
         assert client.get(f"/t/guess-{i}/").status_code == 404
-    assert client.get("/t/guess-again/").status_code == 429
+    stopped = client.get("/t/guess-again/")
+    assert stopped.status_code == 429 and int(stopped["Retry-After"]) > 0
+    # The same address, the same phone: a real link still opens.
+    assert client.get(f"/t/{link.token}/").status_code == 200

@@ -214,6 +214,11 @@ def _seat_toggles(names: list[str], **kwargs: Any) -> forms.TypedMultipleChoiceF
     )
 
 
+def hand_form_initial(version: int, hands: int) -> dict[str, int]:
+    """A fresh hand form's hidden fields: the game's version and the hand it is for."""
+    return {"version": version, "number": hands + 1}
+
+
 class HandForm(EngineForm):
     """One hand at the table, entered by tapping: result, riichi, seats (by wind and name),
     han and fu as buttons. Every result type's fields are here; the page shows the ones the
@@ -236,6 +241,10 @@ class HandForm(EngineForm):
         self.rules = rules
         self.n = len(names)
         self.seat_names = names
+        # The hand the form was loaded for: after a conflict, the one "replace" takes back.
+        self.fields["number"] = forms.IntegerField(
+            widget=forms.HiddenInput, required=False, min_value=1, max_value=10_000
+        )
         # A win entered by yaku (the card game) or by han and fu (riichi): the game type says.
         self.by_yaku = game_type(rules).scored_by == "yaku"
         types = EMPEROR_TYPES if self.by_yaku else RIICHI_TYPES

@@ -1,4 +1,3 @@
-from tournament.models.accounts import LoginFailure
 from tournament.models.audit import AuditEntry
 from tournament.models.events import (
     FORMAT_CHOICES,
@@ -22,7 +21,6 @@ __all__ = [
     "Event",
     "Game",
     "Hand",
-    "LoginFailure",
     "Penalty",
     "Player",
     "Round",

@@ -33,6 +33,8 @@ class Game(models.Model):
         _("confirmation"), max_length=10, choices=CONFIRMATION_CHOICES, default="", blank=True
     )
     submitted_seat = models.PositiveSmallIntegerField(_("entered by seat"), null=True, blank=True)
+    # The phone that entered it (a random id its session holds): confirming needs another.
+    submitted_phone = models.CharField(_("entered by phone"), max_length=32, blank=True)
     dispute = models.CharField(_("dispute"), max_length=300, blank=True)
     extra_minutes = models.PositiveSmallIntegerField(_("extra minutes"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)

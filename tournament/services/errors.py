@@ -63,6 +63,9 @@ MESSAGES: dict[str, str] = {
     "table.same_seat": gettext_noop(
         "the seat that entered the result cannot confirm it: another seat's code is needed"
     ),
+    "table.same_phone": gettext_noop(
+        "this phone entered the result: confirm it on another seat's own phone"
+    ),
     "table.dispute_reason": gettext_noop("say what is wrong, for the organizer"),
     "table.nothing_to_confirm": gettext_noop("the game is not over: there is nothing to confirm"),
     "table.entered_by_organizers": gettext_noop(

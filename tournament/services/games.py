@@ -45,10 +45,12 @@ class Evaluated:
 
 @dataclass(frozen=True)
 class AtTable:
-    """Who made a change through a table link: the table, and the seat the phone said it was."""
+    """Who made a change through a table link: the table, the seat the phone proved with that
+    seat's code, and the phone (a random id its session holds; "" when unknown)."""
 
     table: int
     seat: int | None = None
+    phone: str = ""
 
 
 def hold_for_confirmation(locked: Game, ev: Evaluated, at: AtTable | None) -> Evaluated:
@@ -56,8 +58,10 @@ def hold_for_confirmation(locked: Game, ev: Evaluated, at: AtTable | None) -> Ev
     standings, the entering seat marked. What an organizer enters counts at once."""
     if at is not None and ev.finished and locked.round.event.table_entry == "tables":
         locked.confirmation, locked.submitted_seat = "waiting", at.seat
+        locked.submitted_phone = at.phone
         return replace(ev, finished=False)
     locked.confirmation, locked.submitted_seat, locked.dispute = "", None, ""
+    locked.submitted_phone = ""
     return ev
 
 
@@ -422,6 +426,8 @@ def game_hand_add(
 ) -> Game:
     """Play one more hand at a table recorded hand by hand; the game closes itself when the
     flow says it is over. An error names the field of the hand (`result.wins[1].seat`).
+    Refused (ConflictError) unless the game is still at `expected_version`: a form loaded
+    before another phone's save is never written as a hand of its own.
 
     `played`: the flow of `game`'s hands as the caller replayed them (the entry page showed
     them): when nothing has changed since `game` was read, the new hand is played on it and
@@ -469,8 +475,9 @@ def game_hand_add(
 @transaction.atomic
 def game_hand_undo(
     *, game: Game, expected_version: int, user: Any = None, at: AtTable | None = None
-) -> Game:
-    """Take back the last hand (the game reopens if that hand had ended it)."""
+) -> dict[str, Any]:
+    """Take back the last hand (the game reopens if that hand had ended it). Returns the hand
+    taken back as the log keeps it (number, label, hand, deltas): the page says what went."""
     locked = _lock(game)
     _check_version(locked, expected_version)
     data = _hands_data(locked)
@@ -484,8 +491,9 @@ def game_hand_undo(
         stage_require_open(locked.round.event, rounds=[locked.round.number])
         Hand.objects.filter(pk=last["pk"]).delete()
         number = len(data["hands"]) + 1
-        return _hands_changed(locked, user, at, "game.undo", number, (taken_back, None))
-    return _replace(
+        _hands_changed(locked, user, at, "game.undo", number, (taken_back, None))
+        return taken_back
+    _replace(
         locked,
         ev,
         data,
@@ -494,6 +502,34 @@ def game_hand_undo(
         summary=f"hand {len(data['hands']) + 1}",
         logged=(taken_back, None),
         at=at,
+    )
+    return taken_back
+
+
+@transaction.atomic
+def game_hand_replace(
+    *,
+    game: Game,
+    hand: Any,
+    expected_version: int,
+    number: int,
+    user: Any = None,
+    at: AtTable | None = None,
+) -> Game:
+    """The conflict screen's "replace the last hand with mine": hand `number`, which another
+    phone saved at `expected_version` while this one was typing, is taken back and `hand`
+    played in its place — one transaction, refused if the table has moved on since the
+    screen was shown (a stale save is never written as a hand of its own)."""
+    locked = _lock(game)
+    last = locked.hands.order_by("-number").values_list("number", "data").first()
+    if locked.version == expected_version + 2 and last == (number, hand):
+        return locked  # this very replacement, sent twice
+    _check_version(locked, expected_version)
+    if locked.mode != "hands" or last is None or last[0] != number:
+        raise ConflictError("game.conflict", "version")
+    game_hand_undo(game=locked, expected_version=expected_version, user=user, at=at)
+    return game_hand_add(
+        game=locked, hand=hand, expected_version=expected_version + 1, user=user, at=at
     )
 
 

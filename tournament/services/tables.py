@@ -103,24 +103,38 @@ def _finish(locked: Game, *, user: Any, at: AtTable | None, action: str) -> Game
 
 def _seat_by_code(link: TableLink, code: str) -> int | None:
     code = normalize_code(code)
+    found = None
     for position, seat_code in enumerate(link.seat_codes):
-        if secrets.compare_digest(seat_code, code):
-            return position
-    return None
+        # Every code compared, in constant time: the answer's timing names no seat.
+        if secrets.compare_digest(seat_code.encode(), code.encode()):
+            found = position
+    return found
 
 
-@transaction.atomic
-def game_confirm(*, link: TableLink, code: str) -> Game:
-    """Another seat than the one that entered the result confirms it with its own code."""
-    locked = _lock(link.game)
-    if locked.confirmation != "waiting":
-        raise ServiceError("table.not_waiting", "code")
+def table_seat_prove(*, link: TableLink, code: str) -> int:
+    """The seat whose code this is (typed, or in the seat's own QR): a phone acts for a seat
+    only after this. Raises `table.wrong_code`."""
     seat = _seat_by_code(link, code)
     if seat is None:
         raise ServiceError("table.wrong_code", "code")
+    return seat
+
+
+@transaction.atomic
+def game_confirm(*, link: TableLink, code: str, phone: str) -> Game:
+    """Another seat than the one that entered the result confirms it with its own code, typed
+    on another phone than the one that entered it: one person holding one seat's code (and
+    the table's link, and two phones) cannot make a result final alone."""
+    locked = _lock(link.game)
+    if locked.confirmation != "waiting":
+        raise ServiceError("table.not_waiting", "code")
+    seat = table_seat_prove(link=link, code=code)
     if seat == locked.submitted_seat:
         raise ServiceError("table.same_seat", "code")
-    return _finish(locked, user=None, at=AtTable(locked.table, seat), action="game.confirm")
+    if not phone or phone == locked.submitted_phone:
+        raise ServiceError("table.same_phone", "code")
+    at = AtTable(locked.table, seat, phone)
+    return _finish(locked, user=None, at=at, action="game.confirm")
 
 
 @transaction.atomic
@@ -129,9 +143,7 @@ def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
     locked = _lock(link.game)
     if locked.confirmation not in ("waiting", "disputed"):
         raise ServiceError("table.not_waiting", "code")
-    seat = _seat_by_code(link, code)
-    if seat is None:
-        raise ServiceError("table.wrong_code", "code")
+    seat = table_seat_prove(link=link, code=code)
     reason = " ".join(reason.split())[:300]
     if not reason:
         raise ServiceError("table.dispute_reason", "reason")

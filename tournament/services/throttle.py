@@ -1,32 +1,142 @@
-"""Wrong guesses at table links (a typed code at /t/, a seat's code to confirm) are counted,
-and past a limit refused for a while, so codes cannot be guessed by trying them all.
+"""Wrong guesses — passwords at either log-in, codes typed at /t/, seat codes, table links that
+do not exist — counted per client, and past a limit refused for a while, so nothing can be
+guessed by trying it all, while nobody is refused for what someone else tried.
 
-Counted in Django's cache: the process's own memory by default, a shared cache (CACHES) when
-the app runs on several servers. A count is per what is guessed at (one link's seat codes)
-or per address (codes typed at /t/): a venue's players share one address, so its limit is
-generous; guessing a 6-character code needs hundreds of millions of tries."""
+A client is what sent the guess: its address (`client_address`, the one the log-in has always
+used: behind our proxy, the address the proxy saw) and, where a phone has a session, that
+phone. A phone's limit is low; an address's (a venue's Wi-Fi is one address for every phone
+in the hall) is many phones' worth, a backstop only a script changing phones reaches. What is
+never guessed is never counted: a valid table link opens whatever anyone else tried, and a
+right code gives its try back.
+
+Counts are atomic and shared by every worker: each try takes its place first (`incr` in the
+`guesses` cache, Redis with REDIS_URL: one INCR), then is checked, so forty tries at once
+still let exactly the limit through (a count read and then written lets them all through).
+The `guesses` cache is an alias of its own, so the pages and downloads filling the `default`
+cache never evict a count. If Redis is unreachable, each process counts in its own memory
+until it is back (redis_cache.py; README "Reliability"): a limit then holds per process.
+"""
 
 from __future__ import annotations
 
-from django.core.cache import cache
+import contextlib
+import hashlib
+import ipaddress
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
 
-WINDOW = 15 * 60  # seconds
-LIMITS = {"code": 30, "seat": 10}  # per address typing codes at /t/; per link's seat codes
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest
+
+WINDOW = 15 * 60  # seconds a count lasts from its first guess
+
+# (what is guessed, who guesses): tries within WINDOW.
+LIMITS: dict[tuple[str, str], int] = {
+    ("login", "account"): 5,  # wrong passwords for one account, from anywhere
+    ("login", "address"): 20,  # wrong passwords from one address, any accounts
+    ("seat", "phone"): 10,  # wrong seat codes from one phone, any tables
+    ("seat", "address"): 300,
+    ("code", "phone"): 30,  # wrong table codes typed at /t/ from one phone
+    ("code", "address"): 300,
+    ("link", "address"): 300,  # /t/<token>/ links that do not exist
+}
 
 
-def _key(kind: str, who: str) -> str:
-    return f"throttle:{kind}:{who}"
+def _ip(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
 
 
-def throttled(kind: str, who: str) -> bool:
-    """Whether `who` has used up its wrong tries of this kind for now."""
-    return (cache.get(_key(kind, who)) or 0) >= LIMITS[kind]
+def client_address(request: HttpRequest) -> str | None:
+    """The caller's address. Behind our own proxy (BEHIND_PROXY), the one it appended last to
+    X-Forwarded-For — the only entry it vouches for; the rest is whatever the client sent.
+    Without BEHIND_PROXY the header is ignored. A forwarded entry that is not an address
+    falls back to the connection's own, so garbage never switches the address limit off."""
+    own = _ip(request.META.get("REMOTE_ADDR", ""))
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1]
+        return _ip(forwarded) or own
+    return own
 
 
-def count_failure(kind: str, who: str) -> None:
-    key = _key(kind, who)
-    if not cache.add(key, 1, WINDOW):
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between the two calls
-            cache.add(key, 1, WINDOW)
+class Throttled(Exception):
+    """Too many wrong guesses from this client: try again in `seconds`."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(seconds)
+        self.seconds = max(1, seconds)
+
+    @property
+    def minutes(self) -> int:
+        return math.ceil(self.seconds / 60)
+
+
+def _cache() -> Any:
+    return caches["guesses"]
+
+
+def _key(kind: str, who: str, value: str) -> str:
+    """A count's key: what is guessed, by whom — the client's own text (a typed name, an
+    address) hashed, so a key is short and plain whatever was sent."""
+    digest = hashlib.blake2b(value.encode(), digest_size=12).hexdigest()
+    return f"{kind}:{who}:{digest}"
+
+
+def _counts(kind: str, who: dict[str, str | None]) -> list[tuple[str, int]]:
+    """(key, limit) of each count a try of `kind` by `who` goes into (a None is not one)."""
+    return [(_key(kind, w, v), LIMITS[kind, w]) for w, v in who.items() if v]
+
+
+@dataclass
+class Guess:
+    """One try, its place taken in each of its counts (`guess_take`). A right guess gives the
+    places back (`right`); a wrong one keeps them."""
+
+    keys: list[str]
+
+    def right(self) -> None:
+        for key in self.keys:
+            with contextlib.suppress(ValueError):  # expired meanwhile: nothing to give back
+                _cache().decr(key)
+
+    def forget(self) -> None:
+        """A right log-in: the account's count starts again (the address's keeps its others)."""
+        account = [k for k in self.keys if k.startswith("login:account:")]  # see _key
+        _cache().delete_many(account)
+
+
+def _count(key: str) -> int:
+    """The key's count after this try: its window starts at its first try (add, with the time
+    it started beside it), and INCR keeps it (an expired key is made again)."""
+    cache = _cache()
+    if cache.add(key, 1, WINDOW):
+        cache.set(f"{key}:since", time.time(), WINDOW)
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, WINDOW)
+        return 1
+
+
+def guess_take(kind: str, **who: str | None) -> Guess:
+    """Take this try's place in each count of `kind` (`phone=…`, `address=…`, `account=…`;
+    a None is not counted). Raises Throttled — the try not made — if any count was full."""
+    counts = _counts(kind, who)
+    full = [key for key, limit in counts if _count(key) > limit]
+    if full:
+        raise Throttled(_wait(full))
+    return Guess([key for key, _limit in counts])
+
+
+def _wait(keys: list[str]) -> int:
+    """Seconds until the last of these full counts ends its window."""
+    started = _cache().get_many([f"{key}:since" for key in keys])
+    now = time.time()
+    ends = [since + WINDOW - now for since in started.values()]
+    return math.ceil(max(ends, default=WINDOW))

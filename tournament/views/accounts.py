@@ -1,36 +1,20 @@
-"""Log-in, throttled (services/accounts.py)."""
+"""Log-in, throttled (services/accounts.py): the site's and the admin's, through one lock."""
 
 from __future__ import annotations
 
-import ipaddress
-import math
 from typing import Any
 
-from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.services.accounts import login_failed, login_succeeded, login_wait
-
-
-def _ip(text: str) -> str | None:
-    try:
-        return str(ipaddress.ip_address(text.strip()))
-    except ValueError:
-        return None
-
-
-def client_address(request: HttpRequest) -> str | None:
-    """The caller's address. Behind our own proxy (BEHIND_PROXY), the one it appended last to
-    X-Forwarded-For — the only entry it vouches for; the rest is whatever the client sent.
-    Without BEHIND_PROXY the header is ignored. A forwarded entry that is not an address
-    falls back to the connection's own, so garbage never switches the address limit off."""
-    own = _ip(request.META.get("REMOTE_ADDR", ""))
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1]
-        return _ip(forwarded) or own
-    return own
+from tournament.services.accounts import login_failed, login_guess, login_succeeded
+from tournament.services.throttle import Throttled, client_address
 
 
 class LoginView(auth_views.LoginView):
@@ -38,26 +22,58 @@ class LoginView(auth_views.LoginView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         username = request.POST.get("username", "")
-        wait = login_wait(username, client_address(request))
-        if wait is not None:
+        try:
+            self.guess = login_guess(username, client_address(request))
+        except Throttled as stop:
             # Not even checked: a locked account gives nothing away, right password or not.
             form = self.get_form_class()(request, initial={"username": username})
-            minutes = math.ceil(wait.total_seconds() / 60)
             locked = ngettext(
                 "Too many failed log-ins. Try again in %(n)d minute.",
                 "Too many failed log-ins. Try again in %(n)d minutes.",
-                minutes,
-            ) % {"n": minutes}
+                stop.minutes,
+            ) % {"n": stop.minutes}
             context = self.get_context_data(form=form, locked=locked)
             response = self.render_to_response(context, status=429)
-            response["Retry-After"] = str(math.ceil(wait.total_seconds()))
+            response["Retry-After"] = str(stop.seconds)
             return response
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        login_failed(form.data.get("username", ""), client_address(self.request))
+        username = form.data.get("username", "")
+        login_failed(self.guess, username, client_address(self.request))
         return super().form_invalid(form)
 
     def form_valid(self, form: Any) -> HttpResponse:
-        login_succeeded(form.get_user().get_username())
+        login_succeeded(self.guess)
         return super().form_valid(form)
+
+
+class AdminLoginView(LoginView):
+    """The admin's log-in page, as `admin.site.login` draws it, through the same lock."""
+
+    template_name = "admin/login.html"
+    authentication_form = AdminAuthenticationForm
+    # A signed-in user who is not staff sees the form (Django's own admin does the same);
+    # sending them on would loop between /admin/ and here.
+    redirect_authenticated_user = False
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "GET" and admin.site.has_permission(request):
+            return redirect("admin:index")
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_default_redirect_url(self) -> str:
+        return reverse("admin:index")
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context.update(
+            admin.site.each_context(self.request),
+            title=_("Log in"),
+            subtitle=None,
+            app_path=self.request.get_full_path(),
+            username=self.request.user.get_username(),
+        )
+        if context.get("locked"):  # the admin's page shows the form's errors only
+            context["form"].add_error(None, context["locked"])
+        return context

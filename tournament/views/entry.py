@@ -4,6 +4,7 @@ a conflict shown with what they typed kept in the form, never a silent overwrite
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -13,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.forms.games import HandForm, ScoresForm, VersionForm
-from tournament.i18n import error_text, seat_label
-from tournament.models import Event, Game
+from tournament.forms.games import HandForm, ScoresForm, VersionForm, hand_form_initial
+from tournament.i18n import error_text, hand_summary, seat_label
+from tournament.models import Event, Game, Hand
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet
 from tournament.selectors.tables import round_clock
@@ -24,6 +25,7 @@ from tournament.services.games import (
     game_correct,
     game_evaluate,
     game_hand_add,
+    game_hand_replace,
     game_hand_undo,
     game_has_result,
     game_record,
@@ -58,6 +60,53 @@ def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> 
     form.is_valid()
     form.add_error(None, CONFLICT)
     return form
+
+
+@dataclass(frozen=True)
+class HandConflict:
+    """What the conflict screen shows when another phone saved the table while this one was
+    typing a hand: the hand they saved (`theirs`, when it is the one this form was for), this
+    phone's hand as typed (`mine`, a line, and `fields` to send again), and whether "replace
+    the last hand with mine" is offered (`version`, `number`: what it is checked against)."""
+
+    theirs: Hand | None
+    theirs_text: str
+    mine_text: str
+    fields: list[tuple[str, str]]
+    version: int
+    number: int
+    replaceable: bool
+
+
+# What "replace" sends again of a hand form: everything typed but the hidden fields it renews.
+_RENEWED = {"csrfmiddlewaretoken", "version", "number", "do", "replace"}
+
+
+def hand_conflict(post: QueryDict, form: HandForm, game: Game, sheet: Sheet) -> HandConflict:
+    """After a refused hand (the game moved on since the form was loaded): never a hand of its
+    own. If the other phone saved the very hand this one was for, the choice is theirs or
+    mine in its place; if the table has moved further, only theirs (a fresh form below)."""
+    number = form.cleaned_data.get("number")
+    last = sheet.hands[-1] if sheet.hands else None
+    theirs = last if last is not None and number is not None and last.number == number else None
+    return HandConflict(
+        theirs=theirs,
+        theirs_text=hand_summary(theirs.data, sheet.names) if theirs is not None else "",
+        mine_text=hand_summary(form.to_hand(), sheet.names),
+        fields=[(k, v) for k, values in post.lists() if k not in _RENEWED for v in values],
+        version=game.version,
+        number=number or 0,
+        replaceable=theirs is not None and not game.confirmation,
+    )
+
+
+def taken_back_text(hand: dict[str, Any], names: list[str]) -> str:
+    """What an undo took back, said on the page it returns to."""
+    return _("Hand %(number)d (%(label)s: %(hand)s) is taken back.") % {
+        "number": hand["number"],
+        "label": hand["label"],
+        "hand": hand_summary(hand["hand"], names),
+    }
 
 
 def scores_initial(game: Game) -> dict[str, Any]:
@@ -199,7 +248,8 @@ def _hands_page(
     status = 409 if extra.get("conflict") else 400 if form is not None and form.errors else 200
     clock = round_clock(game.round, game)
     if form is None and sheet.next is not None:
-        form = HandForm(**hand_form_kwargs(event, game, sheet), initial={"version": game.version})
+        initial = hand_form_initial(game.version, len(sheet.hands))
+        form = HandForm(**hand_form_kwargs(event, game, sheet), initial=initial)
     return render(
         request,
         "tournament/manage/game_hands.html",
@@ -266,18 +316,29 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     form = HandForm(request.POST, **kwargs)
     if not form.is_valid():
         return _hands_page(request, event, game, form, sheet)
+    version = form.cleaned_data["version"] or 0
     try:
-        game_hand_add(
-            game=game,
-            hand=form.to_hand(),
-            expected_version=form.cleaned_data["version"] or 0,
-            user=request.user,
-            played=sheet.flow,  # the hands replayed for the sheet: the engine goes on from them
-        )
+        if "replace" in request.POST:  # the conflict screen's "replace the last hand with mine"
+            game_hand_replace(
+                game=game,
+                hand=form.to_hand(),
+                expected_version=version,
+                number=form.cleaned_data["number"] or 0,
+                user=request.user,
+            )
+        else:
+            game_hand_add(
+                game=game,
+                hand=form.to_hand(),
+                expected_version=version,
+                user=request.user,
+                played=sheet.flow,  # the hands replayed for the sheet: the engine goes on
+            )
     except ConflictError:
         current = _game(event, game_id)
-        form = _rebased(HandForm, request.POST, current.version, **kwargs)
-        return _hands_page(request, event, current, form, conflict=True)
+        sheet = game_sheet(event, current)
+        conflict = hand_conflict(request.POST, form, current, sheet)
+        return _hands_page(request, event, current, None, sheet, conflict=conflict)
     except ServiceError as exc:  # nothing was written; the sheet's flow was given up: again
         form.add_service_error(exc)
         return _hands_page(request, event, game, form)
@@ -293,13 +354,14 @@ def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
         form = VersionForm(request.POST)
         # A version that is not a number is as stale as an old one: the conflict reply says so.
         expected = form.cleaned_data["version"] if form.is_valid() else None
-        game_hand_undo(
+        taken_back = game_hand_undo(
             game=game, expected_version=-1 if expected is None else expected, user=request.user
         )
     except ServiceError as exc:  # a conflict too: the sheet reloads with the other phone's hand
         messages.error(request, error_text(exc))
     else:
-        messages.success(request, _("The last hand is taken back."))
+        names = [s.player.name for s in game.seats.all()]
+        messages.success(request, taken_back_text(taken_back, names))
     return redirect("game-hands", event.slug, game.pk)
 
 

@@ -229,26 +229,40 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
     return _dashboard(request, event, seat_form=form, status=400)
 
 
+def _qr(url: str, scale: int) -> str:
+    """A link as a QR code, drawn here as SVG (segno): printed with the page, nothing fetched
+    from elsewhere."""
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=scale, omitsize=False))
+
+
 @referee_required
 def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The round's tables to print: seats, results, and for an open table its link as a QR
-    code with the 6-character code, and each seat's own code (CONTRACT §3)."""
+    code with the 6-character code (CONTRACT §3) — the table's page, which acts for no seat —
+    and a slip per seat to cut off and hand to its player: that seat's code and its own QR."""
     rnd = get_object_or_404(round_list(event), number=number)
     links = live_links(rnd)
     tables = []
     for game in rnd.games.all():
         link = None if game.finished else links.get(game.pk)
         qr = url = ""
+        slips = []
         if link is not None:
             url = request.build_absolute_uri(reverse("table-page", args=[link.token]))
-            # Drawn here as SVG (segno): printed with the page, nothing fetched from elsewhere.
-            qr = mark_safe(segno.make(url, error="m").svg_inline(scale=3, omitsize=False))
-        codes = link.seat_codes if link is not None else []
-        seats = [
-            (seat, codes[seat.position] if seat.position < len(codes) else "")
-            for seat in game.seats.all()
-        ]
-        tables.append({"game": game, "link": link, "url": url, "qr": qr, "seats": seats})
+            qr = _qr(url, scale=3)
+            codes = link.seat_codes
+            for seat in game.seats.all():
+                if seat.position < len(codes):
+                    code = codes[seat.position]
+                    seat_url = reverse("table-seat", args=[link.token, code])
+                    slips.append(
+                        {
+                            "seat": seat,
+                            "code": code,
+                            "qr": _qr(request.build_absolute_uri(seat_url), scale=2),
+                        }
+                    )
+        tables.append({"game": game, "link": link, "url": url, "qr": qr, "slips": slips})
     return render(
         request,
         "tournament/manage/round_sheet.html",

@@ -1,83 +1,144 @@
-"""A table's own page (CONTRACT §3): what its printed QR code opens, without an account. The
-phone says which seat it is once; the table records its hands; a finished game waits for a
-different seat's code (confirm, or dispute for the organizer to settle)."""
+"""A table's own page (CONTRACT §3): what its printed QR code opens, without an account.
+
+A phone acts for a seat only once it has proved it — that seat's code, typed, or the seat's
+own QR code on the slip cut from the round sheet — and holds one seat at a time. The table
+then records its hands or its final scores as that seat; a finished game waits for a
+different seat's code typed on a different phone (confirm, or dispute for the organizer).
+
+Wrong guesses are counted per client (services/throttle.py): a valid table link opens
+whatever anyone else has tried, and a phone is stopped only by its own wrong codes (or its
+address's, many phones' worth)."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournament.forms.base import ServiceForm
-from tournament.forms.games import HandForm, ScoresForm
+from tournament.forms.games import HandForm, ScoresForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.games import game_sheet
 from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.games import AtTable, game_correct, game_hand_add, game_hand_undo
-from tournament.services.tables import game_confirm, game_dispute, normalize_code
-from tournament.services.throttle import count_failure, throttled
+from tournament.services.games import (
+    AtTable,
+    game_correct,
+    game_hand_add,
+    game_hand_replace,
+    game_hand_undo,
+)
+from tournament.services.tables import (
+    game_confirm,
+    game_dispute,
+    normalize_code,
+    table_seat_prove,
+)
+from tournament.services.throttle import Throttled, client_address, guess_take
 from tournament.views.entry import (
     _rebased,
+    hand_conflict,
     hand_form_kwargs,
     scores_initial,
     scores_preview,
+    taken_back_text,
     waiting_by,
 )
 
+PHONE_KEY = "table-phone"  # a random id per phone: the entering phone cannot confirm
+SEAT_KEY = "table-seat"  # [token, seat]: the one seat this phone has proved, at one table
 
-class CodeForm(forms.Form):
-    code = forms.CharField(label=_("Table code"), max_length=20)
 
-
-class ConfirmForm(ServiceForm):
-    code = forms.CharField(
-        label=_("Your seat code"),
+def _code_field(label: Any) -> forms.CharField:
+    return forms.CharField(
+        label=label,
         max_length=20,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
 
 
-class DisputeForm(ConfirmForm):
-    reason = forms.CharField(label=_("What is wrong"), max_length=300)
+class CodeForm(forms.Form):
+    code = _code_field(gettext_lazy("Table code"))
 
 
-def _address(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR") or "?"
+class SeatForm(ServiceForm):
+    code = _code_field(gettext_lazy("Your seat code"))
 
 
+class ConfirmForm(SeatForm):
+    pass
+
+
+class DisputeForm(SeatForm):
+    reason = forms.CharField(label=gettext_lazy("What is wrong"), max_length=300)
+
+
+def phone_id(request: HttpRequest) -> str:
+    """This phone's random id, made on first need and kept in its session."""
+    phone = request.session.get(PHONE_KEY)
+    if not isinstance(phone, str) or len(phone) != 32:
+        phone = request.session[PHONE_KEY] = secrets.token_hex(16)
+    return phone
+
+
+def _wait_text(stop: Throttled) -> str:
+    return ngettext(
+        "Too many wrong codes from this phone or network. Try again in %(n)d minute, "
+        "or scan the QR code on your table's sheet.",
+        "Too many wrong codes from this phone or network. Try again in %(n)d minutes, "
+        "or scan the QR code on your table's sheet.",
+        stop.minutes,
+    ) % {"n": stop.minutes}
+
+
+def _stopped(response: HttpResponse, stop: Throttled) -> HttpResponse:
+    response["Retry-After"] = str(stop.seconds)
+    return response
+
+
+@never_cache
 @require_http_methods(["GET", "POST"])
 def table_code(request: HttpRequest) -> HttpResponse:
     """/t/: type the 6-character code printed under the table's QR code."""
     form = CodeForm(request.POST or None)
-    status = 200
-    if form.is_bound and form.is_valid():
-        if throttled("code", _address(request)):
-            form.add_error("code", _("Too many wrong codes from here; wait a few minutes."))
-            status = 429
-        else:
-            link = table_link_by_code(normalize_code(form.cleaned_data["code"]))
-            if link is not None:
-                return redirect("table-page", link.token)
-            count_failure("code", _address(request))
-            form.add_error("code", _("No open table has this code. Check the sheet on the table."))
-            status = 400
-    elif form.is_bound:
-        status = 400
-    return render(request, "tournament/table_code.html", {"form": form}, status=status)
+    if not form.is_bound:
+        return render(request, "tournament/table_code.html", {"form": form})
+    if not form.is_valid():
+        return render(request, "tournament/table_code.html", {"form": form}, status=400)
+    try:
+        guess = guess_take("code", phone=phone_id(request), address=client_address(request))
+    except Throttled as stop:
+        form.add_error("code", _wait_text(stop))
+        page = render(request, "tournament/table_code.html", {"form": form}, status=429)
+        return _stopped(page, stop)
+    link = table_link_by_code(normalize_code(form.cleaned_data["code"]))
+    if link is not None:
+        guess.right()
+        return redirect("table-page", link.token)
+    form.add_error("code", _("No open table has this code. Check the sheet on the table."))
+    return render(request, "tournament/table_code.html", {"form": form}, status=400)
 
 
 # A link that opens nothing says why, never another table's game.
 GONE = {
-    "unknown": (_("This table link does not exist. Check the code on the table's sheet."), 404),
-    "revoked": (_("This table link was replaced by the organizer; scan the new sheet."), 410),
-    "over": (_("This table's game is over; its result is in the standings."), 410),
-    "throttled": (_("Too many wrong codes from here; wait a few minutes."), 429),
+    "unknown": (
+        gettext_lazy("This table link does not exist. Check the code on the table's sheet."),
+        404,
+    ),
+    "revoked": (
+        gettext_lazy("This table link was replaced by the organizer; scan the new sheet."),
+        410,
+    ),
+    "over": (gettext_lazy("This table's game is over; its result is in the standings."), 410),
 }
 
 
@@ -87,25 +148,53 @@ def _gone(request: HttpRequest, why: str, link: TableLink | None = None) -> Http
     return render(request, "tournament/table_gone.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
-def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    if throttled("code", _address(request)):
-        return _gone(request, "throttled")
+def _open_link(request: HttpRequest, token: str) -> TableLink | HttpResponse:
+    """The live link of an open game, or the page saying why not. A link that does not exist
+    counts as a guess from its address; a valid one opens whatever others guessed."""
     link = table_link_by_token(token)
     if link is None:
-        count_failure("code", _address(request))  # guessing links counts like guessing codes
+        try:
+            guess_take("link", address=client_address(request))
+        except Throttled as stop:
+            page = render(
+                request, "tournament/table_gone.html", {"message": _wait_text(stop)}, status=429
+            )
+            return _stopped(page, stop)
         return _gone(request, "unknown")
     if link.revoked_at is not None:
         return _gone(request, "revoked")
     if link.game.finished:
         return _gone(request, "over", link)
+    return link
+
+
+@never_cache  # what a phone may do here depends on its session: no cache keeps it
+@require_http_methods(["GET", "POST"])
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    link = _open_link(request, token)
+    if isinstance(link, HttpResponse):
+        return link
     return TablePage(request, link).answer()
 
 
+@never_cache
+@require_http_methods(["GET"])
+def table_seat(request: HttpRequest, token: str, code: str) -> HttpResponse:
+    """/t/<token>/seat/<code>/: a seat's own QR code, on the slip cut from the round sheet —
+    the phone that scans it holds that seat, then sees its table."""
+    link = _open_link(request, token)
+    if isinstance(link, HttpResponse):
+        return link
+    page = TablePage(request, link)
+    form = page.context["seat_form"] = SeatForm({"code": code})
+    outcome = page.prove(code, form) if form.is_valid() else 400
+    return outcome if isinstance(outcome, HttpResponse) else page.render(outcome)
+
+
 class TablePage:
-    """One table's page and the buttons on it (`do`: seat, hand, undo, scores, confirm,
-    dispute). A handler answers a redirect when its service wrote, else the status the page
-    is shown with, its forms kept as typed in `context`."""
+    """One table's page and the buttons on it (`do`: seat, hand, replace, undo, scores,
+    confirm, dispute). A handler answers a redirect when its service wrote, else the status
+    the page is shown with, its forms kept as typed in `context`."""
 
     def __init__(self, request: HttpRequest, link: TableLink) -> None:
         self.request, self.link = request, link
@@ -113,11 +202,19 @@ class TablePage:
         self.event = self.game.round.event
         self.sheet = game_sheet(self.event, self.game)
         self.names = self.sheet.names
-        self.session_key = f"table-seat:{link.token}"
-        seat = request.session.get(self.session_key)
-        self.seat: int | None = seat if seat is not None and 0 <= seat < len(self.names) else None
+        held = request.session.get(SEAT_KEY)
+        seat = (
+            held[1] if isinstance(held, list) and len(held) == 2 and held[0] == link.token else None
+        )
+        self.seat: int | None = (
+            seat if isinstance(seat, int) and 0 <= seat < len(self.names) else None
+        )
         self.may_enter = self.event.table_entry == "tables"
         self.context: dict[str, Any] = {}
+
+    @property
+    def at(self) -> AtTable:
+        return AtTable(self.game.table, self.seat, phone_id(self.request))
 
     def answer(self) -> HttpResponse:
         action = self.request.POST.get("do", "") if self.request.method == "POST" else ""
@@ -127,11 +224,12 @@ class TablePage:
             "dispute": self.confirm,
             "scores": self.scores,
             "hand": self.hand,
+            "replace": self.hand,
             "undo": self.undo,
         }.get(action)
         status = 200
         if handler is not None:
-            if action in ("scores", "hand", "undo") and not self.entering():
+            if action in ("scores", "hand", "replace", "undo") and not self.entering():
                 return self.reload()
             outcome = handler(action)
             if isinstance(outcome, HttpResponse):
@@ -141,38 +239,71 @@ class TablePage:
 
     def entering(self) -> bool:
         """Whether this phone may enter a result now (the event lets tables enter, the phone
-        said its seat, nothing waits for confirmation)."""
+        proved its seat, nothing waits for confirmation)."""
         return self.may_enter and self.seat is not None and not self.game.confirmation
 
     def reload(self) -> HttpResponse:
         return redirect("table-page", self.link.token)
 
-    def pick_seat(self, _action: str) -> HttpResponse:
-        picked = self.request.POST.get("seat", "")
-        if picked.isdigit() and int(picked) < len(self.names):
-            self.request.session[self.session_key] = int(picked)
+    def _guess(self, form: forms.Form) -> Any:
+        """This try's place in the phone's and the address's seat-code counts, or None with
+        the wait said on `form`."""
+        try:
+            return guess_take(
+                "seat", phone=phone_id(self.request), address=client_address(self.request)
+            )
+        except Throttled as stop:
+            form.add_error("code", _wait_text(stop))
+            self.context["retry_after"] = stop.seconds
+            return None
+
+    def prove(self, code: str, form: forms.Form) -> HttpResponse | int:
+        """This phone holds the seat whose code this is (and no other seat, here or at
+        another table)."""
+        guess = self._guess(form)
+        if guess is None:
+            return 429
+        try:
+            seat = table_seat_prove(link=self.link, code=code)
+        except ServiceError as exc:
+            form.add_error("code", error_text(exc, self.names))
+            return 400
+        guess.right()
+        self.request.session[SEAT_KEY] = [self.link.token, seat]
+        messages.success(
+            self.request,
+            _("This phone is %(seat)s at this table.")
+            % {"seat": seat_label(seat, self.names[seat])},
+        )
         return self.reload()
+
+    def pick_seat(self, _action: str) -> HttpResponse | int:
+        form = self.context["seat_form"] = SeatForm(self.request.POST)
+        if not form.is_valid():
+            return 400
+        return self.prove(form.cleaned_data["code"], form)
 
     def confirm(self, action: str) -> HttpResponse | int:
         form = (ConfirmForm if action == "confirm" else DisputeForm)(self.request.POST)
         form.seat_names = self.names
         self.context[f"{action}_form"] = form
-        if throttled("seat", self.link.token):
-            form.add_error(None, _("Too many wrong codes at this table; wait a few minutes."))
-            return 400
         if not form.is_valid():
             return 400
+        guess = self._guess(form)
+        if guess is None:
+            return 429
         code = form.cleaned_data["code"]
         try:
             if action == "confirm":
-                game_confirm(link=self.link, code=code)
+                game_confirm(link=self.link, code=code, phone=phone_id(self.request))
             else:
                 game_dispute(link=self.link, code=code, reason=form.cleaned_data["reason"])
         except ServiceError as exc:
-            if exc.code == "table.wrong_code":
-                count_failure("seat", self.link.token)
+            if exc.code != "table.wrong_code":
+                guess.right()  # a right code, refused for another reason: not a guess
             form.add_service_error(exc)
             return 400
+        guess.right()
         return self.reload()
 
     def scores(self, _action: str) -> HttpResponse | int:
@@ -189,7 +320,7 @@ class TablePage:
                 game=self.game,
                 data=data,
                 expected_version=form.cleaned_data["version"] or 0,
-                at=AtTable(self.game.table, self.seat),
+                at=self.at,
             )
         except ConflictError:
             self.game.refresh_from_db()
@@ -202,24 +333,35 @@ class TablePage:
             return 400
         return self.reload()
 
-    def hand(self, _action: str) -> HttpResponse | int:
+    def hand(self, action: str) -> HttpResponse | int:
+        """A hand recorded; or, from the conflict screen, the last hand replaced by this one."""
         kwargs = hand_form_kwargs(self.event, self.game, self.sheet)
         form = self.context["form"] = HandForm(self.request.POST, **kwargs)
         if not form.is_valid():
             return 400
+        version = form.cleaned_data["version"] or 0
         try:
-            game_hand_add(
-                game=self.game,
-                hand=form.to_hand(),
-                expected_version=form.cleaned_data["version"] or 0,
-                at=AtTable(self.game.table, self.seat),
-                played=self.sheet.flow,  # replayed for the page: the engine goes on from it
-            )
+            if action == "replace":
+                game_hand_replace(
+                    game=self.game,
+                    hand=form.to_hand(),
+                    expected_version=version,
+                    number=form.cleaned_data["number"] or 0,
+                    at=self.at,
+                )
+            else:
+                game_hand_add(
+                    game=self.game,
+                    hand=form.to_hand(),
+                    expected_version=version,
+                    at=self.at,
+                    played=self.sheet.flow,  # replayed for the page: the engine goes on from it
+                )
         except ConflictError:
             self.game.refresh_from_db()
-            self.context["form"] = _rebased(
-                HandForm, self.request.POST, self.game.version, **kwargs
-            )
+            self.sheet = game_sheet(self.event, self.game)
+            self.context["conflict"] = hand_conflict(self.request.POST, form, self.game, self.sheet)
+            del self.context["form"]  # below the conflict: a fresh form for the next hand
             return 409
         except ServiceError as exc:
             form.add_service_error(exc)
@@ -233,18 +375,15 @@ class TablePage:
         except ValueError:
             version = -1  # as stale as an old version: the conflict says so
         try:
-            game_hand_undo(
-                game=self.game, expected_version=version, at=AtTable(self.game.table, self.seat)
-            )
+            taken_back = game_hand_undo(game=self.game, expected_version=version, at=self.at)
         except ServiceError as exc:
             self.context["undo_error"] = error_text(exc, self.names)
             return 409 if isinstance(exc, ConflictError) else 400
+        messages.success(self.request, taken_back_text(taken_back, self.names))
         return self.reload()
 
     def render(self, status: int) -> HttpResponse:
         game, event, names = self.game, self.event, self.names
-        if status == 409:  # saved meanwhile by another phone: show what it saved
-            self.sheet = game_sheet(event, game)
         sheet, context = self.sheet, self.context
         # A table with no hand yet enters what the event asks: hand by hand, or final scores.
         by_scores = event.table_mode == "scores" and not sheet.hands
@@ -258,8 +397,12 @@ class TablePage:
         if not game.confirmation and not by_scores and sheet.next is not None:
             context.setdefault(
                 "form",
-                HandForm(**hand_form_kwargs(event, game, sheet), initial={"version": game.version}),
+                HandForm(
+                    **hand_form_kwargs(event, game, sheet),
+                    initial=hand_form_initial(game.version, len(sheet.hands)),
+                ),
             )
+        context.setdefault("seat_form", SeatForm())
         context.setdefault("confirm_form", ConfirmForm())
         context.setdefault("dispute_form", DisputeForm())
         seat = self.seat
@@ -270,8 +413,10 @@ class TablePage:
             link=self.link,
             may_enter=self.may_enter,
             seat=seat_label(seat, names[seat]) if seat is not None else "",
-            seats=[(i, seat_label(i, n)) for i, n in enumerate(names)],
             waiting_by=waiting_by(game, names),
             clock=round_clock(game.round, game),
         )
-        return render(self.request, "tournament/table.html", context, status=status)
+        response = render(self.request, "tournament/table.html", context, status=status)
+        if "retry_after" in context:
+            response["Retry-After"] = str(context["retry_after"])
+        return response
