@@ -3,6 +3,8 @@ from django.core.cache import caches
 
 from tournament.caching import clear_all
 
+pytest_plugins = ["tests.redis_support"]  # the redis_server fixture: a Redis of a test's own
+
 
 @pytest.fixture(autouse=True)
 def _fresh_caches():

@@ -270,3 +270,39 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
     # And the next save goes through as usual.
     again = scores_post(game, [10000, 20000, 30000, 40000])
     assert client.post(address("game-scores", event.slug, game.pk), again).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_admins_log_in_goes_through_the_same_lock():
+    user = make_user("staff")
+    user.is_staff = True
+    user.save()
+    for _ in range(PER_ACCOUNT):
+        reply = Client().post("/admin/login/", {"username": "staff", "password": "guess"})
+        assert reply.status_code == 200
+    locked = Client().post("/admin/login/", {"username": "staff", "password": "pw"})
+    assert locked.status_code == 429 and "Too many failed log-ins" in locked.content.decode()
+    assert int(locked["Retry-After"]) > 0
+    # The same count at the site's log-in, and the other way round.
+    assert login(Client(), "staff", "pw").status_code == 429
+    make_user("other")
+    for _ in range(PER_ACCOUNT):
+        login(Client(), "other", "guess")
+    assert Client().post("/admin/login/", {"username": "other", "password": "pw"}).status_code == 429
+
+
+@pytest.mark.django_db
+def test_the_admins_log_in_still_lets_staff_in():
+    user = make_user("boss")
+    user.is_staff = True
+    user.save()
+    client = Client()
+    assert client.get("/admin/login/").status_code == 200
+    reply = client.post("/admin/login/?next=/admin/", {"username": "boss", "password": "pw"})
+    assert reply.status_code == 302 and reply["Location"] == "/admin/"
+    assert client.get("/admin/").status_code == 200
+    assert client.get("/admin/login/").status_code == 302  # signed in already: to the admin
+    # Someone who is not staff is refused there (and counted), never let in.
+    make_user("player")
+    refused = Client().post("/admin/login/", {"username": "player", "password": "pw"})
+    assert refused.status_code == 200 and "_auth_user_id" not in refused.client.session

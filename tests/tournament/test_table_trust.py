@@ -161,9 +161,12 @@ def test_someone_elses_wrong_seat_codes_never_stop_the_real_confirmer():
     assert stopped.status_code == 429 and int(stopped["Retry-After"]) > 0
     # Same address, another phone: the table's real confirmer gets through.
     confirmer = Client()
-    assert confirmer.post(
-        f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[1]}
-    ).status_code == 302
+    assert (
+        confirmer.post(
+            f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[1]}
+        ).status_code
+        == 302
+    )
     assert in_standings(event) == 4
 
 

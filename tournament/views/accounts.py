@@ -51,7 +51,7 @@ class LoginView(auth_views.LoginView):
 class AdminLoginView(LoginView):
     """The admin's log-in page, as `admin.site.login` draws it, through the same lock."""
 
-    template_name = "admin/login.html"
+    template_name = "admin/throttled_login.html"
     authentication_form = AdminAuthenticationForm
     # A signed-in user who is not staff sees the form (Django's own admin does the same);
     # sending them on would loop between /admin/ and here.
@@ -74,6 +74,4 @@ class AdminLoginView(LoginView):
             app_path=self.request.get_full_path(),
             username=self.request.user.get_username(),
         )
-        if context.get("locked"):  # the admin's page shows the form's errors only
-            context["form"].add_error(None, context["locked"])
         return context
