@@ -288,7 +288,8 @@ def test_the_admins_log_in_goes_through_the_same_lock():
     make_user("other")
     for _ in range(PER_ACCOUNT):
         login(Client(), "other", "guess")
-    assert Client().post("/admin/login/", {"username": "other", "password": "pw"}).status_code == 429
+    reply = Client().post("/admin/login/", {"username": "other", "password": "pw"})
+    assert reply.status_code == 429
 
 
 @pytest.mark.django_db
