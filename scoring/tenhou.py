@@ -13,7 +13,6 @@ tenpai, who declared riichi); the tiles themselves are not read.
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from scoring.errors import ScoringError
 from scoring.flow import GameFlow
 from scoring.hand_parse import parse_hand
 from scoring.messages import fail
+from scoring.parse import load_json
 from scoring.rules import SCORE_STEP, WINDS, Ruleset
 
 MAX_LOG_BYTES = 2_000_000  # a long real log is ~60 kB; this keeps a bad upload cheap
@@ -302,14 +302,20 @@ _JSON_ABORTS = {
 def _read_json(text: str) -> TenhouLog:
     """tenhou.net/6's JSON: `name`, `rule.disp`, `log` (one list per hand) and `sc`."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise fail("log.json", "log", line=exc.lineno, column=exc.colno) from None
+        # The bounded reader: no nesting deeper than Python reads, no NaN, Infinity, 1e400 or
+        # thousands of digits (each left as a value no field takes: garbled, below).
+        data = load_json(text)
+    except ScoringError as exc:
+        if exc.code != "json.invalid":
+            raise fail("log.garbled", "log", where="JSON") from None
+        where = {"line": exc.params["line"], "column": exc.params["column"]}
+        raise fail("log.json", "log", **where) from None
     try:
         return _json_log(data)
     except ScoringError:
         raise
-    except (KeyError, IndexError, TypeError, ValueError):
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError):
+        # Any shape but the log's (a list where a table is, a number where a name list is).
         raise fail("log.garbled", "log", where="JSON") from None
 
 

@@ -135,13 +135,20 @@ def _event(slug: str) -> Event:
     return event
 
 
+# Pages of 50: a million of them is more events than any site holds, and keeps the offset a
+# database is asked for within a bigint (10**20 was a 500 on both databases).
+MAX_PAGE = 1_000_000
+
+
 def _page(value: str) -> int:
     try:
         page = int(value)
     except ValueError:
-        raise ApiError(400, f"{value!r} is not a page number", "page") from None
+        raise ApiError(400, f"{value[:20]!r} is not a page number", "page") from None
     if page < 1:
         raise ApiError(400, "pages start at 1", "page")
+    if page > MAX_PAGE:
+        raise ApiError(400, f"there are no pages after {MAX_PAGE}", "page")
     return page
 
 

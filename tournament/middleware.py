@@ -1,5 +1,6 @@
-"""What Django 5.2's own middleware does not do: the Content-Security-Policy header, and a
-clean answer when the database goes away in the middle of a request."""
+"""What Django 5.2's own middleware does not do: the Content-Security-Policy header, a clean
+answer when the database goes away in the middle of a request, and a NUL character refused
+before any view reads it."""
 
 from __future__ import annotations
 
@@ -80,3 +81,32 @@ class ApiErrorsAsJsonMiddleware:
                 converted["Allow"] = response["Allow"]
             return converted
         return response
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    return "\x00" in request.path or any(
+        "\x00" in key or "\x00" in value for key, values in request.GET.lists() for value in values
+    )
+
+
+class RefuseNulMiddleware:
+    """A NUL character is in no slug, token, code or parameter, and PostgreSQL text cannot
+    hold one (every address carrying one reached the database and answered 500 there).
+    Refused at the edge, 400, before any view reads the address: JSON under /api/, a page
+    elsewhere. Forms need no help: Django's form fields refuse a NUL next to the field, with
+    what was typed kept."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not _has_nul(request):
+            return self.get_response(request)
+        message = _("The address holds a NUL character (U+0000); remove it.")
+        if request.path.startswith("/api/"):
+            return JsonResponse({"error": message, "field": ""}, status=400)
+        html = render_to_string(
+            "error.html",
+            {"title": _("That request cannot be read"), "message": message},
+        )
+        return HttpResponse(html, status=400)

@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tournament.middleware.SecurityHeadersMiddleware",
     "tournament.middleware.ApiErrorsAsJsonMiddleware",
+    # A NUL in the address or a form: 400 before anything reads it (PostgreSQL text holds none).
+    "tournament.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # CORS for the read-only API (CORS_URLS_REGEX below); before CommonMiddleware, as its

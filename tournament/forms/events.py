@@ -191,6 +191,7 @@ class PenaltyForm(ServiceForm):
     round_number = forms.IntegerField(
         label=_("Round"),
         min_value=1,
+        max_value=999,  # the rounds an event can have (the engine's bound)
         required=False,
         help_text=_("Leave empty to count it in every ranking of the event."),
     )

@@ -15,6 +15,8 @@ from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
 
 MOST_MINUTES = 600
+# A table's extra minutes in all: a day of play (a small integer column: 274 × 120 overflowed).
+MOST_EXTRA = 24 * 60
 
 
 @transaction.atomic
@@ -69,6 +71,14 @@ def game_extra_minutes(*, game: Game, minutes: Any, user: Any = None) -> Game:
         raise ServiceError("clock.extra", "minutes")
     event_lock(game.round.event_id)
     game.refresh_from_db(fields=["extra_minutes"])
+    if game.extra_minutes + value > MOST_EXTRA:
+        raise ServiceError(
+            "clock.extra_total",
+            "minutes",
+            table=game.table,
+            given=game.extra_minutes,
+            most=MOST_EXTRA,
+        )
     game.extra_minutes += value
     game.save(update_fields=["extra_minutes"])
     change_record(

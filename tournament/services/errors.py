@@ -48,12 +48,18 @@ MESSAGES: dict[str, str] = {
     "clock.minutes": gettext_noop("give the minutes a round lasts: 0 (no clock) to {most}"),
     "clock.no_minutes": gettext_noop("set the minutes a round lasts first"),
     "clock.extra": gettext_noop("give 1 to 120 extra minutes"),
+    "clock.extra_total": gettext_noop(
+        "table {table} has {given} extra minutes already; a table gets at most {most}"
+    ),
     # --- penalties ---
     "penalty.player": gettext_noop("{name} is not registered for this event"),
     "penalty.points": gettext_noop(
         "{value!r} is not a number of points: give a non-zero number such as -10 or 5.5"
     ),
     "penalty.reason": gettext_noop("give the reason, for the players and the log"),
+    "penalty.round": gettext_noop(
+        "there is no round {round} yet: give a round that is seated, or leave it empty"
+    ),
     # --- table links and confirmation ---
     "event.table_entry": gettext_noop("choose who enters results: organizers or tables"),
     "table.link_failed": gettext_noop("no new table link could be made; try again"),

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.models import Entry, Event, Penalty
+from tournament.models import Entry, Event, Penalty, Round
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
@@ -45,6 +45,8 @@ def penalty_give(
     if not reason:
         raise ServiceError("penalty.reason", "reason")
     if round_number is not None:
+        if not Round.objects.filter(event=event, number=round_number).exists():
+            raise ServiceError("penalty.round", "round_number", round=round_number)
         stage_require_open(event, rounds=[round_number])
     penalty = Penalty.objects.create(
         event=event,
