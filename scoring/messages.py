@@ -48,6 +48,7 @@ MESSAGES: dict[str, str] = {
     "name.player_empty": gettext_noop("must be a player's name"),
     "name.event_empty": gettext_noop("must be an event's name"),
     "name.control": gettext_noop("contains the control character {char}; remove it"),
+    "name.invisible": gettext_noop("has only invisible characters: type a name people can read"),
     "name.long": gettext_noop("is {length} characters long; the most is {max}"),
     "name.twice_at_table": gettext_noop("{name} sits at this table twice"),
     # --- a table and its players ---

@@ -4,6 +4,11 @@ engine's tables, the organizer forms, event files, the admin).
 NFKC folds what looks the same into one spelling (full-width ｖｉｃｔｉｍ1 is victim1, half-width
 ｶﾅ is カナ), whitespace is trimmed and collapsed, and control characters are refused: a NUL
 cannot be stored by PostgreSQL, a BEL breaks spreadsheets, and neither is ever meant.
+
+Format characters — zero-width spaces and joiners, the byte-order mark a spreadsheet puts at a
+paste's start, bidi controls such as U+202E that turn the text around — are removed: invisible,
+they would make `PA1` and `PA1`+U+200B two players who look the same. A name left with nothing
+visible is refused.
 """
 
 from __future__ import annotations
@@ -41,8 +46,11 @@ def normalize_name(
     bad = _control(value)
     if bad is not None:
         raise fail("name.control", field, char=f"U+{ord(bad):04X}")
-    name = " ".join(unicodedata.normalize("NFKC", value).split())
+    folded = unicodedata.normalize("NFKC", value)
+    name = " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
     if not name:
+        if value.strip():  # something was typed, all of it invisible
+            raise fail("name.invisible", field)
         raise fail(empty, field)
     if len(name) > max_length:
         raise fail("name.long", field, length=len(name), max=max_length)
