@@ -52,6 +52,33 @@ def test_deploy_check_passes_with_production_settings():
     assert "no issues" in run.stdout
 
 
+def test_production_without_its_static_files_stops_at_start_saying_what_to_run(tmp_path):
+    env = {**production_env(), "STATIC_ROOT": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-c", "import tournament.wsgi"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0
+    assert "Static files are not collected" in run.stderr and "collectstatic" in run.stderr
+
+
+def test_production_starts_once_its_static_files_are_collected(tmp_path):
+    env = {**production_env(), "STATIC_ROOT": str(tmp_path)}
+    collect = [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"]
+    subprocess.run(collect, cwd=ROOT, env=env, check=True, capture_output=True)
+    run = subprocess.run(
+        [sys.executable, "-c", "import tournament.wsgi"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+
+
 def test_production_cookies_are_secure_and_https_is_enforced():
     code = (
         "from django.conf import settings as s; "
