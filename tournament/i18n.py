@@ -14,7 +14,7 @@ from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
 from scoring.rules import ABORT_NAMES
 from scoring.standings import StageResult
-from tournament.services.errors import ServiceError, StageName, template
+from tournament.services.errors import ServiceError, StageName, Tables, template
 
 SEAT_WINDS = ("東", "南", "西", "北", "5")
 STAGE_LABELS = {
@@ -54,6 +54,11 @@ def _param(value: Any, names: Sequence[str]) -> Any:
         return seat_label(seat, names[seat] if 0 <= seat < len(names) else "")
     if isinstance(value, StageName):
         return stage_label(value)
+    if isinstance(value, Tables):
+        return gettext(", ").join(
+            gettext("table %(table)d of round %(round)d") % {"table": t, "round": r}
+            for r, t in value
+        )
     if isinstance(value, ServiceError | ScoringError):
         text = error_text(value, names)
         return f"{value.field}: {text}" if value.field else text

@@ -276,10 +276,17 @@ def test_players_that_do_not_fill_the_tables_are_never_dropped_silently():
     assert len(byes1) == 2 and Game.objects.filter(round__number=1).count() == 2
     sheet = text(client.get(url("round-sheet", event.slug, 1)))
     assert all(name in sheet for name in byes1)
+    finish_round(event, 1)
     client.post(url("round-new", event.slug), {"method": "random", "shortfall": "bye"})
     byes2 = set(SitOut.objects.filter(round__number=2).values_list("player__name", flat=True))
     assert len(byes2) == 2 and not byes1 & byes2  # byes go round
-    client.post(url("round-new", event.slug), {"method": "random", "shortfall": "substitute"})
+    # Round 2 still in play: seating round 3 asks first, naming its tables.
+    asked = client.post(url("round-new", event.slug), {"method": "random", "shortfall": "bye"})
+    assert asked.status_code == 400 and event.rounds.count() == 2
+    assert "Not finished yet: table 1 of round 2, table 2 of round 2" in text(asked)
+    assert 'name="while_unfinished"' in text(asked)
+    anyway = {"method": "random", "shortfall": "substitute", "while_unfinished": "on"}
+    client.post(url("round-new", event.slug), anyway)
     assert Game.objects.filter(round__number=3).count() == 3
     subs = Entry.objects.filter(event=event, substitute=True)
     assert subs.count() == 2

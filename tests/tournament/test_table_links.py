@@ -332,3 +332,15 @@ def test_guessing_links_never_stops_a_valid_link():
     assert stopped.status_code == 429 and int(stopped["Retry-After"]) > 0
     # The same address, the same phone: a real link still opens.
     assert client.get(f"/t/{link.token}/").status_code == 200
+
+
+def test_the_dashboard_keeps_showing_open_tables_of_earlier_rounds():
+    event, games = seated()
+    organizer = logged_in(organizer_for(event))
+    anyway = {"method": "random", "shortfall": "", "while_unfinished": "on"}
+    assert organizer.post(url("round-new", event.slug), anyway).status_code == 302
+    number, states = table_states(event)
+    assert number == 2
+    assert [(s.game.round.number, s.game.table) for s in states] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    page = text(organizer.get(url("event-manage", event.slug)))
+    assert "Round 1" in page and "still open" in page

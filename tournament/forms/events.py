@@ -150,6 +150,14 @@ class SeatRoundForm(ServiceForm):
         ],
         required=False,
     )
+    # Asked for only when tables of earlier rounds are still open (round.unfinished_ask).
+    while_unfinished = forms.BooleanField(
+        label=_("Seat it anyway; the open tables stay open"), required=False
+    )
+
+    @property
+    def asks_unfinished(self) -> bool:
+        return self.is_bound and "while_unfinished" in self.errors
 
 
 class TieDecisionForm(ServiceForm):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring import parse_hand, replay
@@ -70,17 +70,20 @@ class TableState:
 
 
 def table_states(event: Event) -> tuple[int | None, list[TableState]]:
-    """The latest round's tables and where each stands: not started · playing (the hand in
-    play) · waiting for confirmation · disputed · done. Three queries (the round, its games
-    with their seat counts, their hands), whatever the number of tables: the hand in play
+    """The latest round's tables, and any table of an earlier round still open (a round seated
+    over one never hides it), and where each stands: not started · playing (the hand in play)
+    · waiting for confirmation · disputed · done. Three queries (the round, the games with
+    their round and seat counts, their hands), whatever the number of tables: the hand in play
     comes from replaying each table's hands through the engine, as the score sheet does."""
     number = event.rounds.order_by("-number").values_list("number", flat=True).first()
     if number is None:
         return None, []
     games = list(
-        Game.objects.filter(round__event=event, round__number=number)
+        Game.objects.filter(round__event=event)
+        .filter(Q(round__number=number) | Q(finished=False))
+        .select_related("round")
         .annotate(seat_count=Count("seats"))
-        .order_by("table")
+        .order_by("round__number", "table")
     )
     hands: dict[int, list[Any]] = defaultdict(list)
     for game_id, data in (

@@ -21,6 +21,14 @@ class StageName(str):
     """A stage's name ("qualifier") given to a message: pages show its label (予選)."""
 
 
+class Tables(tuple):
+    """Tables given to a message, each (round, table): "table 2 of round 2, table 3 of round
+    2" — pages say them in the reader's language (i18n.py)."""
+
+    def __str__(self) -> str:
+        return ", ".join(f"table {t} of round {r}" for r, t in self)
+
+
 MESSAGES: dict[str, str] = {
     # --- events and players ---
     "event.listed_twice": gettext_noop("{name} is listed twice ({first} and {second})"),
@@ -84,6 +92,10 @@ MESSAGES: dict[str, str] = {
     ),
     "round.too_early": gettext_noop("Round {round} cannot be seated before round {next}."),
     "round.seated": gettext_noop("Round {round} is seated already."),
+    "round.unfinished_ask": gettext_noop(
+        "Not finished yet: {tables}. Seat round {round} anyway? Those tables stay open and "
+        "can be finished later."
+    ),
     "round.unfinished": gettext_noop(
         "round {round} table {table} is not finished; seating by standings needs every result"
     ),

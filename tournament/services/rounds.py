@@ -13,7 +13,7 @@ from scoring.seating import choose_byes, draw_winds, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
 from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
-from tournament.services.errors import ServiceError, StageName, engine_errors
+from tournament.services.errors import ServiceError, StageName, Tables, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
 from tournament.services.tables import table_links_for_round
@@ -92,11 +92,14 @@ def round_seat(
     number: int | None = None,
     user: Any = None,
     rng: random.Random | None = None,
+    while_unfinished: bool = False,
 ) -> Round:
     """Seat the next round. Players who do not fill the last table sit out (`bye`, recorded)
     or play with stand-ins (`substitute`); with neither chosen, the organizer is asked.
     `number` is the round the organizer's form meant to seat: a second tap, a retry or the
-    back button finds it seated and is refused (RoundSeatedError), never seats another."""
+    back button finds it seated and is refused (RoundSeatedError), never seats another.
+    Tables still open in earlier rounds: seating at random asks first (`while_unfinished`,
+    the organizer's "seat it anyway"), naming them; by standings is refused."""
     event_lock(event.pk)  # one seating at a time
     rng = rng or random.Random()
     next_number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -107,18 +110,19 @@ def round_seat(
     number = next_number
     stage_require_open(event, rounds=[number])
     size = table_size(event)
-    if method == "standings":
+    open_games = list(
+        Game.objects.filter(round__event=event, finished=False)
+        .order_by("round__number", "table")
+        .values_list("round__number", "table")
+    )
+    if open_games and method == "standings":
         # Seating by standings needs them final: an open table would change who sits where.
-        open_game = (
-            Game.objects.filter(round__event=event, finished=False)
-            .select_related("round")
-            .order_by("round__number", "table")
-            .first()
+        first_round, first_table = open_games[0]
+        raise ServiceError("round.unfinished", "method", round=first_round, table=first_table)
+    if open_games and not while_unfinished:
+        raise ServiceError(
+            "round.unfinished_ask", "while_unfinished", tables=Tables(open_games), round=number
         )
-        if open_game is not None:
-            raise ServiceError(
-                "round.unfinished", "method", round=open_game.round.number, table=open_game.table
-            )
     pool, cut = _pool(event, number)
     if len(pool) < size:
         raise ServiceError("round.too_few", "round", players=len(pool), size=size)

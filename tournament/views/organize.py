@@ -208,6 +208,7 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
                 shortfall=form.cleaned_data["shortfall"],
                 number=form.cleaned_data["round"],
                 user=request.user,
+                while_unfinished=form.cleaned_data["while_unfinished"],
             )
         except RoundSeatedError as exc:  # a second tap, a retry, the back button
             messages.warning(
