@@ -335,7 +335,7 @@ def test_guessing_links_never_stops_a_valid_link():
 
 
 def test_the_dashboard_keeps_showing_open_tables_of_earlier_rounds():
-    event, games = seated()
+    event, _games = seated()
     organizer = logged_in(organizer_for(event))
     anyway = {"method": "random", "shortfall": "", "while_unfinished": "on"}
     assert organizer.post(url("round-new", event.slug), anyway).status_code == 302
