@@ -21,7 +21,7 @@ from tournament.models import Event, Game, Player, Series
 from tournament.selectors.games import game_detail, seat_score
 from tournament.selectors.players import player_record
 from tournament.selectors.series import series_list, series_standings
-from tournament.selectors.standings import event_list
+from tournament.selectors.standings import event_has_stage, event_list
 from tournament.selectors.statistics import player_statistics
 
 PAGE_SIZE = 50
@@ -188,7 +188,7 @@ def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
 def standings(request: HttpRequest, slug: str, stage: str = "") -> dict[str, Any]:
     """The body of the event's standings.json download (one stage's with `?stage=`)."""
     event = _event(slug)
-    if stage and not event.stages.filter(name=stage).exists():
+    if stage and not event_has_stage(event, stage):
         names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
     return rows_data(iterate_standings(event, stage), event)

@@ -156,3 +156,24 @@ def test_a_series_address_nobody_made_is_a_404(client):
     series_create(name="Autumn", slug="autumn")
     assert client.get("/series/nope/").status_code == 404
     assert client.get("/series/autumn/").status_code == 200
+
+
+def test_a_download_for_a_stage_the_event_does_not_have_is_a_404(client):
+    event = make_event(slug="bb", format="baba", players=[f"P{i}" for i in range(16)])
+    assert client.get(f"/events/{event.slug}/standings.csv?stage=qualifier").status_code == 200
+    assert client.get(f"/events/{event.slug}/standings.csv?stage=nope").status_code == 404
+    assert client.get(f"/events/{event.slug}/standings.xlsx?stage=" + "x" * 500).status_code == 404
+
+
+def test_unseating_or_deleting_what_never_existed_is_a_404_and_a_second_tap_is_told(event):
+    round_seat(event=event, rng=random.Random(1))
+    organizer = logged_in(organizer_for(event))
+    assert organizer.post(url("round-unseat", event.slug, 9)).status_code == 404
+    game = Game.objects.filter(round__event=event).first()
+    assert organizer.post(url("game-delete", event.slug, 10**6)).status_code == 404
+    assert organizer.post(url("game-delete", event.slug, game.pk)).status_code == 302
+    again = organizer.post(url("game-delete", event.slug, game.pk), follow=True)
+    assert "That table is deleted." in again.content.decode()
+    assert organizer.post(url("round-unseat", event.slug, 1)).status_code == 302
+    again = organizer.post(url("round-unseat", event.slug, 1), follow=True)
+    assert "The seating of round 1 is taken back." in again.content.decode()

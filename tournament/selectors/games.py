@@ -96,6 +96,19 @@ def game_sheet(event: Event, game: Game) -> Sheet:
     return Sheet(game, names, hands, flow)
 
 
+def game_was_removed(event: Event, game_id: int) -> bool:
+    """Whether the event's log has this game's removal (a second tap on Delete), as against
+    an id it never had. One query."""
+    removed = AuditEntry.objects.filter(event=event, action="game.remove", after__game=game_id)
+    return removed.exists()
+
+
+def round_was_taken_back(event: Event, number: int) -> bool:
+    """Whether the event's log has this round's seating taken back. One query."""
+    taken = AuditEntry.objects.filter(event=event, action="round.unseat", before__round=number)
+    return taken.exists()
+
+
 def audit_list(event: Event, limit: int = 200) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(event=event).select_related("user")[:limit]
 

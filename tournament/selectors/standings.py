@@ -31,6 +31,12 @@ def event_list() -> QuerySet[Event]:
     )
 
 
+def event_has_stage(event: Event, name: str) -> bool:
+    """Whether `?stage=name` names one of the event's stages (downloads and the API refuse
+    any other). One query."""
+    return event.stages.filter(name=name).exists()
+
+
 def event_format(event: Event, stages: list[Stage] | None = None) -> Format:
     """The event's stages as stored (they were copied from the format when it was made)."""
     rows = stages if stages is not None else list(event.stages.all())

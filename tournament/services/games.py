@@ -548,5 +548,6 @@ def game_remove(*, game: Game, user: Any = None) -> None:
         action="game.remove",
         summary=f"round {before['round']} table {before['table']}",
         before=before,
+        after={"game": game.pk},  # the id it had: a second tap on its page is told, not 404
         results_only=True,
     )

@@ -18,7 +18,7 @@ from tournament.forms.games import HandForm, ScoresForm, VersionForm, hand_form_
 from tournament.i18n import error_text, hand_summary, seat_label
 from tournament.models import Event, Game, Hand
 from tournament.permissions import organizer_required, referee_required
-from tournament.selectors.games import Sheet, game_for_entry, game_sheet
+from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
 from tournament.selectors.tables import round_clock
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import (
@@ -385,6 +385,8 @@ def game_approve_view(request: HttpRequest, event: Event, game_id: int) -> HttpR
 @organizer_required
 def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     if request.method == "POST" and not Game.objects.filter(pk=game_id).exists():
+        if not game_was_removed(event, game_id):
+            raise Http404  # an id this event never had
         # Deleted by a first tap whose answer was not seen: the same outcome, said again.
         messages.info(request, _("That table is deleted."))
         return redirect("event-manage", event.slug)

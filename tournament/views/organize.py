@@ -8,7 +8,7 @@ from typing import Any
 
 import segno
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
@@ -35,7 +35,7 @@ from tournament.permissions import (
     organizer_required,
     referee_required,
 )
-from tournament.selectors.games import audit_list, round_list
+from tournament.selectors.games import audit_list, round_list, round_was_taken_back
 from tournament.selectors.standings import event_standings, stage_result
 from tournament.selectors.tables import live_links, round_clock, table_states
 from tournament.services.clock import (
@@ -399,7 +399,10 @@ def table_states_live(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 def round_remove(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = Round.objects.filter(event=event, number=number).select_related("event").first()
-    if rnd is None:  # taken back by a first tap: say so rather than 404
+    if rnd is None:
+        if not round_was_taken_back(event, number):
+            raise Http404  # a round this event never had
+        # Taken back by a first tap whose answer was not seen: the same outcome, said again.
         messages.info(request, _("The seating of round %(n)d is taken back.") % {"n": number})
         return redirect("event-manage", event.slug)
     try:

@@ -30,6 +30,7 @@ from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import own_games_key, player_games
 from tournament.selectors.series import series_list
 from tournament.selectors.standings import (
+    event_has_stage,
     event_list,
     fraction_rounds,
     published_placings,
@@ -239,6 +240,8 @@ def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpRespon
     if fmt not in EXPORTS:
         raise Http404
     stage = request.GET.get("stage", "")
+    if stage and not event_has_stage(event, stage):
+        raise Http404  # as the API: a stage the event does not have is no file
     data = shared(
         "standings-file",
         event_stamp(event),
