@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up chromium bench load
+.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up chromium bench load chaos
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -79,6 +79,14 @@ load: $(BENCH_STAMP) pg-up
 	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null)
 	$(PY) -m bench.load
 	$(PY) -m bench.load --players 10000 --rounds 10
+	$(PY) -m bench.outage
+
+# Three faults under load, one after another (bench/outage.py): Redis killed, PostgreSQL
+# stopped, a gunicorn worker kill -9'ed, each in the middle of an organizer's saves; prints
+# errors, lost writes and readers seeing older after newer (each targets 0). Needs root.
+chaos: $(BENCH_STAMP) pg-up
+	@command -v redis-server >/dev/null || apt-get install -y -q redis-server >/dev/null 2>&1 || \
+	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null)
 	$(PY) -m bench.outage
 
 lint: $(STAMP)

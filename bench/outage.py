@@ -1,22 +1,31 @@
-"""`make load`, second part: PostgreSQL stopped in the middle of saves, then started again.
+"""`make chaos` (and the last part of `make load`): three faults, each in the middle of writes
+under load — Redis killed, PostgreSQL stopped, a gunicorn worker `kill -9`ed — then put right.
 
-gunicorn (production settings) serves a 64-player event; an organizer's phone logs in over
-HTTP and keeps saving final scores of round 3's tables through the real form (page, CSRF token,
-version, post), while readers keep fetching the standings, the live fragment and game sheets.
-After a few seconds the cluster is stopped with `-m immediate` (as a crash or a pulled plug:
-no time to finish anything), left down, and started again. Then:
+gunicorn (production settings, two workers, Redis as the shared cache) serves a 64-player
+event; an organizer's phone logs in over HTTP and keeps saving final scores of round 3's
+tables through the real form (page, CSRF token, version, post), while readers keep fetching
+the standings, the live fragment and game sheets, and a watcher polls the live fragment for
+the event's version. For each fault:
 
-- every answer is a page: 302/200 when saved/served, 503 "nothing was saved" while the database
-  is gone; never a 500, never a dropped connection;
-- every game holds exactly the last scores whose save was answered 302, its version counts
-  those saves, one audit entry each; a save answered 503 left nothing behind;
-- the whole event, exported and imported into an empty database (which checks every game
-  through the engine again), gives the same standings as the one that went through the outage.
+- `redis`: redis-server killed (-9), left down, started again (empty, as a restart leaves it).
+  Every page is made from the database meanwhile (tournament/redis_cache.py).
+- `postgres`: the cluster stopped with `-m immediate` (a crash or a pulled plug), left down,
+  started again. Answers are 503 "nothing was saved" meanwhile.
+- `worker`: one gunicorn worker killed (-9) every second for a while; the master starts
+  another. A request in flight on it loses its connection: the phone sends it again, as a
+  phone does (the same save twice is found, not written twice).
 
-Needs root (pg_ctlcluster) and the local cluster; it is not a unit test because it stops the
-server every other test uses.
+Then, printed: every answer (200/302/304, or 503 while PostgreSQL is down: anything else is an
+error); lost writes (a save answered 302 that the game does not hold: target 0); readers that
+saw an older version after a newer one (target 0); every game holds exactly its last saved
+scores, its version counts its saves, one audit entry each; and the whole event, exported and
+imported into an empty database (which checks every game through the engine again), gives the
+same standings.
 
-    python -m bench.outage [--down 5] [--readers 6]
+Needs root (pg_ctlcluster, the local cluster) and Debian's redis-server; it is not a unit test
+because it stops the server every other test uses.
+
+    python -m bench.outage [--faults redis,postgres,worker] [--down 5] [--readers 6]
 """
 
 from __future__ import annotations
@@ -24,8 +33,10 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -34,8 +45,9 @@ import urllib.parse
 from collections import Counter
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 
-from bench.load import PORT, manage, served_event, server_env, start_server
+from bench.load import PORT, REDIS_PORT, manage, served_event, server_env, start_redis, start_server
 from bench.run import fresh_database
 
 OUTAGE_DB = "jansou_outage"
@@ -120,6 +132,21 @@ class Phone:
         return dict(re.findall(r'name="(csrfmiddlewaretoken|version)" value="([^"]*)"', html))
 
 
+def send(phone: Phone, method: str, path: str, form: dict | None = None) -> tuple[Any, str, bool]:
+    """One request as a phone sends it: a connection dropped under it (a worker killed) is
+    sent once more. The status (or the error, as text), the page, and whether it was resent."""
+    try:
+        status, html = phone.request(method, path, form)
+        return status, html, False
+    except OSError:
+        time.sleep(0.2)
+    try:
+        status, html = phone.request(method, path, form)
+        return status, html, True
+    except OSError as exc:
+        return repr(exc), "", True
+
+
 def writer(
     phone: Phone, games: dict, stop: threading.Event, log: list, saved: dict[str, list]
 ) -> None:
@@ -129,21 +156,17 @@ def writer(
         for pk, game in games.items():
             if stop.is_set():
                 break
-            try:
-                status, html = phone.request("GET", f"{base}{pk}/scores/")
-                if status != 200:
-                    log.append((time.monotonic(), "page", status))
-                    time.sleep(0.2)
-                    continue
-                scores = rng.sample(SCORES, 4)
-                form = {**phone.fields(html), "deposits": "0"}
-                for i, (name, score) in enumerate(zip(game["names"], scores, strict=True)):
-                    form[f"seat_{i}"], form[f"score_{i}"] = name, str(score)
-                status, _ = phone.request("POST", f"{base}{pk}/scores/", form)
-            except OSError as exc:
-                log.append((time.monotonic(), "save", repr(exc)))
+            status, html, resent = send(phone, "GET", f"{base}{pk}/scores/")
+            if status != 200:
+                log.append((time.monotonic(), "page", status, resent))
+                time.sleep(0.2)
                 continue
-            log.append((time.monotonic(), "save", status))
+            scores = rng.sample(SCORES, 4)
+            form = {**phone.fields(html), "deposits": "0"}
+            for i, (name, score) in enumerate(zip(game["names"], scores, strict=True)):
+                form[f"seat_{i}"], form[f"score_{i}"] = name, str(score)
+            status, _, resent = send(phone, "POST", f"{base}{pk}/scores/", form)
+            log.append((time.monotonic(), "save", status, resent))
             if status == 302:
                 saved.setdefault(pk, []).append(scores)
             time.sleep(0.05)
@@ -153,63 +176,188 @@ def reader(paths: list[str], stop: threading.Event, log: list, seed: int) -> Non
     rng = random.Random(seed)
     phone = Phone()
     while not stop.is_set():
-        try:
-            status, _ = phone.request("GET", rng.choice(paths))
-        except OSError as exc:
-            status = repr(exc)
-        log.append((time.monotonic(), "read", status))
+        status, _, resent = send(phone, "GET", rng.choice(paths))
+        log.append((time.monotonic(), "read", status, resent))
+
+
+def watcher(stop: threading.Event, seen: list[int]) -> None:
+    """The event's version as the live fragment shows it, one answer after another: a later
+    answer must never show an older one."""
+    pattern = re.compile(r'data-version="(\d+)"')
+    phone = Phone()
+    while not stop.is_set():
+        status, html, _ = send(phone, "GET", f"/events/{SLUG}/standings/live/")
+        found = pattern.search(html) if status == 200 else None
+        if found:
+            seen.append(int(found.group(1)))
+        time.sleep(0.02)
+
+
+def backwards(seen: list[int]) -> int:
+    newest, count = 0, 0
+    for version in seen:
+        count += version < newest
+        newest = max(newest, version)
+    return count
+
+
+def workers_of(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+class Fault:
+    """What is broken, and how it is put right; `down` marks the span answers may be 503."""
+
+    def __init__(self, name: str, server: subprocess.Popen, redis: list) -> None:
+        self.name, self.server, self.redis = name, server, redis
+        self.killed = 0
+
+    def break_(self, seconds: float) -> None:
+        if self.name == "redis":
+            self.redis[0].kill()
+            self.redis[0].wait()
+            time.sleep(seconds)
+        elif self.name == "postgres":
+            cluster("stop")
+            time.sleep(seconds)
+        else:  # worker: one killed every second, the master starting another each time
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                pids = workers_of(self.server.pid)
+                if pids:
+                    os.kill(random.choice(pids), signal.SIGKILL)
+                    self.killed += 1
+                time.sleep(1)
+
+    def mend(self, workdir: Path) -> None:
+        if self.name == "redis":
+            self.redis[0] = start_redis(workdir)
+        elif self.name == "postgres":
+            cluster("start")
+
+
+def run_fault(
+    fault: Fault, args: argparse.Namespace, env: dict, workdir: Path, games: dict, paths: list
+) -> bool:
+    """One fault under load; prints its figures; whether every target was met."""
+    before = json.loads(manage(env, "shell", "-v", "0", "-c", STATE))
+    server_log = workdir / "gunicorn.log"
+    logged_before = server_log.read_text().count("Traceback")
+    log: list = []
+    saved: dict[str, list] = {}
+    seen: list[int] = []
+    stop = threading.Event()
+    phone = Phone()
+    status, html = phone.request("GET", "/accounts/login/")
+    form = {**phone.fields(html), "username": "desk", "password": "desk-password"}
+    status, _ = phone.request("POST", "/accounts/login/", form)
+    if status != 302:
+        sys.exit(f"the organizer could not log in ({status})")
+    threads = [threading.Thread(target=writer, args=(phone, games, stop, log, saved))]
+    threads += [
+        threading.Thread(target=reader, args=(paths, stop, log, i)) for i in range(args.readers)
+    ]
+    threads.append(threading.Thread(target=watcher, args=(stop, seen)))
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(args.before)
+        marks = [time.monotonic()]
+        fault.break_(args.down)
+        marks.append(time.monotonic())
+        fault.mend(workdir)
+        marks.append(time.monotonic())
+        time.sleep(args.after)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(60)
+        if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
+            cluster("start")
+    state = json.loads(manage(env, "shell", "-v", "0", "-c", STATE))
+
+    phases = ("before", "down", "mending", "after")
+
+    def phase(t: float) -> str:
+        return phases[sum(t >= m for m in marks)]
+
+    # 503 is the documented answer only while PostgreSQL is away (down, or starting again).
+    def allowed(when: str, status: Any) -> bool:
+        if status in (200, 302, 304):
+            return True
+        return status == 503 and fault.name == "postgres" and when in ("down", "mending")
+
+    counts = Counter((phase(t), kind, status) for t, kind, status, _r in log)
+    errors = {k: n for k, n in counts.items() if not allowed(k[0], k[2])}
+    resent = sum(1 for *_x, r in log if r)
+    lost, wrong = 0, []
+    for pk in games:
+        got = state["games"][pk]
+        expected = saved.get(pk, [])
+        want = expected[-1] if expected else before["games"][pk]["scores"]
+        version = before["games"][pk]["version"] + len(expected)
+        if expected and got["scores"] != want:
+            lost += 1
+        if got["scores"] != want or got["version"] != version:
+            wrong.append((pk, got, want, version))
+    saves = sum(len(v) for v in saved.values())
+    audit = state["audit"] - before["audit"]
+    back = backwards(seen)
+
+    what = {
+        "redis": "Redis killed (-9) and started again empty",
+        "postgres": "PostgreSQL stopped (-m immediate) and started again",
+        "worker": f"a gunicorn worker killed (-9) every second ({fault.killed} killed)",
+    }[fault.name]
+    print(f"\n== {what}: {args.down:.0f} s under {args.readers} readers and saving scores ==")
+    for when in phases:
+        row = sorted((k, str(st), n) for (p, k, st), n in counts.items() if p == when)
+        print(f"  {when:<8} " + ", ".join(f"{k} {st}: {n}" for k, st, n in row))
+    print(f"  errors (target 0)                {sum(errors.values())} {errors or ''}")
+    print(f"  sent again after a dropped connection  {resent}")
+    print(f"  lost writes (target 0)           {lost}")
+    print(f"  older after newer (target 0)     {back} of {len(seen)} versions watched")
+    print(
+        f"  games as their saves left them   {len(games) - len(wrong)} of {len(games)}"
+        f" ({saves} saves answered 302; audit entries {audit})"
+    )
+    tracebacks = server_log.read_text().count("Traceback") - logged_before
+    print(f"  tracebacks the servers logged    {tracebacks}")
+    for item in wrong[:5]:
+        print("  WRONG", item)
+    return not errors and not lost and not wrong and back == 0 and audit == saves
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--faults", default="redis,postgres,worker")
     parser.add_argument("--before", type=float, default=4, help="seconds of saves before")
-    parser.add_argument("--down", type=float, default=5, help="seconds the database is down")
+    parser.add_argument("--down", type=float, default=5, help="seconds the fault lasts")
     parser.add_argument("--after", type=float, default=6, help="seconds of saves after")
     parser.add_argument("--readers", type=int, default=6)
     args = parser.parse_args(argv)
 
     workdir, env = served_event("jansou-outage", OUTAGE_DB, 64, 2, SLUG)
+    env = {**env, "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0"}
     games = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP))
     paths = [f"/events/{SLUG}/", f"/events/{SLUG}/standings/live/"]
     paths += [f"/events/{SLUG}/games/{pk}/" for pk in list(games)[:8]]
+    paths += [f"/events/{SLUG}/standings.csv"]
 
+    redis = [start_redis(workdir)]
     server = start_server(env, 2, f"/events/{SLUG}/", workdir / "gunicorn.log")
-    log: list = []
-    saved: dict[str, list] = {}
-    stop = threading.Event()
+    met = True
     try:
-        phone = Phone()
-        status, html = phone.request("GET", "/accounts/login/")
-        form = {**phone.fields(html), "username": "desk", "password": "desk-password"}
-        status, _ = phone.request("POST", "/accounts/login/", form)
-        if status != 302:
-            sys.exit(f"the organizer could not log in ({status})")
-        threads = [threading.Thread(target=writer, args=(phone, games, stop, log, saved))]
-        threads += [
-            threading.Thread(target=reader, args=(paths, stop, log, i)) for i in range(args.readers)
-        ]
-        for t in threads:
-            t.start()
-        time.sleep(args.before)
-        marks = [time.monotonic()]  # stop asked, stopped, start asked, started
-        cluster("stop")
-        marks.append(time.monotonic())
-        time.sleep(args.down)
-        marks.append(time.monotonic())
-        cluster("start")
-        marks.append(time.monotonic())
-        time.sleep(args.after)
-        stop.set()
-        for t in threads:
-            t.join(60)
-        state = json.loads(manage(env, "shell", "-v", "0", "-c", STATE))
-        served_csv = Phone().request("GET", f"/events/{SLUG}/standings.csv")[1]
+        for name in args.faults.split(","):
+            met &= run_fault(Fault(name, server, redis), args, env, workdir, games, paths)
     finally:
-        stop.set()
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
             cluster("start")
         server.terminate()
         server.wait(20)
+        redis[0].terminate()
+        redis[0].wait(10)
 
     # Re-check everything through the engine: export, import into an empty database.
     exported = workdir / "exported.json"
@@ -217,59 +365,9 @@ def main(argv: list[str] | None = None) -> None:
     check = server_env(workdir, fresh_database("postgres", workdir, CHECK_DB))
     manage(check, "migrate", "--no-input", "-v0")
     manage(check, "import_event", str(exported))
-    standings_after = manage(env, "export_standings", SLUG)
-    standings_again = manage(check, "export_standings", SLUG)
-
-    phases = ("before", "stopping", "down", "starting", "after")
-
-    def phase(t: float) -> str:
-        return phases[sum(t >= m for m in marks)]
-
-    counts = Counter((phase(t), kind, status) for t, kind, status in log)
-    recovered = min(
-        (t for t, kind, status in log if t >= marks[2] and status == 200 and kind == "read"),
-        default=None,
-    )
-    wrong = []
-    for pk, game in games.items():
-        got = state["games"][pk]
-        expected = saved.get(pk, [])
-        want_scores = expected[-1] if expected else [None] * 4
-        if got["scores"] != want_scores or got["version"] != game["version"] + len(expected):
-            wrong.append((pk, got, want_scores, game["version"] + len(expected)))
-    saves = sum(len(v) for v in saved.values())
-    bad = {k: n for k, n in counts.items() if k[2] not in (200, 302, 503)}
-    # Answers that came back while the cluster was down (not stopping, not starting).
-    down_ok = all(status == 503 for t, kind, status in log if phase(t) == "down")
-
-    print(
-        f"\n== outage: PostgreSQL stopped (-m immediate) for {args.down:.0f} s under "
-        f"{args.readers} readers and an organizer saving scores =="
-    )
-    print(
-        f"  stop took {marks[1] - marks[0]:.2f} s, start {marks[3] - marks[2]:.2f} s"
-        " (until pg_isready)"
-    )
-    for when in phases:
-        row = sorted((kind, str(status), n) for (p, kind, status), n in counts.items() if p == when)
-        print(f"  {when:<8} " + ", ".join(f"{kind} {status}: {n}" for kind, status, n in row))
-    print(f"  other answers (target none)     {bad or 'none'}")
-    print(f"  only 503 while down             {'yes' if down_ok else 'NO'}")
-    print(
-        "  first page served after start   "
-        + (f"{recovered - marks[2]:.2f} s" if recovered else "NEVER")
-    )
-    print(
-        f"  games as their last 302 left them  {len(games) - len(wrong)} of {len(games)}"
-        f" ({saves} saves; audit entries {state['audit']})"
-    )
-    same_csv = standings_after == standings_again
-    print(f"  standings = re-imported export   {'yes' if same_csv else 'NO'}")
-    in_csv = served_csv.count("\n") - 1
-    print(f"  standings served after           {in_csv} players")
-    for item in wrong[:5]:
-        print("  WRONG", item)
-    if bad or wrong or not same_csv or state["audit"] != saves or not recovered or not down_ok:
+    same = manage(env, "export_standings", SLUG) == manage(check, "export_standings", SLUG)
+    print(f"\n  standings = re-imported export   {'yes' if same else 'NO'}")
+    if not (met and same):
         sys.exit(1)
 
 

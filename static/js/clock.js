@@ -10,11 +10,16 @@
     const running = clock.querySelector("[data-running]");
     const up = clock.querySelector("[data-up]");
     function tick() {
-      const seconds = Math.max(0, Math.floor((ends - (Date.now() + offset)) / 1000));
+      // Rounded up: zero only once the server's time is up too (its form refuses earlier).
+      const seconds = Math.max(0, Math.ceil((ends - (Date.now() + offset)) / 1000));
       left.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
       running.hidden = seconds === 0;
       up.hidden = seconds > 0;
       clock.classList.toggle("up", seconds === 0);
+      // The hand form's "the game ends after this hand" appears when time runs out.
+      for (const choice of document.querySelectorAll("[data-time-up]")) {
+        choice.hidden = seconds > 0;
+      }
     }
     tick();
     setInterval(tick, 1000);

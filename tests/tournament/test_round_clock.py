@@ -54,12 +54,20 @@ def test_at_time_up_the_hand_may_end_the_game():
     client.post(url("round-clock", event.slug, 1))
     game = games[0]
     page = text(client.get(url("game-hands", event.slug, game.pk)))
-    assert 'name="time_up"' not in page
+    # In the page already, hidden until clock.js reaches zero (no reload needed) …
+    assert '<div class="card warning" data-time-up hidden>' in page and 'name="time_up"' in page
+    # … and refused by the server before time is up.
+    early = client.post(
+        url("game-hands", event.slug, game.pk),
+        {"version": game.version, "type": "draw", "tenpai": ["0"], "time_up": "on"},
+    )
+    assert early.status_code == 400 and "time is not up yet" in text(early)
+    assert game.hands.count() == 0
     Round.objects.filter(event=event).update(
         clock_started_at=Round.objects.get(event=event).clock_started_at - timedelta(minutes=61)
     )
     page = text(client.get(url("game-hands", event.slug, game.pk)))
-    assert "Time is up" in page and 'name="time_up"' in page
+    assert "Time is up" in page and '<div class="card warning" data-time-up>' in page
     reply = client.post(
         url("game-hands", event.slug, game.pk),
         {"version": game.version, "type": "draw", "tenpai": ["0"], "time_up": "on"},

@@ -235,9 +235,13 @@ class HandForm(EngineForm):
         names: list[str],
         can_stop: bool = False,
         time_up: bool = False,
+        clock_running: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # The choice is in the form while the round's clock runs, shown once time is up: by
+        # the page (time_up) or, without a reload, by clock.js when the count reaches zero.
+        self.time_up_now = time_up
         self.rules = rules
         self.n = len(names)
         self.seat_names = names
@@ -289,10 +293,16 @@ class HandForm(EngineForm):
             self.fields["stop"] = forms.BooleanField(
                 label=_("The dealer stops here after winning (アガリ止め)"), required=False
             )
-        if time_up:  # the round's clock ran out: this may be the game's last hand
+        if time_up or clock_running:  # once the clock runs out, this may be the last hand
             self.fields["time_up"] = forms.BooleanField(
                 label=_("Time is up: the game ends after this hand"), required=False
             )
+
+    def clean_time_up(self) -> bool:
+        ended = self.cleaned_data.get("time_up", False)
+        if ended and not self.time_up_now:
+            raise forms.ValidationError(_("The round's time is not up yet."))
+        return ended
 
     def _win_fields(self, prefix: str) -> None:
         rules = self.rules

@@ -277,6 +277,7 @@ def hand_form_kwargs(event: Event, game: Game, sheet: Sheet) -> dict[str, Any]:
         "names": sheet.names,
         "can_stop": sheet.can_stop,
         "time_up": clock is not None and clock.up,
+        "clock_running": clock is not None,
     }
 
 
