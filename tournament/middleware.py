@@ -5,6 +5,8 @@ before any view reads it."""
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -36,12 +38,40 @@ class SecurityHeadersMiddleware:
 DATABASE_GONE = (OperationalError, InterfaceError)
 
 
+class _OncePerMinute:
+    """Whether to log an outage now: once a minute per process, with how many answers were
+    refused since (5 s of PostgreSQL gone under load logged 10,000 tracebacks)."""
+
+    def __init__(self) -> None:
+        self.logged_at = -60.0
+        self.since = 0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> int | None:
+        with self.lock:
+            self.since += 1
+            if time.monotonic() - self.logged_at < 60:
+                return None
+            self.logged_at, count, self.since = time.monotonic(), self.since, 0
+            return count
+
+
+_database_gone_log = _OncePerMinute()
+
+
 def database_gone_response(request: HttpRequest, exception: BaseException) -> HttpResponse:
     """The database unreachable (stopped, restarted, connection cut): every write runs in one
     transaction, so nothing was saved; say so and ask to try again, not a bare 500."""
-    logger.error(
-        "database unavailable during %s %s", request.method, request.path, exc_info=exception
-    )
+    refused = _database_gone_log()
+    if refused is not None:
+        logger.error(
+            "database unavailable during %s %s (%d answered 503 in this process since the "
+            "last such line; the next in a minute at the earliest)",
+            request.method,
+            request.path,
+            refused,
+            exc_info=exception,
+        )
     html = render_to_string(
         "error.html",
         {
