@@ -209,6 +209,24 @@ class StageResult:
     complete: bool
     cut_tie: CutTie | None = None  # equal totals at the cut, and what broke the tie
 
+    @property
+    def to_settle(self) -> list[Player]:
+        """The tie the organizer settles here (by lot, a play-off…): the players tied across
+        the cut; in a stage that sends nobody on (a league, a final), the best place still
+        shared. Empty when there is none."""
+        if self.tied_at_cut:
+            return list(self.tied_at_cut)
+        if self.stage.advance is None:
+            return next((list(group) for group in self.order if len(group) > 1), [])
+        return []
+
+    @property
+    def tied_at_top(self) -> list[Player]:
+        """Players sharing first place in a stage that sends nobody on: its winner undecided."""
+        if self.stage.advance is None and self.order and len(self.order[0]) > 1:
+            return list(self.order[0])
+        return []
+
 
 @dataclass
 class Standings:

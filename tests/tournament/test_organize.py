@@ -416,3 +416,46 @@ def test_a_referee_enters_results_but_changes_no_setting(seated):
     dashboard = text(client.get(url("event-manage", event.slug)))
     assert "Seat the next round" not in dashboard and 'name="table_entry"' not in dashboard
     assert event.table_entry == "organizers" and event.rounds.count() == 1
+
+
+def test_a_league_ending_on_a_tie_is_settled_by_the_organizer_and_closed():
+    # Eight players, one round: both tables end 40000/30000/20000/10000, so the two winners
+    # share first place on points and top rate — nothing in the rules breaks it.
+    event = make_event(slug="lg", players=PLAYERS[:8])
+    client = logged_in(organizer_for(event))
+    round_seat(event=event, rng=random.Random(5))
+    finish_round(event, 1)
+    result = event_standings(event).stages[0]
+    first = [str(p) for p in result.tied_at_top]
+    assert len(first) == 2
+    assert {r.status for r in event_standings(event).rows[:2]} == {"tie"}
+    manage = text(client.get(url("event-manage", event.slug)))
+    assert "share a place the rules do not break" in manage and 'name="place_1"' in manage
+    # Closing waits for first place.
+    client.post(url("stage-action", event.slug, 0, "close"))
+    assert not event.stages.get().closed
+    said = text(client.get(url("event-manage", event.slug)))
+    assert "settle the tie for first place first" in said
+    client.post(url("stage-action", event.slug, 0, "decide"), {"place_0": "2", "place_1": "1"})
+    rows = event_standings(event).rows
+    assert [str(rows[0].player), str(rows[1].player)] == [first[1], first[0]]
+    assert (rows[0].rank, rows[1].rank) == (1, 2) and rows[0].status == ""
+    # The next shared place is offered next; first place stays settled.
+    assert event_standings(event).stages[0].to_settle != []
+    client.post(url("stage-action", event.slug, 0, "close"))
+    assert event.stages.get().closed
+    # Frozen like a closed stage: no new round, no correction of round 1.
+    page = client.post(url("round-new", event.slug), {"method": "random"})
+    assert page.status_code == 400 and event.rounds.count() == 1
+    game = Game.objects.filter(round__event=event).first()
+    page = client.post(url("game-delete", event.slug, game.pk), follow=True)
+    assert "closed" in text(page) and Game.objects.filter(pk=game.pk).exists()
+
+
+def test_a_league_with_a_table_still_open_does_not_close():
+    event = make_event(slug="lg2", players=PLAYERS[:8])
+    client = logged_in(organizer_for(event))
+    round_seat(event=event, rng=random.Random(5))
+    client.post(url("stage-action", event.slug, 0, "close"))
+    assert not event.stages.get().closed
+    assert "round 1 table 1 is not finished" in text(client.get(url("event-manage", event.slug)))

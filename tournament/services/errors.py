@@ -124,9 +124,10 @@ MESSAGES: dict[str, str] = {
     "stage.open_already": gettext_noop("The {stage} is open already."),
     "stage.no_players": gettext_noop("the {stage} has no players yet"),
     "stage.no_ranking": gettext_noop("this stage has no ranking yet"),
-    "stage.no_tie": gettext_noop("nobody is tied at the {stage} cut"),
+    "stage.no_tie": gettext_noop("nobody in the {stage} has a tie to settle"),
     "stage.tie_order": gettext_noop("give an order of exactly the tied players: {players}"),
     "stage.tie_first": gettext_noop("settle the tie at the cut first: {players}"),
+    "stage.tie_top": gettext_noop("settle the tie for first place first: {players}"),
     "stage.round_unplayed": gettext_noop(
         "the {stage} cannot close yet: round {round} has not been played"
     ),

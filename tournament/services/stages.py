@@ -42,9 +42,23 @@ def _result(event: Event, stage: Stage) -> StageResult:
 def _missing(event: Event, stage: Stage) -> ServiceError | None:
     """What keeps the stage from closing, or None when every one of its games is finished."""
     first, last = stage.first_round or 1, stage.last_round
-    if last is None:
-        return None
     name = StageName(stage.name)
+    if last is None:  # a league: every round from its first counts, every table must be done
+        open_game = (
+            Game.objects.filter(round__event=event, round__number__gte=first, finished=False)
+            .select_related("round")
+            .order_by("round__number", "table")
+            .first()
+        )
+        if open_game is None:
+            return None
+        return ServiceError(
+            "stage.table_open",
+            "stage",
+            stage=name,
+            round=open_game.round.number,
+            table=open_game.table,
+        )
     numbers = set(
         Round.objects.filter(event=event, number__range=(first, last)).values_list(
             "number", flat=True
@@ -72,19 +86,21 @@ def _missing(event: Event, stage: Stage) -> ServiceError | None:
 
 @transaction.atomic
 def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any = None) -> Stage:
-    """The organizer's order for players tied across the cut (by lot, play-off, …)."""
+    """The organizer's order for players the rules leave tied (by lot, play-off, …): across
+    the cut; in a league or a final, the best place still shared (one tie at a time, each
+    kept: a league may settle first place, then another)."""
     event_lock(event.pk)
     stage.refresh_from_db()
     if stage.closed:
         raise ServiceError("stage.closed_decision", "order", stage=StageName(stage.name))
     result = _result(event, stage)
-    tied = [str(p) for p in result.tied_at_cut]
+    tied = [str(p) for p in result.to_settle]
     if not tied:
         raise ServiceError("stage.no_tie", "order", stage=StageName(stage.name))
     if sorted(order) != sorted(tied) or len(set(order)) != len(order):
         raise ServiceError("stage.tie_order", "order", players=", ".join(tied))
     before = list(stage.decision)
-    stage.decision = list(order)
+    stage.decision = [p for p in before if p not in order] + list(order)
     stage.save(update_fields=["decision"])
     change_record(
         event=event,
@@ -99,7 +115,8 @@ def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any 
 
 @transaction.atomic
 def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
-    """Close a stage: its games are all finished and its cut is clear of ties."""
+    """Close a stage: its games are all finished and its cut is clear of ties (a league's or
+    a final's first place too). Its results are then frozen (stage_require_open)."""
     event_lock(event.pk)
     stage.refresh_from_db()
     if stage.closed:
@@ -111,6 +128,9 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     if result.tied_at_cut:
         names = ", ".join(str(p) for p in result.tied_at_cut)
         raise ServiceError("stage.tie_first", "stage", players=names)
+    if result.tied_at_top:  # a league or a final closes with its winner decided
+        names = ", ".join(str(p) for p in result.tied_at_top)
+        raise ServiceError("stage.tie_top", "stage", players=names)
     stage.closed = True
     stage.save(update_fields=["closed"])
     change_record(

@@ -110,9 +110,9 @@ def _dashboard(
     stage_rows = []
     for stage in stages:
         result = results.get(stage.name)
-        tied = [str(p) for p in result.tied_at_cut] if result else []
+        tied = [str(p) for p in result.to_settle] if result else []
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
-        stage_rows.append({"stage": stage, "result": result, "tie_form": form})
+        stage_rows.append({"stage": stage, "result": result, "tie_form": form, "tied": tied})
     entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
     rounds = list(round_list(event))
     next_round = max((r.number for r in rounds), default=0) + 1
@@ -423,7 +423,7 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
             result = stage_result(event, stage.name)
             if result is None:
                 raise ServiceError("stage.no_ranking", "decision")
-            form = TieDecisionForm(request.POST, tied=[str(p) for p in result.tied_at_cut])
+            form = TieDecisionForm(request.POST, tied=[str(p) for p in result.to_settle])
             if not form.is_valid():
                 return _dashboard(request, event, tie_forms={stage.pk: form}, status=400)
             stage_decide(
