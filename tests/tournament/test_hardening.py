@@ -52,15 +52,19 @@ def test_deploy_check_passes_with_production_settings():
     assert "no issues" in run.stdout
 
 
-def test_production_without_its_static_files_stops_at_start_saying_what_to_run(tmp_path):
-    env = {**production_env(), "STATIC_ROOT": str(tmp_path)}
-    run = subprocess.run(
+def start_wsgi(env: dict[str, str]) -> subprocess.CompletedProcess:
+    """What gunicorn does first: import the WSGI application (its start-up checks run)."""
+    return subprocess.run(
         [sys.executable, "-c", "import tournament.wsgi"],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
     )
+
+
+def test_production_without_its_static_files_stops_at_start_saying_what_to_run(tmp_path):
+    run = start_wsgi({**production_env(), "STATIC_ROOT": str(tmp_path)})
     assert run.returncode != 0
     assert "Static files are not collected" in run.stderr and "collectstatic" in run.stderr
 
@@ -69,13 +73,7 @@ def test_production_starts_once_its_static_files_are_collected(tmp_path):
     env = {**production_env(), "STATIC_ROOT": str(tmp_path)}
     collect = [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"]
     subprocess.run(collect, cwd=ROOT, env=env, check=True, capture_output=True)
-    run = subprocess.run(
-        [sys.executable, "-c", "import tournament.wsgi"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    run = start_wsgi(env)
     assert run.returncode == 0, run.stderr
 
 

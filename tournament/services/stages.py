@@ -40,48 +40,32 @@ def _result(event: Event, stage: Stage) -> StageResult:
 
 
 def _missing(event: Event, stage: Stage) -> ServiceError | None:
-    """What keeps the stage from closing, or None when every one of its games is finished."""
+    """What keeps the stage from closing, or None when every one of its games is finished.
+    A stage of some rounds needs each of them played; a league (no last round), every table
+    of every round from its first."""
     first, last = stage.first_round or 1, stage.last_round
     name = StageName(stage.name)
-    if last is None:  # a league: every round from its first counts, every table must be done
-        open_game = (
-            Game.objects.filter(round__event=event, round__number__gte=first, finished=False)
-            .select_related("round")
-            .order_by("round__number", "table")
-            .first()
+    games = Game.objects.filter(round__event=event, round__number__gte=first, finished=False)
+    if last is not None:
+        numbers = set(
+            Round.objects.filter(event=event, number__range=(first, last)).values_list(
+                "number", flat=True
+            )
         )
-        if open_game is None:
-            return None
-        return ServiceError(
-            "stage.table_open",
-            "stage",
-            stage=name,
-            round=open_game.round.number,
-            table=open_game.table,
-        )
-    numbers = set(
-        Round.objects.filter(event=event, number__range=(first, last)).values_list(
-            "number", flat=True
-        )
+        for n in range(first, last + 1):
+            if n not in numbers:
+                return ServiceError("stage.round_unplayed", "stage", stage=name, round=n)
+        games = games.filter(round__number__lte=last)
+    open_game = games.select_related("round").order_by("round__number", "table").first()
+    if open_game is None:
+        return None
+    return ServiceError(
+        "stage.table_open",
+        "stage",
+        stage=name,
+        round=open_game.round.number,
+        table=open_game.table,
     )
-    for n in range(first, last + 1):
-        if n not in numbers:
-            return ServiceError("stage.round_unplayed", "stage", stage=name, round=n)
-    open_game = (
-        Game.objects.filter(round__event=event, round__number__range=(first, last), finished=False)
-        .select_related("round")
-        .order_by("round__number", "table")
-        .first()
-    )
-    if open_game is not None:
-        return ServiceError(
-            "stage.table_open",
-            "stage",
-            stage=name,
-            round=open_game.round.number,
-            table=open_game.table,
-        )
-    return None
 
 
 @transaction.atomic

@@ -22,6 +22,7 @@ from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_w
 from tournament.selectors.tables import round_clock
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import (
+    AtTable,
     game_correct,
     game_evaluate,
     game_hand_add,
@@ -98,6 +99,40 @@ def hand_conflict(post: QueryDict, form: HandForm, game: Game, sheet: Sheet) -> 
         number=number or 0,
         replaceable=theirs is not None and not game.confirmation,
     )
+
+
+def hand_save(
+    *,
+    game: Game,
+    form: HandForm,
+    sheet: Sheet,
+    replace: bool,
+    user: Any = None,
+    at: AtTable | None = None,
+) -> None:
+    """A valid hand form saved: the next hand, played on the flow the page replayed (`sheet`);
+    or, the conflict screen's "replace the last hand with mine", in place of the hand the
+    form was for. Raises what the services raise (a ConflictError when the game moved on)."""
+    version = form.cleaned_data["version"] or 0
+    if replace:
+        number = form.cleaned_data["number"] or 0
+        game_hand_replace(
+            game=game,
+            hand=form.to_hand(),
+            expected_version=version,
+            number=number,
+            user=user,
+            at=at,
+        )
+    else:
+        game_hand_add(
+            game=game,
+            hand=form.to_hand(),
+            expected_version=version,
+            user=user,
+            at=at,
+            played=sheet.flow,  # the hands replayed for the page: the engine goes on from them
+        )
 
 
 def taken_back_text(hand: dict[str, Any], names: list[str]) -> str:
@@ -317,24 +352,10 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     form = HandForm(request.POST, **kwargs)
     if not form.is_valid():
         return _hands_page(request, event, game, form, sheet)
-    version = form.cleaned_data["version"] or 0
     try:
-        if "replace" in request.POST:  # the conflict screen's "replace the last hand with mine"
-            game_hand_replace(
-                game=game,
-                hand=form.to_hand(),
-                expected_version=version,
-                number=form.cleaned_data["number"] or 0,
-                user=request.user,
-            )
-        else:
-            game_hand_add(
-                game=game,
-                hand=form.to_hand(),
-                expected_version=version,
-                user=request.user,
-                played=sheet.flow,  # the hands replayed for the sheet: the engine goes on
-            )
+        hand_save(
+            game=game, form=form, sheet=sheet, replace="replace" in request.POST, user=request.user
+        )
     except ConflictError:
         current = _game(event, game_id)
         sheet = game_sheet(event, current)

@@ -30,13 +30,7 @@ from tournament.models import TableLink
 from tournament.selectors.games import game_sheet
 from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.games import (
-    AtTable,
-    game_correct,
-    game_hand_add,
-    game_hand_replace,
-    game_hand_undo,
-)
+from tournament.services.games import AtTable, game_correct, game_hand_undo
 from tournament.services.tables import (
     game_confirm,
     game_dispute,
@@ -48,6 +42,7 @@ from tournament.views.entry import (
     _rebased,
     hand_conflict,
     hand_form_kwargs,
+    hand_save,
     scores_initial,
     scores_preview,
     taken_back_text,
@@ -339,24 +334,14 @@ class TablePage:
         form = self.context["form"] = HandForm(self.request.POST, **kwargs)
         if not form.is_valid():
             return 400
-        version = form.cleaned_data["version"] or 0
         try:
-            if action == "replace":
-                game_hand_replace(
-                    game=self.game,
-                    hand=form.to_hand(),
-                    expected_version=version,
-                    number=form.cleaned_data["number"] or 0,
-                    at=self.at,
-                )
-            else:
-                game_hand_add(
-                    game=self.game,
-                    hand=form.to_hand(),
-                    expected_version=version,
-                    at=self.at,
-                    played=self.sheet.flow,  # replayed for the page: the engine goes on from it
-                )
+            hand_save(
+                game=self.game,
+                form=form,
+                sheet=self.sheet,
+                replace=action == "replace",
+                at=self.at,
+            )
         except ConflictError:
             self.game.refresh_from_db()
             self.sheet = game_sheet(self.event, self.game)
