@@ -175,6 +175,11 @@ MESSAGES: dict[str, str] = {
     "rules.table_fu": gettext_noop("a fixed payment table counts no fu: set fu to false"),
     "rules.mangan_row": gettext_noop("must be the han of a payment_table row"),
     "rules.max_ron": gettext_noop("more winners than players besides the discarder"),
+    "rules.sanchahou": gettext_noop(
+        "三家和 needs max_ron_winners 2 (a double ron, and a third ron ends the hand); "
+        "it is {winners} here"
+    ),
+    "yakuman.most": gettext_noop("this venue counts at most {most} yakuman in one hand"),
     "rules.abort_unknown": gettext_noop("unknown (known: {known})"),
     "rules.abort_rule": gettext_noop("must be repeat, pass or draw"),
     "rules.chombo_amount": gettext_noop("a fixed chombo needs an amount above 0"),

@@ -174,6 +174,13 @@ MAHJONGSOUL = TENHOU.replace(
     name="雀魂 (Mahjong Soul 4-player East-South)",
     uma={4: (15, 5, -5, -15)},  # the tournament lobby's default uma (chosen: docs/rulesets.md)
     rounding="exact",  # results to 0.1, as the game shows them
+    # No oka: a result is (final − 25,000) / 1,000 + uma — the room's 精算原点 is 25,000, while
+    # 30,000 stays the target for West and agari-yame (extension_below). Issue 30, S1.
+    return_points=25000,
+    # Three rons on one discard are a triple ron, not 三家和 (S1: "Multiple rons: Available",
+    # "Three-player Ron (Sanchahou): No"); honba and sticks to the winner nearest the discarder.
+    max_ron_winners=3,
+    aborts={k: v for k, v in TENHOU.aborts.items() if k != "sanchahou"},
 )
 
 EMA = Ruleset(
@@ -186,6 +193,7 @@ EMA = Ruleset(
     kiriage=False,
     kazoe_han=None,  # 13 han and more is a sanbaiman
     riichi_min_score=1000,
+    yakuman_max=1,  # E2, 2016 changes: "the maximum score is a single yakuman"
     max_ron_winners=3,  # double and triple ron, each paid by the discarder
     multiple_ron_honba="each",  # the discarder pays the counters to each winner
     nagashi="mangan",
@@ -207,6 +215,11 @@ WRC = EMA.replace(
     name="World Riichi Championship Rules",
     riichi_min_score=None,  # a riichi may take a player below zero (negative scores are played)
     nagashi=None,  # no nagashi mangan
+    # WRC Rules 2015 §5.7.6: "only the player closer to the discarder, according to the turn
+    # order, will win … Each hand can have only one winner."
+    max_ron_winners=1,
+    multiple_ron_honba="nearest",
+    yakuman_max=1,  # W1: "Every yakuman is counted as single yakuman"
 )
 
 MLEAGUE = Ruleset(

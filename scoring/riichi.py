@@ -104,6 +104,8 @@ def _check_multiple(doc: Doc, key: str, rules: Ruleset, low: float) -> float:
     if value > MAX_YAKUMAN or (value / step) != int(value / step):
         code = "yakuman.half" if rules.yakuman_half_steps else "yakuman.whole"
         raise fail(code, doc.field(key), low=f"{low:g}", high=MAX_YAKUMAN)
+    if rules.yakuman_max is not None and value > rules.yakuman_max:
+        raise fail("yakuman.most", doc.field(key), most=rules.yakuman_max)
     return int(value) if value == int(value) else value
 
 

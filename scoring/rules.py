@@ -130,6 +130,10 @@ class Ruleset:
     payment_table_yakuman: PaymentRow | None = None
     mangan_han: int = 5  # a mangan is the value at this many han (chombo, nagashi)
     yakuman_half_steps: bool = False  # allow k = 1.5, 2.5 … (a venue's 6倍満)
+    # The most yakuman one hand may count (None: as many as it has). WRC and EMA 2016: 1 —
+    # "every yakuman is counted as single yakuman" (riichi.wiki, WRC rules; EMA 2016 changes:
+    # "the maximum score is a single yakuman"). A hand entered with more is refused.
+    yakuman_max: int | None = None
     max_ron_winners: int = 1  # 1 = atamahane (頭ハネ)
     multiple_ron_honba: str = (
         "nearest"  # each | nearest (honba to the winner nearest the discarder)
@@ -454,6 +458,11 @@ def _validate(r: Ruleset) -> None:
     _whole(r, "max_ron_winners", 1)
     if r.max_ron_winners > min(r.player_counts) - 1:
         raise fail("rules.max_ron", "ruleset.max_ron_winners")
+    _whole(r, "yakuman_max", 1, optional=True)
+    # 三家和 (three rons on one discard end the hand as an abortive draw) is the venue's
+    # choice only where two winners are allowed: atamahane has one, a triple ron pays three.
+    if "sanchahou" in r.aborts and r.max_ron_winners != 2:
+        raise fail("rules.sanchahou", "ruleset.aborts.sanchahou", winners=r.max_ron_winners)
     _one_of(r, "multiple_ron_honba", ("each", "nearest"))
     _one_of(r, "nagashi", (None, "mangan", "yakuman"))
     _one_of(r, "nagashi_multiple", ("first", "all"))

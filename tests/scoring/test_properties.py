@@ -49,7 +49,8 @@ def riichi_win(draw: Any, r: Ruleset, seat: int, *, tsumo: bool) -> dict[str, An
     out: dict[str, Any] = {}
     if draw(st.integers(0, 9)) == 0:
         steps = [1, 1.5, 2, 2.5, 3] if r.yakuman_half_steps else [1, 2, 3]
-        out["yakuman"] = draw(st.sampled_from(steps))
+        most = r.yakuman_max if r.yakuman_max is not None else steps[-1]
+        out["yakuman"] = draw(st.sampled_from([k for k in steps if k <= most]))
     else:
         han = draw(st.integers(1, 16))
         out["han"] = han

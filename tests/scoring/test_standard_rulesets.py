@@ -81,9 +81,33 @@ def test_a_pao_ron_honba_is_paid_by_the_pao_seat_at_tenhou():
     assert record.deltas == [0, -16000, 32300, -16300]
 
 
-def test_mahjongsoul_is_tenhou_with_its_own_uma_and_exact_results():
-    assert MAHJONGSOUL.uma[4] == (15, 5, -5, -15) and MAHJONGSOUL.rounding == "exact"
-    assert points(MAHJONGSOUL, [36000, 31500, 17500, 15000]) == [41.0, 6.5, -17.5, -30.0]
+def test_mahjongsoul_has_no_oka_a_32700_finish_is_7_7_before_uma():
+    # Issue 30 (Mahjong Soul's room settings: 精算原点 25,000, uma +15/+5/−5/−15):
+    # 32,700 → (32,700 − 25,000) / 1,000 = +7.7, + 15 = 22.7; 27,300 → 2.3 + 5 = 7.3;
+    # 22,000 → −3 − 5 = −8; 18,000 → −7 − 15 = −22. With Tenhou's oka the top had 42.7.
+    assert MAHJONGSOUL.oka == 0 and MAHJONGSOUL.rounding == "exact"
+    assert points(MAHJONGSOUL, [32700, 27300, 22000, 18000]) == [22.7, 7.3, -8.0, -22.0]
+    assert MAHJONGSOUL.extension_below == 30000  # the target for West is still 30,000
+
+
+def test_mahjongsoul_pays_a_triple_ron_and_gives_honba_and_sticks_to_the_nearest():
+    # S1: multiple rons available, no 三家和. Seat 0 deals in to 1, 2 and 3 at 1 honba with a
+    # riichi stick on the table: each winner is paid by seat 0; the 300 honba and the stick go
+    # to seat 1 (nearest the discarder in turn order).
+    flow = GameFlow(MAHJONGSOUL, 4)
+    flow.honba, flow.deposits = 1, 1000
+    wins = [{"seat": s, "han": 1, "fu": 30} for s in (1, 2, 3)]
+    hand = {"result": {"type": "ron", "discarder": 0, "wins": wins}}
+    record = flow.play(parse_hand(hand, MAHJONGSOUL, 4))
+    assert record.deltas == [-3300, 1000 + 300 + 1000, 1000, 1000]
+    with pytest.raises(ScoringError, match="三家和"):  # Tenhou ends such a hand instead
+        parse_hand(hand, TENHOU, 4)
+
+
+def test_sanchahou_needs_two_ron_winners():
+    with pytest.raises(ScoringError) as refused:
+        MAHJONGSOUL.replace(aborts={**MAHJONGSOUL.aborts, "sanchahou": "repeat"})
+    assert refused.value.field == "ruleset.aborts.sanchahou"
 
 
 # --- EMA and WRC -----------------------------------------------------------------------------
@@ -136,6 +160,32 @@ def test_ema_nagashi_pays_honba_and_leaves_the_sticks():
     )
     assert record.deltas == [-4100, 8300, -2100, -2100] and record.deposits == 1000
     assert (flow.dealer, flow.honba) == (1, 2)  # the dealer was not tenpai: the deal passes
+
+
+def test_wrc_has_one_winner_per_discard():
+    # WRC Rules 2015 §5.7.6: "only the player closer to the discarder … will win … Each hand
+    # can have only one winner." (EMA 2016 still pays a double ron.)
+    hand = {
+        "result": {
+            "type": "ron",
+            "discarder": 0,
+            "wins": [{"seat": 2, "han": 1, "fu": 30}, {"seat": 1, "han": 1, "fu": 30}],
+        }
+    }
+    with pytest.raises(ScoringError, match="atamahane"):
+        parse_hand(hand, WRC, 4)
+    parse_hand(hand, EMA, 4)
+
+
+@pytest.mark.parametrize("rules", [EMA, WRC])
+def test_ema_and_wrc_count_one_yakuman_at_most(rules):
+    double = {"result": {"type": "tsumo", "winner": 1, "yakuman": 2}}
+    with pytest.raises(ScoringError, match="at most 1 yakuman") as refused:
+        parse_hand(double, rules, 4)
+    assert refused.value.field == "result.yakuman"
+    flow = play(rules, {"result": {"type": "tsumo", "winner": 1, "yakuman": 1}})
+    assert flow.records[0].deltas == [-16000, 32000, -8000, -8000]
+    parse_hand(double, TENHOU, 4)  # Tenhou counts double yakuman
 
 
 def test_wrc_has_no_nagashi():
