@@ -193,14 +193,13 @@ EMA = Ruleset(
     kiriage=False,
     kazoe_han=None,  # 13 han and more is a sanbaiman
     riichi_min_score=1000,
-    yakuman_max=1,  # E2, 2016 changes: "the maximum score is a single yakuman"
+    # E3 (the EMA's own announcement of the 2016 rules): "Dai suushii (Big Four Winds) is a
+    # yakuman, not a double yakuman", after the "previous removal of accumulative and double
+    # yakuman": one yakuman a hand at most.
+    yakuman_max=1,
     max_ron_winners=3,  # double and triple ron, each paid by the discarder
     multiple_ron_honba="each",  # the discarder pays the counters to each winner
-    nagashi="mangan",
-    nagashi_multiple="all",  # simultaneous nagashi: separate mangan tsumo payments
-    nagashi_deposits="table",
-    nagashi_honba=True,  # "table counters affect the hand score normally"
-    nagashi_flow="draw",
+    nagashi=None,  # E3: "Nagashi Mangan is not allowed" (2008–2012 paid it)
     aborts={},  # no abortive draws
     renchan_on_draw="tenpai",
     agari_yame="never",
@@ -220,6 +219,11 @@ WRC = EMA.replace(
     max_ron_winners=1,
     multiple_ron_honba="nearest",
     yakuman_max=1,  # W1: "Every yakuman is counted as single yakuman"
+    # E3, the EMA's differences to the WRC 2015 rules: "4-30 is not rounded to mangan payment"
+    # (in EMA; so it is in WRC: kiriage) and "Riichi bets at game end go to the winner" (in
+    # EMA; in WRC they do not — chosen: lost, docs/rulesets.md).
+    kiriage=True,
+    leftover_deposits="lost",
 )
 
 MLEAGUE = Ruleset(

@@ -152,14 +152,50 @@ def test_ema_chombo_is_twenty_points_off_the_result_and_the_hand_is_replayed():
     assert [p.points for p in result.players] == [0.0, 0.0, -20.0, 0.0]
 
 
-def test_ema_nagashi_pays_honba_and_leaves_the_sticks():
-    flow = GameFlow(EMA, 4)
+# EMA 2008–2012's nagashi (E2): the knobs stay for a venue that plays it.
+EMA_2012_NAGASHI = EMA.replace(
+    nagashi="mangan",
+    nagashi_multiple="all",
+    nagashi_deposits="table",
+    nagashi_honba=True,
+    nagashi_flow="draw",
+)
+
+
+def test_ema_2012_nagashi_pays_honba_and_leaves_the_sticks():
+    rules = EMA_2012_NAGASHI
+    flow = GameFlow(rules, 4)
     flow.honba, flow.deposits = 1, 1000
     record = flow.play(
-        parse_hand({"result": {"type": "nagashi", "winners": [1], "tenpai": []}}, EMA, 4)
+        parse_hand({"result": {"type": "nagashi", "winners": [1], "tenpai": []}}, rules, 4)
     )
     assert record.deltas == [-4100, 8300, -2100, -2100] and record.deposits == 1000
     assert (flow.dealer, flow.honba) == (1, 2)  # the dealer was not tenpai: the deal passes
+
+
+@pytest.mark.parametrize("rules", [EMA, WRC])
+def test_ema_2016_and_wrc_have_no_nagashi(rules):
+    # E3: "Nagashi Mangan is not allowed" (the EMA's announcement of its 2016 rules).
+    with pytest.raises(ScoringError, match="nagashi"):
+        parse_hand({"result": {"type": "nagashi", "winners": [1], "tenpai": []}}, rules, 4)
+
+
+def test_wrc_rounds_4_han_30_fu_and_3_han_60_fu_up_to_mangan_and_ema_does_not():
+    # E3, differences to WRC 2015: "4-30 is not rounded to mangan payment" (in EMA).
+    # Non-dealer ron: 4 han 30 fu is 7700 without kiriage, 8000 (mangan) with it.
+    for han, fu in ((4, 30), (3, 60)):
+        hand = {
+            "result": {"type": "ron", "discarder": 0, "wins": [{"seat": 1, "han": han, "fu": fu}]}
+        }
+        assert play(WRC, hand).records[0].deltas[1] == 8000
+        assert play(EMA, hand).records[0].deltas[1] == 7700
+
+
+def test_wrc_leftover_riichi_sticks_go_to_nobody_and_ema_gives_them_to_the_winner():
+    # E3, differences to WRC 2015: "Riichi bets at game end go to the winner" (in EMA).
+    scores = [41000, 30000, 28000, 20000]  # 1,000 left on the table
+    assert points(EMA, scores, deposits=1000)[0] == 27.0  # (42,000 − 30,000) / 1,000 + 15
+    assert points(WRC, scores, deposits=1000)[0] == 26.0  # (41,000 − 30,000) / 1,000 + 15
 
 
 def test_wrc_has_one_winner_per_discard():
@@ -186,11 +222,6 @@ def test_ema_and_wrc_count_one_yakuman_at_most(rules):
     flow = play(rules, {"result": {"type": "tsumo", "winner": 1, "yakuman": 1}})
     assert flow.records[0].deltas == [-16000, 32000, -8000, -8000]
     parse_hand(double, TENHOU, 4)  # Tenhou counts double yakuman
-
-
-def test_wrc_has_no_nagashi():
-    with pytest.raises(ScoringError, match="nagashi"):
-        parse_hand({"result": {"type": "nagashi", "winners": [1]}}, WRC, 4)
 
 
 # --- M.League ---------------------------------------------------------------------------------
