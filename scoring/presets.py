@@ -231,16 +231,22 @@ MLEAGUE = Ruleset(
     name="Mリーグ (M.League)",
     uma={4: (30, 10, -10, -30)},  # with oka 20: +50 / +10 / −10 / −30
     tie="split",  # tied players share the rank points evenly
-    kiriage=False,
+    # 7700 is rounded up to mangan (M3 「7700は切り上げ」, M5) — chosen where the official text
+    # could not be read; docs/rulesets.md names the sources.
+    kiriage=True,
+    kazoe_han=None,  # 13 han is a sanbaiman: 「数え役満にはならず三倍満打ち止め」 (M4, M5)
     riichi_min_score=None,  # no bust: riichi below 1000 is allowed
     max_ron_winners=1,  # atamahane
     nagashi="mangan",
     aborts={},  # no abortive draws: play continues
     renchan_on_draw="tenpai",
     agari_yame="never",
-    chombo="reverse_mangan",  # 満貫払い
+    # 20 points (20,000) off the offender's result, not a mangan payment: the 競技要項's
+    # penalties as M3 quotes them (「チョンボが20000点相当の罰符」); chosen over M1's 満貫払い.
+    chombo="result_penalty",
+    chombo_points=20.0,
     bust="never",
-    pao_ron_honba="discarder",
+    pao_ron_honba="pao",  # 「積み場は鳴かせた者が負担する」: the pao seat pays the honba
 )
 
 PRESETS: dict[str, Ruleset] = {

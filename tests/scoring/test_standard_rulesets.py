@@ -250,14 +250,42 @@ def test_mleague_splits_the_rank_points_of_a_tie_evenly():
     assert points(MLEAGUE, [40000, 25000, 25000, 10000]) == [60.0, -5.0, -5.0, -50.0]
 
 
-def test_mleague_plays_on_below_zero_with_atamahane_and_a_mangan_chombo():
+def test_mleague_plays_on_below_zero_with_atamahane():
     flow = GameFlow(MLEAGUE, 4)
     flow.scores = [70000, 30000, 25000, -25000]
-    record = flow.play(parse_hand({"result": {"type": "chombo", "offender": 1}}, MLEAGUE, 4))
-    assert record.deltas == [4000, -8000, 2000, 2000] and not flow.over
+    flow.play(parse_hand({"result": {"type": "draw", "tenpai": [0]}}, MLEAGUE, 4))
+    assert not flow.over
     two = {"type": "ron", "discarder": 0, "wins": [{"seat": 1, "han": 1, "fu": 30}] * 2}
     with pytest.raises(ScoringError):
         parse_hand({"result": two}, MLEAGUE, 4)
+
+
+def test_mleague_chombo_is_twenty_points_off_the_result_not_a_mangan_payment():
+    # M3: 「チョンボが20000点相当の罰符」 — 20 points off the offender's result after ranking;
+    # no score changes hands (a mangan payment moved 8,000 before), the hand is replayed.
+    flow = play(MLEAGUE, {"result": {"type": "chombo", "offender": 1}})
+    assert flow.records[0].deltas == [0, 0, 0, 0] and flow.label == "E1-0"
+    result = flow.settlement()
+    assert [p.breakdown["penalty"] for p in result.players] == [0.0, -20.0, 0.0, 0.0]
+
+
+def test_mleague_counts_13_han_as_a_sanbaiman():
+    # M4: 「数え役満はありません … 13翻以上あっても役満扱いにせず、3倍満」 (non-dealer tsumo:
+    # 6,000 / 12,000, not 8,000 / 16,000).
+    flow = play(MLEAGUE, {"result": {"type": "tsumo", "winner": 1, "han": 13, "fu": 30}})
+    assert flow.records[0].deltas == [-12000, 24000, -6000, -6000]
+
+
+def test_mleague_pao_seat_pays_the_honba_on_a_ron():
+    # 「積み場は鳴かせた者が負担する」: a pao ron at 1 honba — pao seat 3 and discarder 1 halve
+    # the yakuman (16,000 each); the pao seat pays the 300 honba.
+    flow = GameFlow(MLEAGUE, 4)
+    flow.honba = 1
+    win = {"seat": 2, "yakuman": 1, "pao": 3}
+    record = flow.play(
+        parse_hand({"result": {"type": "ron", "discarder": 1, "wins": [win]}}, MLEAGUE, 4)
+    )
+    assert record.deltas == [0, -16000, 32300, -16300]
 
 
 # --- penalties on settle and game (CONTRACT §1) -------------------------------------------------
@@ -396,13 +424,13 @@ def test_no_agari_yame_and_no_stop(rules):
         play(rules, {"stop": True, "result": {"type": "tsumo", "winner": 0, "han": 1, "fu": 30}})
 
 
-def test_mleague_has_no_abortive_draws_no_kiriage_and_nagashi_mangan():
+def test_mleague_has_no_abortive_draws_kiriage_and_nagashi_mangan():
     with pytest.raises(ScoringError):
         parse_hand({"result": {"type": "abort", "reason": "suufon"}}, MLEAGUE, 4)
     flow = play(
         MLEAGUE,
         {"result": {"type": "ron", "discarder": 0, "wins": [{"seat": 1, "han": 4, "fu": 30}]}},
     )
-    assert flow.records[0].deltas[1] == 7700
+    assert flow.records[0].deltas[1] == 8000  # M3 「7700は切り上げ」
     flow = play(MLEAGUE, {"result": {"type": "nagashi", "winners": [2]}})
     assert flow.records[0].deltas == [-4000, -2000, 8000, -2000]
