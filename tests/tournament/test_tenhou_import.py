@@ -4,6 +4,7 @@ file and the hand."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,43 @@ def test_only_organizers_import():
         url("round-tenhou", event.slug, 1), {"round": 1, "logs": [upload(DOUBLE_RON)]}
     )
     assert response.status_code in (403, 404) and nothing_written()
+
+
+# --- Mahjong Soul, in the tenhou.net/6 JSON the converters write (issue 30) -----------------
+
+
+def mahjongsoul_log(tmp_path: Path) -> Path:
+    """A short Mahjong Soul game in the shape tensoul (github.com/Equim-chan/tensoul, convert.js)
+    writes — not a real game: built by hand. East (the dealer) deals a yakuman into South and
+    goes below zero: the game ends. `sc` holds each seat's final score and Mahjong Soul's own
+    result, total_point / 1,000, settled from 25,000 with +15/+5/−5/−15 and no oka:
+    South (57,000 − 25,000) / 1,000 + 15 = 47; West and North tie at 25,000 and the seat nearer
+    the dealer ranks first: 0 + 5 = 5 and 0 − 5 = −5; East (−7,000 − 25,000) / 1,000 − 15 = −47.
+    With Tenhou's oka South would have had 72."""
+    empty = [[], [], []]
+    hand = [[0, 0, 0], [25000] * 4, [11], [], *empty * 4]
+    hand.append(["和了", [-32000, 32000, 0, 0], [1, 0, 1, "役満32000点", "国士無双(役満)"]])
+    data = {
+        "title": ["玉の間南", ""],
+        "name": ["MS-A", "MS-B", "MS-C", "MS-D"],
+        "rule": {"disp": "玉の間南喰赤", "aka53": 1, "aka52": 1, "aka51": 1},
+        "log": [hand],
+        "sc": [-7000, -47.0, 57000, 47.0, 25000, 5.0, 25000, -5.0],
+    }
+    path = tmp_path / "mahjongsoul.json"
+    path.write_text(json.dumps(data, ensure_ascii=False))
+    return path
+
+
+def test_a_mahjong_soul_game_imports_into_a_mahjongsoul_event(tmp_path, capsys):
+    path = mahjongsoul_log(tmp_path)
+    event = make_event(slug="ms", ruleset="mahjongsoul", players=["MS-A", "MS-B", "MS-C", "MS-D"])
+    call_command("import_tenhou", event.slug, "1", str(path))
+    game = Game.objects.get(round__event=event)
+    seats = list(game.seats.order_by("position"))
+    assert [float(s.points) for s in seats] == [-47.0, 47.0, 5.0, -5.0]
+    # The same game in a Tenhou event: its results are not the log's (Tenhou pays oka).
+    tenhou = make_event(slug="th", ruleset="tenhou", players=["MS-A", "MS-B", "MS-C", "MS-D"])
+    with pytest.raises(CommandError, match=r"mahjongsoul\.json") as refused:
+        call_command("import_tenhou", tenhou.slug, "1", str(path))
+    assert refused.value.returncode == 2
