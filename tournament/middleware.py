@@ -5,8 +5,6 @@ before any view reads it."""
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -15,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from tournament.outages import OncePerMinute
 from tournament.requestid import current_request_id
 
 logger = logging.getLogger(__name__)
@@ -38,25 +37,7 @@ class SecurityHeadersMiddleware:
 DATABASE_GONE = (OperationalError, InterfaceError)
 
 
-class _OncePerMinute:
-    """Whether to log an outage now: once a minute per process, with how many answers were
-    refused since (5 s of PostgreSQL gone under load logged 10,000 tracebacks)."""
-
-    def __init__(self) -> None:
-        self.logged_at = -60.0
-        self.since = 0
-        self.lock = threading.Lock()
-
-    def __call__(self) -> int | None:
-        with self.lock:
-            self.since += 1
-            if time.monotonic() - self.logged_at < 60:
-                return None
-            self.logged_at, count, self.since = time.monotonic(), self.since, 0
-            return count
-
-
-_database_gone_log = _OncePerMinute()
+_database_gone_log = OncePerMinute()
 
 
 def database_gone_response(request: HttpRequest, exception: BaseException) -> HttpResponse:

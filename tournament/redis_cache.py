@@ -30,10 +30,11 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
 from redis.exceptions import RedisError
 
+from tournament.outages import OncePerMinute
+
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 2.0  # after a failure, Redis is left alone this long (a page's worth of calls)
-LOG_SECONDS = 60.0  # an outage is logged at most this often per process
 LOCAL_ENTRIES = 300  # what a process keeps of its own meanwhile (pages of the events in play)
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -68,8 +69,8 @@ class RedisCacheClient(DjangoRedisCacheClient):
         )
         self.down_until = 0.0
         self.down_since: float | None = None
-        self._logged_at = -LOG_SECONDS
         self._lock = threading.Lock()
+        self._log_gate = OncePerMinute()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)
@@ -84,14 +85,16 @@ class RedisCacheClient(DjangoRedisCacheClient):
             self.down_until = now + RETRY_SECONDS
             if self.down_since is None:
                 self.down_since = now
-            if now - self._logged_at < LOG_SECONDS:
-                return
-            self._logged_at = now
+        failures = self._log_gate()
+        if failures is None:
+            return
         log.error(
-            "Redis is not answering (%s: %s); pages are made from the database and kept in "
-            "this process's memory until it is back",
+            "Redis is not answering (%s: %s; %d failed calls in this process since the last "
+            "such line); pages are made from the database and kept in this process's memory "
+            "until it is back",
             type(exc).__name__,
             exc,
+            failures,
         )
 
     def came_back(self) -> None:

@@ -27,7 +27,7 @@ def login_guess(username: str, address: str | None) -> Guess:
     return guess_take("login", account=login_account(username), address=address)
 
 
-def login_failed(guess: Guess, username: str, address: str | None) -> None:
+def login_failed(username: str, address: str | None) -> None:
     """A wrong password keeps its place; the log says who was tried from where."""
     log.warning("failed log-in for %r from %s", login_account(username), address or "?")
 
@@ -35,4 +35,4 @@ def login_failed(guess: Guess, username: str, address: str | None) -> None:
 def login_succeeded(guess: Guess) -> None:
     """A right password: its try given back, the account's earlier mistakes forgotten."""
     guess.right()
-    guess.forget()
+    guess.forget("account")

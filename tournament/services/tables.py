@@ -101,23 +101,18 @@ def _finish(locked: Game, *, user: Any, at: AtTable | None, action: str) -> Game
     )
 
 
-def _seat_by_code(link: TableLink, code: str) -> int | None:
-    code = normalize_code(code)
-    found = None
-    for position, seat_code in enumerate(link.seat_codes):
-        # Every code compared, in constant time: the answer's timing names no seat.
-        if secrets.compare_digest(seat_code.encode(), code.encode()):
-            found = position
-    return found
-
-
 def table_seat_prove(*, link: TableLink, code: str) -> int:
     """The seat whose code this is (typed, or in the seat's own QR): a phone acts for a seat
     only after this. Raises `table.wrong_code`."""
-    seat = _seat_by_code(link, code)
-    if seat is None:
+    code = normalize_code(code).encode()
+    found = None
+    for position, seat_code in enumerate(link.seat_codes):
+        # Every code compared, in constant time: the answer's timing names no seat.
+        if secrets.compare_digest(seat_code.encode(), code):
+            found = position
+    if found is None:
         raise ServiceError("table.wrong_code", "code")
-    return seat
+    return found
 
 
 @transaction.atomic

@@ -87,27 +87,28 @@ def _key(kind: str, who: str, value: str) -> str:
     return f"{kind}:{who}:{digest}"
 
 
-def _counts(kind: str, who: dict[str, str | None]) -> list[tuple[str, int]]:
-    """(key, limit) of each count a try of `kind` by `who` goes into (a None is not one)."""
-    return [(_key(kind, w, v), LIMITS[kind, w]) for w, v in who.items() if v]
+def _counts(kind: str, who: dict[str, str | None]) -> dict[str, tuple[str, int]]:
+    """Who → (key, limit) of each count a try of `kind` goes into (a None is not one)."""
+    return {w: (_key(kind, w, v), LIMITS[kind, w]) for w, v in who.items() if v}
 
 
 @dataclass
 class Guess:
-    """One try, its place taken in each of its counts (`guess_take`). A right guess gives the
-    places back (`right`); a wrong one keeps them."""
+    """One try, its place taken in each of its counts (`guess_take`), by who: a right guess
+    gives the places back (`right`); a wrong one keeps them."""
 
-    keys: list[str]
+    keys: dict[str, str]
 
     def right(self) -> None:
-        for key in self.keys:
+        for key in self.keys.values():
             with contextlib.suppress(ValueError):  # expired meanwhile: nothing to give back
                 _cache().decr(key)
 
-    def forget(self) -> None:
-        """A right log-in: the account's count starts again (the address's keeps its others)."""
-        account = [k for k in self.keys if k.startswith("login:account:")]  # see _key
-        _cache().delete_many(account)
+    def forget(self, who: str) -> None:
+        """Start `who`'s count again (a right log-in: the account's; the address keeps the
+        others it tried)."""
+        if who in self.keys:
+            _cache().delete(self.keys[who])
 
 
 def _count(key: str) -> int:
@@ -128,10 +129,10 @@ def guess_take(kind: str, **who: str | None) -> Guess:
     """Take this try's place in each count of `kind` (`phone=…`, `address=…`, `account=…`;
     a None is not counted). Raises Throttled — the try not made — if any count was full."""
     counts = _counts(kind, who)
-    full = [key for key, limit in counts if _count(key) > limit]
+    full = [key for key, limit in counts.values() if _count(key) > limit]
     if full:
         raise Throttled(_wait(full))
-    return Guess([key for key, _limit in counts])
+    return Guess({w: key for w, (key, _limit) in counts.items()})
 
 
 def _wait(keys: list[str]) -> int:

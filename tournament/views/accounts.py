@@ -39,8 +39,7 @@ class LoginView(auth_views.LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        username = form.data.get("username", "")
-        login_failed(self.guess, username, client_address(self.request))
+        login_failed(form.data.get("username", ""), client_address(self.request))
         return super().form_invalid(form)
 
     def form_valid(self, form: Any) -> HttpResponse:

@@ -66,9 +66,10 @@ def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> 
 @dataclass(frozen=True)
 class HandConflict:
     """What the conflict screen shows when another phone saved the table while this one was
-    typing a hand: the hand they saved (`theirs`, when it is the one this form was for), this
-    phone's hand as typed (`mine`, a line, and `fields` to send again), and whether "replace
-    the last hand with mine" is offered (`version`, `number`: what it is checked against)."""
+    typing a hand: the hand they saved (`theirs`, when it is the one this form was for, and
+    `theirs_text`), this phone's hand as typed (`mine_text`, and `fields` to send again), and
+    whether "replace the last hand with mine" is offered (`replaceable`; `version` and
+    `number`: what it is checked against)."""
 
     theirs: Hand | None
     theirs_text: str

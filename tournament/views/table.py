@@ -69,10 +69,6 @@ class SeatForm(ServiceForm):
     code = _code_field(gettext_lazy("Your seat code"))
 
 
-class ConfirmForm(SeatForm):
-    pass
-
-
 class DisputeForm(SeatForm):
     reason = forms.CharField(label=gettext_lazy("What is wrong"), max_length=300)
 
@@ -206,6 +202,7 @@ class TablePage:
         )
         self.may_enter = self.event.table_entry == "tables"
         self.context: dict[str, Any] = {}
+        self.stop: Throttled | None = None  # this phone's guesses refused: the answer says when
 
     @property
     def at(self) -> AtTable:
@@ -249,7 +246,7 @@ class TablePage:
             )
         except Throttled as stop:
             form.add_error("code", _wait_text(stop))
-            self.context["retry_after"] = stop.seconds
+            self.stop = stop
             return None
 
     def prove(self, code: str, form: forms.Form) -> HttpResponse | int:
@@ -279,7 +276,7 @@ class TablePage:
         return self.prove(form.cleaned_data["code"], form)
 
     def confirm(self, action: str) -> HttpResponse | int:
-        form = (ConfirmForm if action == "confirm" else DisputeForm)(self.request.POST)
+        form = (SeatForm if action == "confirm" else DisputeForm)(self.request.POST)
         form.seat_names = self.names
         self.context[f"{action}_form"] = form
         if not form.is_valid():
@@ -388,7 +385,7 @@ class TablePage:
                 ),
             )
         context.setdefault("seat_form", SeatForm())
-        context.setdefault("confirm_form", ConfirmForm())
+        context.setdefault("confirm_form", SeatForm())
         context.setdefault("dispute_form", DisputeForm())
         seat = self.seat
         context.update(
@@ -402,6 +399,4 @@ class TablePage:
             clock=round_clock(game.round, game),
         )
         response = render(self.request, "tournament/table.html", context, status=status)
-        if "retry_after" in context:
-            response["Retry-After"] = str(context["retry_after"])
-        return response
+        return _stopped(response, self.stop) if self.stop is not None else response
