@@ -459,3 +459,14 @@ def test_a_league_with_a_table_still_open_does_not_close():
     client.post(url("stage-action", event.slug, 0, "close"))
     assert not event.stages.get().closed
     assert "round 1 table 1 is not finished" in text(client.get(url("event-manage", event.slug)))
+
+
+def test_a_league_offers_no_tie_to_settle_while_its_tables_are_open():
+    # Seen on the dashboard: before a game everyone shares every place; nothing to settle yet.
+    event = make_event(slug="lg3", players=PLAYERS[:8])
+    client = logged_in(organizer_for(event))
+    round_seat(event=event, rng=random.Random(5))
+    manage = text(client.get(url("event-manage", event.slug)))
+    assert 'name="place_0"' not in manage and "share a place" not in manage
+    finish_round(event, 1)
+    assert 'name="place_0"' in text(client.get(url("event-manage", event.slug)))

@@ -107,16 +107,20 @@ def _dashboard(
     table = event_standings(event)
     stages = list(event.stages.order_by("position"))
     results = {r.stage.name: r for r in table.stages}  # a stage after an open tie has none
+    state_round, states = table_states(event)
+    # A league's (or a final's) shared places are settled once its tables are done: before a
+    # game, everyone shares every place, and each result moves them.
+    played_out = state_round is not None and all(s.state == "done" for s in states)
     stage_rows = []
     for stage in stages:
         result = results.get(stage.name)
-        tied = [str(p) for p in result.to_settle] if result else []
+        settles = result is not None and (stage.advance is not None or played_out)
+        tied = [str(p) for p in result.to_settle] if settles else []
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
         stage_rows.append({"stage": stage, "result": result, "tie_form": form, "tied": tied})
     entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
     rounds = list(round_list(event))
     next_round = max((r.number for r in rounds), default=0) + 1
-    state_round, states = table_states(event)
     return render(
         request,
         "tournament/manage/dashboard.html",
