@@ -61,7 +61,7 @@ def price_hand(
         _stick(out, seat, rules.penalty)
 
     if isinstance(result, Ron):
-        _ron(rules, out, result, n, dealer, honba)
+        _ron(rules, out, result, n, dealer, honba, riichi=hand.riichi)
     elif isinstance(result, Tsumo):
         _tsumo(rules, out, result.win, n, dealer, honba)
     elif isinstance(result, Draw):
@@ -91,9 +91,28 @@ def _take_deposits(out: HandOutcome, seat: int) -> int:
     return taken
 
 
-def _ron(rules: Ruleset, out: HandOutcome, ron: Ron, n: int, dealer: int, honba: int) -> None:
+def _ron(
+    rules: Ruleset,
+    out: HandOutcome,
+    ron: Ron,
+    n: int,
+    dealer: int,
+    honba: int,
+    *,
+    riichi: tuple[int, ...],
+) -> None:
     discarder = ron.discarder
     wins = sorted(ron.wins, key=lambda w: (w.seat - discarder) % n)  # nearest the discarder first
+    # A farther winner in riichi takes back their own stick first (`multiple_ron_sticks: own`);
+    # whatever is left on the table goes to the nearest winner below.
+    own_back = {
+        w.seat: rules.riichi_stick
+        for w in wins[1:]
+        if rules.multiple_ron_sticks == "own" and w.seat in riichi
+    }
+    for seat, stick in own_back.items():
+        out.deltas[seat] += stick
+        out.deposits -= stick
     for i, win in enumerate(wins):
         value = price(
             rules, dealer_wins=win.seat == dealer, han=win.han, fu=win.fu, yakuman=win.yakuman
@@ -115,7 +134,7 @@ def _ron(rules: Ruleset, out: HandOutcome, ron: Ron, n: int, dealer: int, honba:
             out.pay(win.pao, win.seat, pao_pays)
         else:
             out.pay(discarder, win.seat, value.ron + honba_total)
-        taken = _take_deposits(out, win.seat) if i == 0 else 0
+        taken = _take_deposits(out, win.seat) if i == 0 else own_back.get(win.seat, 0)
         out.details.append(
             {"seat": win.seat, "value": value.ron, "honba": honba_total, "deposits": taken}
         )

@@ -199,6 +199,10 @@ EMA = Ruleset(
     yakuman_max=1,
     max_ron_winners=3,  # double and triple ron, each paid by the discarder
     multiple_ron_honba="each",  # the discarder pays the counters to each winner
+    # Each winner in riichi takes back their own stick, the rest to the nearest winner —
+    # chosen: the 2016 text could not be read; E2 and Pantheon's EMA (P1) read it so, the 2012
+    # text gave them all to the nearest (docs/rulesets.md).
+    multiple_ron_sticks="own",
     nagashi=None,  # E3: "Nagashi Mangan is not allowed" (2008–2012 paid it)
     aborts={},  # no abortive draws
     renchan_on_draw="tenpai",
@@ -211,19 +215,32 @@ EMA = Ruleset(
 
 WRC = EMA.replace(
     slug="wrc",
-    name="World Riichi Championship Rules",
+    name="World Riichi Championship Rules (2015)",
     riichi_min_score=None,  # a riichi may take a player below zero (negative scores are played)
     nagashi=None,  # no nagashi mangan
     # WRC Rules 2015 §5.7.6: "only the player closer to the discarder, according to the turn
     # order, will win … Each hand can have only one winner."
     max_ron_winners=1,
     multiple_ron_honba="nearest",
+    multiple_ron_sticks="nearest",
     yakuman_max=1,  # W1: "Every yakuman is counted as single yakuman"
     # E3, the EMA's differences to the WRC 2015 rules: "4-30 is not rounded to mangan payment"
     # (in EMA; so it is in WRC: kiriage) and "Riichi bets at game end go to the winner" (in
     # EMA; in WRC they do not — chosen: lost, docs/rulesets.md).
     kiriage=True,
     leftover_deposits="lost",
+)
+
+# The WRC rules as the committee revised them for WRC 2022 (its "WRC 2022 Major Rule Changes
+# Summary", 29 March 2022, as W4 and W5 report it; the summary itself could not be read here):
+WRC2022 = WRC.replace(
+    slug="wrc2022",
+    name="World Riichi Championship Rules (2022)",
+    # "Multiple different yakuman can be stacked to count as double or triple yakuman" (W5); a
+    # single yakuman that some count double (kokushi on 13 waits) still counts one — the table
+    # enters the count, the engine cannot tell one yaku from another.
+    yakuman_max=None,
+    chombo_points=30.0,  # "een chombo kost je nu 30 000 ptn" (W4)
 )
 
 MLEAGUE = Ruleset(
@@ -251,7 +268,10 @@ MLEAGUE = Ruleset(
 
 PRESETS: dict[str, Ruleset] = {
     r.slug: r
-    for r in (BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR, TENHOU, MAHJONGSOUL, EMA, WRC, MLEAGUE)
+    for r in (
+        *(BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR),
+        *(TENHOU, MAHJONGSOUL, EMA, WRC, WRC2022, MLEAGUE),
+    )
 }
 
 

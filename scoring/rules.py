@@ -138,6 +138,11 @@ class Ruleset:
     multiple_ron_honba: str = (
         "nearest"  # each | nearest (honba to the winner nearest the discarder)
     )
+    # The riichi sticks on a multiple ron: nearest (all to the winner nearest the discarder:
+    # Tenhou, Mahjong Soul 「積み棒は上家取り」, EMA 2012 text) | own (each winner in riichi
+    # takes back their own stick; the rest go to the nearest — EMA 2016 as riichi.wiki and
+    # Pantheon's EMA ruleset read it; docs/rulesets.md, chosen).
+    multiple_ron_sticks: str = "nearest"
     nagashi: str | None = "mangan"  # mangan | yakuman | None (not played)
     nagashi_multiple: str = "first"  # first (nearest the dealer, dealer first) | all
     nagashi_deposits: str = "winner"  # winner (takes the riichi sticks) | table (they stay: Tenhou)
@@ -464,6 +469,7 @@ def _validate(r: Ruleset) -> None:
     if "sanchahou" in r.aborts and r.max_ron_winners != 2:
         raise fail("rules.sanchahou", "ruleset.aborts.sanchahou", winners=r.max_ron_winners)
     _one_of(r, "multiple_ron_honba", ("each", "nearest"))
+    _one_of(r, "multiple_ron_sticks", ("nearest", "own"))
     _one_of(r, "nagashi", (None, "mangan", "yakuman"))
     _one_of(r, "nagashi_multiple", ("first", "all"))
     _one_of(r, "nagashi_deposits", ("winner", "table"))

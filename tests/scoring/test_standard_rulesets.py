@@ -10,7 +10,7 @@ from scoring.cli import run
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow
 from scoring.hands import parse_hand
-from scoring.presets import EMA, MAHJONGSOUL, MLEAGUE, TENHOU, WRC, ruleset_from_json
+from scoring.presets import EMA, MAHJONGSOUL, MLEAGUE, TENHOU, WRC, WRC2022, ruleset_from_json
 from scoring.settlement import Penalty, settle
 
 
@@ -224,6 +224,26 @@ def test_ema_and_wrc_count_one_yakuman_at_most(rules):
     parse_hand(double, TENHOU, 4)  # Tenhou counts double yakuman
 
 
+def test_wrc_2022_counts_composite_yakuman_where_2015_counted_one():
+    # W5: "Multiple different yakuman can be stacked to count as double or triple yakuman."
+    double = {"result": {"type": "tsumo", "winner": 1, "yakuman": 2}}
+    with pytest.raises(ScoringError, match="at most 1 yakuman"):
+        parse_hand(double, WRC, 4)
+    flow = play(WRC2022, double)
+    assert flow.records[0].deltas == [-32000, 64000, -16000, -16000]
+
+
+def test_wrc_2022_chombo_is_thirty_points_off_the_result():
+    # W4: "een chombo kost je nu 30 000 ptn" (2015 and EMA: 20,000).
+    chombo = {"result": {"type": "chombo", "offender": 2}}
+    assert [p.points for p in play(WRC2022, chombo).settlement().players] == [0, 0, -30.0, 0]
+    assert [p.points for p in play(WRC, chombo).settlement().players] == [0, 0, -20.0, 0]
+
+
+def test_wrc_2022_keeps_the_rest_of_2015():
+    assert WRC2022.replace(yakuman_max=1, chombo_points=20.0, slug="wrc", name=WRC.name) == WRC
+
+
 # --- M.League ---------------------------------------------------------------------------------
 
 
@@ -347,6 +367,7 @@ def test_the_new_knobs_are_validated():
         ({"chombo_points": -1}, "ruleset.chombo_points"),
         ({"agari_yame": "sometimes"}, "ruleset.agari_yame"),
         ({"pao_ron_honba": "nobody"}, "ruleset.pao_ron_honba"),
+        ({"multiple_ron_sticks": "split"}, "ruleset.multiple_ron_sticks"),
     ):
         with pytest.raises(ScoringError) as caught:
             ruleset_from_json({"preset": "tenhou", **knobs})
@@ -405,6 +426,27 @@ def test_ema_pays_the_counters_to_each_ron_winner():
     two = [{"seat": 1, "han": 1, "fu": 30}, {"seat": 2, "han": 1, "fu": 30}]
     record = flow.play(parse_hand({"result": {"type": "ron", "discarder": 0, "wins": two}}, EMA, 4))
     assert record.deltas == [-2600, 1300, 1300, 0]
+
+
+def test_ema_double_ron_winners_take_back_their_own_riichi_sticks():
+    # Seat 0 deals in to seats 1 and 2, both in riichi, with a stick left from an earlier hand.
+    # EMA (chosen, docs/rulesets.md): seat 2, the farther winner, takes back its own stick;
+    # seat 1, the nearest, takes its own and the earlier one. 1 han 30 fu: 1,000 each.
+    two = [{"seat": 1, "han": 1, "fu": 30}, {"seat": 2, "han": 1, "fu": 30}]
+    hand = {"riichi": [1, 2], "result": {"type": "ron", "discarder": 0, "wins": two}}
+
+    def deltas(rules):
+        flow = GameFlow(rules, 4)
+        flow.deposits = 1000
+        return flow.play(parse_hand(hand, rules, 4)).deltas
+
+    assert deltas(EMA) == [-2000, 1000 - 1000 + 2000, 1000 - 1000 + 1000, 0]
+    # The 2012 text's reading (and Tenhou's, Mahjong Soul's): every stick to the nearest.
+    nearest = EMA.replace(multiple_ron_sticks="nearest")
+    assert deltas(nearest) == [-2000, 1000 - 1000 + 3000, 1000 - 1000, 0]
+    # A farther winner not in riichi takes nothing back; the nearest takes the table.
+    hand["riichi"] = [3]
+    assert deltas(EMA) == [-2000, 1000 + 2000, 1000, -1000]
 
 
 def test_ema_pao_ron_the_discarder_alone_pays_the_counters():
