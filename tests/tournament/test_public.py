@@ -263,7 +263,7 @@ def test_standings_read_together_are_each_events_own():
 
 def test_a_whole_point_venue_shows_a_round_whole_unless_a_result_in_it_has_a_fraction(client):
     from tournament.models import Seat
-    from tournament.services.standings import standings_rebuild
+    from tournament.services.changes import standings_rebuild
 
     event = make_event(ruleset="jan-niki")
     names = ["P00", "P01", "P02", "P03"]

@@ -16,11 +16,10 @@ from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
 from scoring.settlement import Settlement
 from tournament.models import Entry, Event, Game, Hand, Round, Seat
-from tournament.services.changes import change_record
+from tournament.services.changes import results_changed
 from tournament.services.errors import ConflictError, ServiceError, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
-from tournament.services.standings import entries_recount
 
 MAX_TABLE = 9999
 GAME_KEYS = ("round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands")
@@ -257,15 +256,13 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
             _write(game, ev, players)
     except IntegrityError:
         raise _recorded_already(ev) from None
-    if game.finished:
-        entries_recount(event.pk, [p.pk for p in players.values()])
-    change_record(
+    results_changed(
         event=event,
+        players=[p.pk for p in players.values()] if game.finished else [],
         user=user,
         action="game.record",
         summary=f"round {ev.round} table {ev.table}",
         after=data,
-        results_only=True,  # the standings moved by the entries recounted above, no more
     )
     return game
 
@@ -319,16 +316,15 @@ def _replace(
     _write(locked, hold_for_confirmation(locked, ev, at if hold else None), players)
     if locked.finished:
         counted += [p.pk for p in players.values()]
-    entries_recount(event.pk, counted)  # the players whose figures this write may change
-    change_record(
+    results_changed(
         event=event,
+        players=counted,  # the players whose figures this write may change
         user=user,
         at=at,
         action=action,
         summary=f"round {ev.round} table {ev.table}" + (f": {summary}" if summary else ""),
         before=before,
         after=after,
-        results_only=True,
     )
     return locked
 
@@ -401,15 +397,15 @@ def _hands_changed(
     log keeps the hand."""
     locked.version += 1
     locked.save(update_fields=["version", "updated_at"])
-    change_record(
+    results_changed(
         event=locked.round.event,
+        players=[],  # no seat, no result: no entry either
         user=user,
         at=at,
         action=action,
         summary=f"round {locked.round.number} table {locked.table}: hand {number}",
         before=logged[0],
         after=logged[1],
-        results_only=True,  # no seat, no result: no entry either
     )
     return locked
 
@@ -541,13 +537,12 @@ def game_remove(*, game: Game, user: Any = None) -> None:
     before = game_to_data(locked)
     counted = list(locked.seats.values_list("player_id", flat=True)) if locked.finished else []
     locked.delete()
-    entries_recount(event.pk, counted)
-    change_record(
+    results_changed(
         event=event,
+        players=counted,
         user=user,
         action="game.remove",
         summary=f"round {before['round']} table {before['table']}",
         before=before,
         after={"game": game.pk},  # the id it had: a second tap on its page is told, not 404
-        results_only=True,
     )

@@ -13,7 +13,7 @@ from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import Doc, load_json
 from tournament.models import Entry, Event, Game, Hand, Player, Round, Seat, Stage
-from tournament.services.changes import change_record
+from tournament.services.changes import change_record, results_changed
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
 from tournament.services.games import (
@@ -24,7 +24,6 @@ from tournament.services.games import (
     game_rows,
     game_to_data,
 )
-from tournament.services.standings import entries_recount
 
 EVENT_KEYS = ("name", "slug", "ruleset", "format", "players", "games", "entries", "stages")
 # Beyond CONTRACT §2, optional, so that a backup restores an event whole (older files, and
@@ -196,9 +195,9 @@ def _games_write(
         hands += game_hands
     Seat.objects.bulk_create(seats, batch_size=2000)
     Hand.objects.bulk_create(hands, batch_size=2000)
-    entries_recount(event.pk)  # every entry: the event is new
-    change_record(
+    results_changed(
         event=event,
+        players=None,  # every entry: the event is new
         user=user,
         action="event.import",
         summary=f"{len(entries)} players, {len(games)} games",

@@ -5,7 +5,8 @@ instead of reading every seat of the event.
 
 `entries_recount` recounts the given players from their seats: a write touches at most the
 players of the game before and after it, so it costs a few rows whatever the event's size.
-`standings_rebuild` recounts every entry (an import, `manage.py rebuild_standings`).
+A write never calls it alone: `services/changes.results_changed` recounts, moves the event's
+version and logs, together (docs/standings.md).
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 
 from tournament.models import Entry, Event, Seat
-from tournament.services.changes import event_touch
-from tournament.services.locks import event_lock
 
 # Seat fields a recount reads, in this order (see `count_figures`).
 FIGURE_FIELDS = ("player_id", "round__number", "rank", "points", "chips")
@@ -95,15 +94,3 @@ def _write_figures(entries: list[Entry]) -> None:
     rows = [[getattr(e, k) for k in FIGURE_COLUMNS] + [e.pk] for e in entries]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
-
-
-@transaction.atomic
-def standings_rebuild(event: Event) -> int:
-    """Recount every entry of the event from its games (after an import; or by hand,
-    `manage.py rebuild_standings`, should the figures ever be doubted); how many changed.
-    A correction moves the event's version on, so no reader keeps the doubted standings."""
-    event_lock(event.pk)
-    changed = entries_recount(event.pk, None)
-    if changed:
-        event_touch(event.pk)
-    return changed

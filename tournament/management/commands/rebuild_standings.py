@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tournament.models import Event
-from tournament.services.standings import standings_rebuild
+from tournament.services.changes import standings_rebuild
 
 
 class Command(BaseCommand):
