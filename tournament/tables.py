@@ -128,6 +128,17 @@ class RecordsData(TableListData):
         super().order_by(aliases)
 
 
+def standings_sort_keys(players_per_table: int) -> frozenset[str]:
+    """Every `?sort=` a standings table answers: its orderable columns, either way round (the
+    places' counts c1… as many as a table seats). Anything else is no page
+    (views/query.py)."""
+    names = [
+        *(n for n, c in StandingsTable.base_columns.items() if c.orderable is not False),
+        *(f"c{k}" for k in range(1, players_per_table + 1)),
+    ]
+    return frozenset(n for name in names for n in (name, f"-{name}"))
+
+
 def standings_table(
     result: Standings,
     *,

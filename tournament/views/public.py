@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
@@ -42,13 +40,13 @@ from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
 from tournament.tables import STAT_LABELS, standings_table, statistics_table
 from tournament.views.conditional import (
-    RELEASE,
     GameVersion,
     PlayerEvents,
     by_event_version,
     by_game_version,
     by_player_events,
 )
+from tournament.views.query import STANDINGS_PARAMETERS, known_query, standings_query
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -80,9 +78,12 @@ def _standings_context(
     process has them for the event's version; the rounds (1: those with results, the one in
     progress). `per_page` None: every row (the venue screen pages through them itself)."""
     stamp = event_stamp(event)
-    tab = request.GET.get("stage", "")
+    query = standings_query(request, event, per_page)
     summary = shared(
-        "standings-summary", stamp, (tab, get_language()), lambda: _standings_summary(event, tab)
+        "standings-summary",
+        stamp,
+        (query.stage, get_language()),
+        lambda: _standings_summary(event, query.stage),
     )
     # The round columns, the live marker and, at a venue of whole points, the rounds with a
     # fraction of a point: once per version (every write that starts, ends or changes a game
@@ -98,7 +99,6 @@ def _standings_context(
             if whole
             else ()
         )
-        sort = request.GET.get("sort", "")
         table = standings_table(
             result,
             players_per_table=event.rules.players,
@@ -107,7 +107,7 @@ def _standings_context(
             if summary["tab"]
             else None,
             in_progress=in_progress,
-            sorted_by_user=bool(sort and sort != "rank"),
+            sorted_by_user=bool(query.sort and query.sort != "rank"),
             player_ids=published_player_ids(event),
             rounds=rounds,
             fractions=fractions,
@@ -117,8 +117,10 @@ def _standings_context(
         return table.as_html(request)
 
     # The rendered table (a hundred rows of twenty cells is most of a page's time), per event
-    # version, language and query: between two results every phone gets the same bytes.
-    key = (in_progress, get_language(), request.GET.urlencode(), per_page)
+    # version, language and checked query: between two results every phone gets the same
+    # bytes. The table's own links are made from the request's query, which `known_query`
+    # has left holding only what the key holds.
+    key = (in_progress, get_language(), query.key, per_page)
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
@@ -131,7 +133,7 @@ def _standings_context(
         "live": not (summary["complete"] and in_progress is None),
         "refresh": REFRESH_SECONDS,
         "updated": event.updated_at,  # the last change (services/changes.py), not this render
-        "query": request.GET.urlencode(),
+        "query": query.encoded,
     }
 
 
@@ -153,11 +155,12 @@ def _standings_summary(event: Event, tab: str) -> dict[str, Any]:
     }
 
 
+@known_query(*STANDINGS_PARAMETERS)
 @by_event_version
 def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
-    """The standings page. Its content is rendered once per version, query and language (and
-    apart for those who may manage the event: their link) and shared; only the frame is
-    drawn per request."""
+    """The standings page. Its content is rendered once per version, checked query and
+    language (and apart for those who may manage the event: their link) and shared; the
+    frame around it is drawn per request."""
     can_manage = can_referee(request.user, event)  # organizers and referees
 
     def content() -> dict[str, Any]:
@@ -165,19 +168,14 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
         html = render_to_string("tournament/_event_standings.html", context)
         return {"content": html, "live": context["live"]}
 
-    stamp = event_stamp(event)
-    parts = (request.GET.urlencode(), get_language(), can_manage)
-    return framed(
-        request,
-        "standings-framed",
-        stamp,
-        parts,
-        "tournament/event_detail.html",
-        lambda: {"event": event, **shared("standings-page", stamp, parts, content)},
-    )
+    query = standings_query(request, event, PER_PAGE)
+    parts = (query.key, get_language(), can_manage)
+    shown = shared("standings-page", event_stamp(event), parts, content)
+    return render(request, "tournament/event_detail.html", {"event": event, **shown})
 
 
 @require_GET
+@known_query(*STANDINGS_PARAMETERS)
 @by_event_version
 def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
     """The standings table alone, for the page to refresh itself without reloading."""
@@ -187,10 +185,11 @@ def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
 def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) -> HttpResponse:
     """The standings table alone (the page's refresh, the venue screen's): the same bytes for
     every reader of a version, query, language and page size."""
+    query = standings_query(request, event, per_page)
     html = shared(
         "standings-fragment",
         event_stamp(event),
-        (request.GET.urlencode(), get_language(), per_page),
+        (query.key, get_language(), per_page),
         lambda: render_to_string(
             "tournament/_standings.html", _standings_context(request, event, per_page)
         ),
@@ -201,6 +200,7 @@ def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) ->
 
 
 @require_GET
+@known_query(*STANDINGS_PARAMETERS)
 @vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
 def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings for a venue's projector (1920×1080): every column in large type, stage
@@ -234,6 +234,7 @@ def download(data: bytes, fmt: str, name: str) -> HttpResponse:
 
 
 @require_GET
+@known_query("stage")
 @by_event_version
 def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
@@ -257,6 +258,7 @@ MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
 
 
 @require_GET
+@known_query("min", "sort")
 @by_event_version
 def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
     """Players' statistics from the hand records: a leaderboard per statistic, then every
@@ -301,6 +303,7 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @require_GET
+@known_query()
 @by_event_version
 def statistics_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
@@ -327,38 +330,6 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-# Stands for the CSRF token in a page shared whole (`framed`): letters only, so escaping leaves
-# it as it is, and nothing a page shows would spell it.
-CSRF_MARK = "csrfTokenMarkXq7Zk2Vw9Lr4"
-
-
-def framed(
-    request: HttpRequest,
-    kind: str,
-    stamp: str,
-    parts: Any,
-    template: str,
-    context: Callable[[], dict[str, Any]],
-) -> HttpResponse:
-    """`template` rendered with `context()`. For a reader who is not signed in and has no
-    message waiting, the frame is the same for everyone but its CSRF token (the language
-    form's): the whole page is made once per `stamp`, `parts`, address and language and shared
-    by every server, and each answer gets its own token in place of CSRF_MARK — no template
-    is rendered per request. Anyone else gets the page drawn for them (their name, the
-    sign-out form, their messages)."""
-    if request.user.is_authenticated or len(messages.get_messages(request)):
-        return render(request, template, context())
-    html = shared(
-        kind,
-        stamp,
-        # The release too: the frame links the stylesheet by its hashed name, which a deploy
-        # changes while the event's version stays.
-        (*parts, request.get_full_path(), get_language(), RELEASE),
-        lambda: render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request),
-    )
-    return HttpResponse(html.replace(CSRF_MARK, get_token(request)))
-
-
 def shared_page(
     request: HttpRequest,
     kind: str,
@@ -369,23 +340,17 @@ def shared_page(
     """A page whose title and content are the same for every reader of this version: `make()`
     gives (title, content template, its context), rendered once per version, `parts` and
     language and shared by every server (tournament/caching.py); the frame around it —
-    header, language and sign-out forms — is shared with it for readers not signed in
-    (`framed`), drawn per request for the others."""
+    header, language and sign-out forms — is drawn per request."""
 
     def body() -> dict[str, str]:  # no request: nothing in it is a reader's own
         title, template, context = make()
         return {"title": title, "content": render_to_string(template, context)}
 
-    return framed(
-        request,
-        f"{kind}-framed",
-        stamp,
-        parts,
-        "shared_page.html",
-        lambda: shared(kind, stamp, (*parts, get_language()), body),
-    )
+    shown = shared(kind, stamp, (*parts, get_language()), body)
+    return render(request, "shared_page.html", shown)
 
 
+@known_query()
 @by_game_version
 def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     """One table: results with the breakdown; for hand-by-hand games the log and a chart.
@@ -446,6 +411,7 @@ def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
     return redirect("player-detail", player.pk, permanent=True)
 
 
+@known_query()
 @by_player_events
 def player_detail(
     request: HttpRequest, player_id: int, entered: PlayerEvents | None
@@ -483,16 +449,7 @@ def player_detail(
             sections.append({**section, "name": name, "slug": slug, "placing": placing})
         return {"page": page, "sections": sections}
 
-    # Whole, for readers not signed in, per their name and their events' stamps: a change to
-    # any game of theirs moves its event's stamp, and so does anything that moves a placing.
-    return framed(
-        request,
-        "player-framed",
-        str(player_id),
-        (entered.name, sorted(events.items())),
-        "tournament/player_page.html",
-        context,
-    )
+    return render(request, "tournament/player_page.html", context())
 
 
 def _player_body(player: Player) -> dict[str, Any]:

@@ -1,0 +1,146 @@
+"""Shared pages (views/public.py): the standings page, a game sheet and a player's page share
+their content between readers of a version, made once; the frame around it — header,
+language and sign-out forms, messages — is drawn for each request, so it is each reader's own.
+And their cache keys hold only the checked query (views/query.py): made-up parameters add no
+entry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import info
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.core.cache import cache
+from django.test import Client
+
+from tests.tournament.factories import league_data
+from tests.tournament.organize_support import logged_in, organizer_for, text, url
+from tournament.models import Game, Player
+from tournament.views.public import event_detail
+
+pytestmark = pytest.mark.django_db
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+CONTENT = ("tournament/_event_standings.html", "tournament/_game_sheet.html")
+
+
+def addresses(event) -> list[str]:
+    game = Game.objects.filter(round__event=event).first()
+    player = Player.objects.get(name="Player 0000")
+    return [
+        url("event-detail", event.slug),
+        url("game-detail", event.slug, game.pk),
+        url("player-detail", player.pk),
+    ]
+
+
+@pytest.fixture
+def event():
+    from tournament.services.imports import event_import
+
+    return event_import(league_data(8, 2))
+
+
+def drawn(response) -> set[str]:
+    return {t.name for t in response.templates if t.name}
+
+
+def test_readers_share_the_content_and_each_gets_a_frame_and_token_of_their_own(event):
+    for address in addresses(event):
+        first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+        made = first.get(address)
+        served = second.get(address)
+        assert "base.html" in drawn(served), address  # the frame, per request
+        assert not drawn(served) & set(CONTENT), address  # the content, shared
+        html = text(served)
+        tokens = TOKEN.findall(html)
+        assert len(tokens) == 1 and tokens != TOKEN.findall(text(made))
+        changed = second.post(
+            url("set_language"),
+            {"language": "ja", "next": address, "csrfmiddlewaretoken": tokens[0]},
+        )
+        assert changed.status_code == 302, address
+        assert 'lang="ja"' in text(second.get(address))
+        assert 'lang="en"' in text(first.get(address))
+
+
+def test_a_signed_in_organizer_gets_their_own_frame_and_nobody_else_sees_it(event):
+    organizer = organizer_for(event)
+    for address in addresses(event):
+        Client().get(address)  # the shared content is made
+        theirs = text(logged_in(organizer).get(address))
+        assert organizer.get_username() in theirs and "Log out" in theirs, address
+        public = text(Client().get(address))
+        assert organizer.get_username() not in public and "Log in" in public, address
+
+
+def test_a_waiting_message_is_shown(event, rf):
+    Client().get(url("event-detail", event.slug))  # the shared content is made
+    request = rf.get(url("event-detail", event.slug))
+    SessionMiddleware(lambda r: None).process_request(request)
+    MessageMiddleware(lambda r: None).process_request(request)
+    request.user = AnonymousUser()
+    info(request, "Saved: round 3 table 2")
+    page = event_detail(request, event.slug)
+    assert "Saved: round 3 table 2" in text(page)
+
+
+class Counting:
+    """The shared cache, counting what is written to it (tournament/caching.py's one door)."""
+
+    def __init__(self) -> None:
+        self.written = 0
+
+    def __getattr__(self, name: str):
+        return getattr(cache, name)
+
+    def set(self, *args, **kwargs):
+        self.written += 1
+        return cache.set(*args, **kwargs)
+
+    def set_many(self, values, *args, **kwargs):
+        self.written += len(values)
+        return cache.set_many(values, *args, **kwargs)
+
+
+@pytest.fixture
+def writes(monkeypatch) -> Counting:
+    counting = Counting()
+    monkeypatch.setattr("tournament.caching.cache", counting)
+    return counting
+
+
+def test_made_up_parameters_add_no_cache_entry(event, writes):
+    client = Client()
+    for address in addresses(event):
+        client.get(address)
+    client.get(url("standings-live", event.slug))
+    before = writes.written
+    assert before  # the pages above were made and shared
+    for n in range(300):
+        address = addresses(event)[n % 3]
+        answer = client.get(f"{address}?utm_{n}={n}")
+        assert answer.status_code == 302 and answer["Location"] == address
+        assert client.get(f"{url('standings-live', event.slug)}?x{n}=1").status_code == 302
+    assert writes.written == before
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["stage=nothing", "sort=secret", "sort=total&sort=games", "page=0", "page=99", "page=x"],
+)
+def test_a_value_no_page_shows_is_404(event, query):
+    for name in ("event-detail", "standings-live"):
+        assert Client().get(f"{url(name, event.slug)}?{query}").status_code == 404, name
+
+
+def test_known_parameters_in_any_spelling_share_one_entry(event, writes):
+    client = Client()
+    address = url("event-detail", event.slug)
+    client.get(f"{address}?sort=-total")
+    before = writes.written
+    for query in ("sort=-total", "sort=-total&page=1", "page=1&sort=-total", "page=01&sort=-total"):
+        assert client.get(f"{address}?{query}").status_code == 200
+    assert writes.written == before
