@@ -190,3 +190,35 @@ def test_the_manage_screen_shows_the_series_rule():
     series.organizers.add(user)
     html = text(logged_in(user).get(f"/series/{series.slug}/manage/"))
     assert '<option value="best" selected>' in html and 'name="best_of" value="1"' in html
+
+
+@pytest.mark.django_db
+def test_series_writes_are_in_the_change_log():
+    from tournament.models import AuditEntry
+    from tournament.services.series import series_remove_event
+
+    user = make_user("keeper")
+    event = make_event(slug="s-log")
+    series = series_create(name="Log season", slug="log-season", user=user)
+    series_set_rule(series=series, rule="best", best_of=2, min_games=1, user=user)
+    series_add_event(series=series, slug=event.slug, user=user)
+    series_remove_event(series=series, event_id=event.pk, user=user)
+    series_remove_event(series=series, event_id=event.pk, user=user)  # not a member: no change
+    logged = list(
+        AuditEntry.objects.filter(summary="log-season")
+        .order_by("pk")
+        .values_list("action", "user__username", "before", "after")
+    )
+    assert [row[0] for row in logged] == [
+        "series.create",
+        "series.rule",
+        "series.add_event",
+        "series.remove_event",
+    ]
+    assert {row[1] for row in logged} == {"keeper"}
+    assert logged[1][2]["rule"] == "all" and logged[1][3] == {
+        "rule": "best",
+        "best_of": 2,
+        "min_games": 1,
+    }
+    assert logged[3][2] == {"event": "s-log"}

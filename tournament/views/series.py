@@ -93,9 +93,12 @@ def series_manage(request: HttpRequest, series: Series) -> HttpResponse:
                         rule=data["rule"],
                         best_of=data["best_of"],
                         min_games=data["min_games"],
+                        user=request.user,
                     )
                 else:
-                    series_add_event(series=series, slug=form.cleaned_data["event"])
+                    series_add_event(
+                        series=series, slug=form.cleaned_data["event"], user=request.user
+                    )
             except ServiceError as exc:
                 form.add_service_error(exc)
             else:
@@ -114,6 +117,6 @@ def series_manage(request: HttpRequest, series: Series) -> HttpResponse:
 @series_organizer_required
 @require_POST
 def series_event_remove(request: HttpRequest, series: Series, event_id: int) -> HttpResponse:
-    series_remove_event(series=series, event_id=event_id)
+    series_remove_event(series=series, event_id=event_id, user=request.user)
     messages.success(request, _("The event is out of the series."))
     return redirect("series-manage", series.slug)
