@@ -265,7 +265,7 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
 
     import tournament.services.games as games
 
-    real = games.change_record
+    real = games.results_changed
 
     def cut_then_audit(**kwargs):
         # The seats are rewritten by now; the server drops this connection before the commit.
@@ -281,13 +281,13 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
             admin.execute("SELECT pg_terminate_backend(%s)", [pid])
         return real(**kwargs)
 
-    monkeypatch.setattr(games, "change_record", cut_then_audit)
+    monkeypatch.setattr(games, "results_changed", cut_then_audit)
     second = scores_post(game, [10000, 20000, 30000, 40000])
     page = client.post(address("game-scores", event.slug, game.pk), second)
     assert page.status_code == 503
     assert "Nothing was saved" in page.content.decode()
 
-    monkeypatch.setattr(games, "change_record", real)
+    monkeypatch.setattr(games, "results_changed", real)
     connection.close()  # what Django does at the end of a request with a broken connection
     game.refresh_from_db()
     assert game.version == 2 and game_to_data(game) == before
