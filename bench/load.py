@@ -115,22 +115,20 @@ def served_event(
     return workdir, env
 
 
+def redis_argv(port: int, workdir: str | Path) -> list[str]:
+    """Debian's redis-server on loopback at `port`, nothing written to disk (the bench's and
+    the tests' own Redis: tests/redis_support.py)."""
+    return [
+        "redis-server",
+        *("--port", str(port), "--bind", "127.0.0.1"),
+        *("--save", "", "--appendonly", "no", "--dir", str(workdir)),
+    ]
+
+
 def start_redis(workdir: Path) -> subprocess.Popen:
     """Debian's redis-server on loopback, nothing written to disk: the servers' shared cache."""
     redis = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(REDIS_PORT),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(workdir),
-        ],
+        redis_argv(REDIS_PORT, workdir),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

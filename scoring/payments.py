@@ -105,11 +105,9 @@ def _ron(
     wins = sorted(ron.wins, key=lambda w: (w.seat - discarder) % n)  # nearest the discarder first
     # A farther winner in riichi takes back their own stick first (`multiple_ron_sticks: own`);
     # whatever is left on the table goes to the nearest winner below.
-    own_back = {
-        w.seat: rules.riichi_stick
-        for w in wins[1:]
-        if rules.multiple_ron_sticks == "own" and w.seat in riichi
-    }
+    own_back: dict[int, int] = {}
+    if rules.multiple_ron_sticks == "own":
+        own_back = {w.seat: rules.riichi_stick for w in wins[1:] if w.seat in riichi}
     for seat, stick in own_back.items():
         out.deltas[seat] += stick
         out.deposits -= stick

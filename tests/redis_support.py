@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from bench.load import redis_argv
+
 
 def _spare_port() -> int:
     with socket.socket() as s:
@@ -30,19 +32,7 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                self.dir,
-            ],
+            redis_argv(self.port, self.dir),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

@@ -429,6 +429,21 @@ def game_hand_add(
     them): when nothing has changed since `game` was read, the new hand is played on it and
     the engine does not replay the game again. The caller gives it up."""
     locked = _lock(game)
+    # The caller's flow holds these very hands if the game has not moved since it was read
+    # (every change moves its version on) — checked here, under the lock.
+    same = played is not None and game.version == locked.version
+    return _hand_add(locked, hand, expected_version, user, at, played if same else None)
+
+
+def _hand_add(
+    locked: Game,
+    hand: Any,
+    expected_version: int,
+    user: Any,
+    at: AtTable | None,
+    played: GameFlow | None,
+) -> Game:
+    """`game_hand_add` on a game locked already; `played` holds its hands if given."""
     if locked.version == expected_version + 1 and locked.mode == "hands":
         last = locked.hands.order_by("-number").values_list("data", flat=True).first()
         if last == hand:  # this very hand, saved by a tap whose answer was not seen
@@ -439,10 +454,7 @@ def game_hand_add(
     data = _hands_data(locked)
     index = len(data["hands"])
     data["hands"].append(hand)
-    # The caller's flow holds these very hands if the game has not moved since it was read
-    # (every change moves its version on) — checked again here, under the lock.
-    same = played is not None and game.version == locked.version
-    continued = played if same and len(played.records) == index else None
+    continued = played if played is not None and len(played.records) == index else None
     try:
         ev = game_evaluate(locked.round.event.rules, data, continued)
         logged = _hand_logged(data, index + 1, ev.hands[index])
@@ -474,7 +486,13 @@ def game_hand_undo(
 ) -> dict[str, Any]:
     """Take back the last hand (the game reopens if that hand had ended it). Returns the hand
     taken back as the log keeps it (number, label, hand, deltas): the page says what went."""
-    locked = _lock(game)
+    return _hand_undo(_lock(game), expected_version, user, at)
+
+
+def _hand_undo(
+    locked: Game, expected_version: int, user: Any, at: AtTable | None
+) -> dict[str, Any]:
+    """`game_hand_undo` on a game locked already."""
     _check_version(locked, expected_version)
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
@@ -523,10 +541,9 @@ def game_hand_replace(
     _check_version(locked, expected_version)
     if locked.mode != "hands" or last is None or last[0] != number:
         raise ConflictError("game.conflict", "version")
-    game_hand_undo(game=locked, expected_version=expected_version, user=user, at=at)
-    return game_hand_add(
-        game=locked, hand=hand, expected_version=expected_version + 1, user=user, at=at
-    )
+    # Under the one lock taken above: the undo moves the version on, the hand goes on from it.
+    _hand_undo(locked, expected_version, user, at)
+    return _hand_add(locked, hand, expected_version + 1, user, at, None)
 
 
 @transaction.atomic

@@ -114,26 +114,18 @@ def hand_save(
     """A valid hand form saved: the next hand, played on the flow the page replayed (`sheet`);
     or, the conflict screen's "replace the last hand with mine", in place of the hand the
     form was for. Raises what the services raise (a ConflictError when the game moved on)."""
-    version = form.cleaned_data["version"] or 0
+    saved = {
+        "game": game,
+        "hand": form.to_hand(),
+        "expected_version": form.cleaned_data["version"] or 0,
+        "user": user,
+        "at": at,
+    }
     if replace:
-        number = form.cleaned_data["number"] or 0
-        game_hand_replace(
-            game=game,
-            hand=form.to_hand(),
-            expected_version=version,
-            number=number,
-            user=user,
-            at=at,
-        )
+        game_hand_replace(**saved, number=form.cleaned_data["number"] or 0)
     else:
-        game_hand_add(
-            game=game,
-            hand=form.to_hand(),
-            expected_version=version,
-            user=user,
-            at=at,
-            played=sheet.flow,  # the hands replayed for the page: the engine goes on from them
-        )
+        # The hands replayed for the page: the engine goes on from them.
+        game_hand_add(**saved, played=sheet.flow)
 
 
 def taken_back_text(hand: dict[str, Any], names: list[str]) -> str:

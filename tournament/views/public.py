@@ -46,7 +46,12 @@ from tournament.views.conditional import (
     by_game_version,
     by_player_events,
 )
-from tournament.views.query import STANDINGS_PARAMETERS, known_query, standings_query
+from tournament.views.query import (
+    STANDINGS_PARAMETERS,
+    StandingsQuery,
+    known_query,
+    standings_query,
+)
 
 EXPORTS = {
     "csv": "text/csv; charset=utf-8",
@@ -70,7 +75,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _standings_context(
-    request: HttpRequest, event: Event, per_page: int | None = PER_PAGE
+    request: HttpRequest, event: Event, query: StandingsQuery, per_page: int | None = PER_PAGE
 ) -> dict[str, Any]:
     """Between two writes no server ranks: the page's summary (stage tabs, cut notes), its
     rounds and its rendered table are each made once per version of the event and shared
@@ -78,7 +83,6 @@ def _standings_context(
     process has them for the event's version; the rounds (1: those with results, the one in
     progress). `per_page` None: every row (the venue screen pages through them itself)."""
     stamp = event_stamp(event)
-    query = standings_query(request, event, per_page)
     summary = shared(
         "standings-summary",
         stamp,
@@ -162,13 +166,13 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     language (and apart for those who may manage the event: their link) and shared; the
     frame around it is drawn per request."""
     can_manage = can_referee(request.user, event)  # organizers and referees
+    query = standings_query(request, event, PER_PAGE)
 
     def content() -> dict[str, Any]:
-        context = {**_standings_context(request, event), "can_manage": can_manage}
+        context = {**_standings_context(request, event, query), "can_manage": can_manage}
         html = render_to_string("tournament/_event_standings.html", context)
         return {"content": html, "live": context["live"]}
 
-    query = standings_query(request, event, PER_PAGE)
     parts = (query.key, get_language(), can_manage)
     shown = shared("standings-page", event_stamp(event), parts, content)
     return render(request, "tournament/event_detail.html", {"event": event, **shown})
@@ -191,7 +195,7 @@ def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) ->
         event_stamp(event),
         (query.key, get_language(), per_page),
         lambda: render_to_string(
-            "tournament/_standings.html", _standings_context(request, event, per_page)
+            "tournament/_standings.html", _standings_context(request, event, query, per_page)
         ),
     )
     response = HttpResponse(html)
@@ -210,7 +214,8 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     if request.headers.get("X-Requested-With") == "fetch":
         return _screen_table(request, slug)
     event = get_object_or_404(Event, slug=slug)
-    context = _standings_context(request, event, per_page=None)
+    query = standings_query(request, event, None)
+    context = _standings_context(request, event, query, per_page=None)
     latest = event.rounds.order_by("-number").first()  # its clock (the page reloads per round)
     context["clock"] = round_clock(latest) if latest is not None else None
     response = render(request, "tournament/screen.html", context)
