@@ -144,3 +144,13 @@ def test_known_parameters_in_any_spelling_share_one_entry(event, writes):
     for query in ("sort=-total", "sort=-total&page=1", "page=1&sort=-total", "page=01&sort=-total"):
         assert client.get(f"{address}?{query}").status_code == 200
     assert writes.written == before
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "Not found"), ("ja", "見つかりません")])
+def test_a_404_says_so_in_the_readers_language_with_the_way_back(event, language, said):
+    page = Client(headers={"accept-language": language}).get(
+        f"{url('event-detail', event.slug)}?stage=nothing"
+    )
+    assert page.status_code == 404
+    html = text(page)
+    assert said in html and f'href="{url("home")}"' in html and f'lang="{language}"' in html
