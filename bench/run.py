@@ -101,6 +101,12 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    # The static files first, as `make serve` collects them: a production server refuses to
+    # start without their manifest (tournament/startup.py), and a fresh machine has none.
+    manage_py = Path(__file__).resolve().parent.parent / "manage.py"
+    subprocess.run(
+        [sys.executable, str(manage_py), "collectstatic", "--no-input", "-v0"], check=True
+    )
     # Started as gunicorn starts a worker: the WSGI module sets Django up (and freezes what
     # it loaded out of the collector's way).
     import tournament.wsgi  # noqa: F401
@@ -110,7 +116,6 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     from tournament.services.games import game_record, game_remove
 
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
     big = event_file(workdir, players, rounds, "bench")
     small = event_file(workdir, 64, rounds, "bench-64")
     print(f"\n== {kind}: {players} players × {rounds} rounds, median of {runs} runs ==")
@@ -270,7 +275,8 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
 def bench_hand(event: Any, number: int, runs: int) -> None:
     """One hand played on at a table, as a phone sends it: the service's cost per hand."""
     from tournament.models import Entry
-    from tournament.services.games import game_hand_add, game_record
+    from tournament.services.games import game_record
+    from tournament.services.hands import game_hand_add
 
     names = list(Entry.objects.filter(event=event).values_list("player__name", flat=True)[:4])
     small = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 1, "fu": 30}]}}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.messages import fail
 
@@ -200,6 +200,16 @@ class CutTie:
     below_games: int
 
 
+class StageFigures(NamedTuple):
+    """A player's figures in one stage: over the rounds it counts, with the penalties it
+    counts (already in `total`)."""
+
+    total: Decimal
+    games: int
+    firsts: int
+    penalties: Decimal
+
+
 @dataclass
 class StageResult:
     stage: Stage
@@ -208,6 +218,23 @@ class StageResult:
     tied_at_cut: list[Player]  # an unresolved tie across the cut line
     complete: bool
     cut_tie: CutTie | None = None  # equal totals at the cut, and what broke the tie
+    # What the stage was ranked on: each player's (total, games, firsts) — read through
+    # `figures_of`. Plain tuples: 10,000 players are ranked after every result.
+    ranked_on: Mapping[Player, tuple[Decimal, int, int]] = field(default_factory=dict)
+
+    def figures_of(self, row: Row) -> StageFigures:
+        """`row`'s player's figures in this stage, as its ranking counted them."""
+        total, games, firsts = self.ranked_on[row.player]
+        return StageFigures(total, games, firsts, row.penalties_in(self.stage))
+
+    def status_of(self, row: Row) -> str:
+        """`row`'s status as this stage's own ranking shows it: a tie across its cut, through
+        or out at its cut; a stage that sends nobody on shows the row's overall status."""
+        if row.player in self.tied_at_cut:
+            return "tie"
+        if self.stage.advance is None:
+            return row.status
+        return "finalist" if row.player in self.advancing else "qualifier"
 
     @property
     def to_settle(self) -> list[Player]:
@@ -334,7 +361,8 @@ def rank_rows(
         is_last = index == len(fmt.stages) - 1
         complete = _stage_complete(stage, rows, entrants)
         if is_last or stage.advance is None:
-            results.append(StageResult(stage, ranked, [p for g in ranked for p in g], [], complete))
+            everyone = [p for g in ranked for p in g]
+            results.append(StageResult(stage, ranked, everyone, [], complete, None, figures))
             final_order = ranked
             for group in ranked:
                 for p in group:
@@ -359,7 +387,13 @@ def rank_rows(
                 rows[p].stage_total = figures[p][0]
         results.append(
             StageResult(
-                stage, ranked, advancing, tied, complete, _cut_tie(figures, advancing, stopped)
+                stage,
+                ranked,
+                advancing,
+                tied,
+                complete,
+                _cut_tie(figures, advancing, stopped),
+                figures,
             )
         )
         if tied:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+from tournament.exports import FORMATS
+
 
 class EventSlugConverter:
     """An event's address: letters of any script, digits, hyphens, underscores (水曜リーグ-11月),
@@ -20,6 +24,19 @@ class StageActionConverter:
     """What an organizer can do to a stage; any other word is a 404, not a reopen."""
 
     regex = "decide|close|reopen"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class ExportFormatConverter:
+    """A download's format: one the export pipeline writes (exports.FORMATS); any other
+    ending is a 404."""
+
+    regex = "|".join(re.escape(slug) for slug in FORMATS)
 
     def to_python(self, value: str) -> str:
         return value

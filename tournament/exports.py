@@ -6,8 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, NamedTuple, overload
 
 from django.utils.translation import gettext_lazy as _
@@ -47,53 +49,57 @@ def format_points(value: float | None, whole: bool) -> str:
     return f"{value:.1f}"
 
 
-class StandingsRecord(dict[str, Any]):
+class StandingsRecord:
     """One row as the page and the downloads show it. What ranking already holds (rank,
-    total, games, top rate, penalties, status) is set at once; the game-by-game columns
-    (each round, places 1st…Nth, average rank) are read from the row's rounds when first
-    asked for: a page shows 100 rows of 10,000, and decoding every row's rounds was most of
-    the first page after each write."""
-
-    __slots__ = ("_numbers", "_places", "_row", "_stage")
+    total, games, top rate, penalties, status, the cut) is set at once; the game-by-game
+    columns (each shown round, places 1st…Nth, average rank) are read from the row's rounds
+    when one of them is first asked for: a page shows 100 rows of 10,000, and decoding every
+    row's rounds was most of the first page after each write."""
 
     def __init__(
-        self, row: Row, stage: StageResult | None, numbers: Sequence[int], places: range, **kw: Any
+        self,
+        figures: Figures,
+        stage: StageResult | None,
+        numbers: Sequence[int],
+        places: range,
+        cut: bool,
     ) -> None:
-        super().__init__(kw)
-        self._row, self._stage, self._numbers, self._places = row, stage, numbers, places
+        self.rank = figures.rank
+        self.player = figures.row.player
+        self.total = float(figures.total)
+        self.penalties = float(figures.penalties)
+        self.games = figures.games
+        self.top_rate = figures.firsts / figures.games if figures.games else 0.0
+        self.status = figures.status
+        self.cut = cut
+        self._row, self._stage, self._numbers, self._places = figures.row, stage, numbers, places
 
-    def __missing__(self, key: str) -> Any:
-        if "average_rank" in self:  # filled already: a key no record has
-            raise KeyError(key)
-        self.update(_game_columns(self._row, self._stage, self._numbers, self._places))
-        return dict.__getitem__(self, key)
+    @cached_property
+    def _placed(self) -> list[int]:
+        """The place taken in each game the record counts, in round order."""
+        ranks = self._row.detail.round_ranks
+        return [ranks[n] for n in _games_of(self._row, self._stage)]
 
-    def get(self, key: str, default: Any = None) -> Any:  # dict.get skips __missing__
-        try:
-            return self[key]
-        except KeyError:
-            return default
+    @cached_property
+    def average_rank(self) -> float:
+        placed = self._placed
+        return sum(placed) / len(placed) if placed else 0.0
+
+    @cached_property
+    def places(self) -> tuple[int, ...]:
+        """How many times 1st, 2nd, … (as many as a table seats)."""
+        placed = self._placed
+        return tuple(placed.count(k) for k in self._places)
+
+    @cached_property
+    def rounds(self) -> tuple[float | None, ...]:
+        """The points of each shown round (the table's round numbers), None where not played."""
+        points = self._row.detail.rounds
+        return tuple(None if points.get(n) is None else float(points[n]) for n in self._numbers)
 
 
 def _games_of(row: Row, stage: StageResult | None) -> list[int]:
     return [n for n in row.rounds if stage is None or stage.stage.counts(n)]
-
-
-def _game_columns(
-    row: Row, stage: StageResult | None, numbers: Sequence[int], places: range
-) -> dict[str, Any]:
-    detail = row.detail
-    rounds, ranks = detail.rounds, detail.round_ranks
-    placed = [ranks[n] for n in _games_of(row, stage)]
-    columns: dict[str, Any] = {
-        "average_rank": sum(placed) / len(placed) if placed else 0.0,
-    }
-    for k in places:
-        columns[f"c{k}"] = placed.count(k)
-    for n in numbers:
-        points = rounds.get(n)
-        columns[f"r{n}"] = None if points is None else float(points)
-    return columns
 
 
 class Figures(NamedTuple):
@@ -142,21 +148,10 @@ class StandingsRecords(Sequence[StandingsRecord]):
         index = range(len(self.figures))[index]  # a negative index, or IndexError
         record = self._made.get(index)
         if record is None:
-            rank, row, status, total, penalties, games, firsts = self.figures[index]
-            record = self._made[index] = StandingsRecord(
-                row,
-                self._stage,
-                self._shown,
-                self._places,
-                rank=rank,
-                player=row.player,
-                total=float(total),
-                penalties=float(penalties),
-                games=games,
-                top_rate=firsts / games if games else 0.0,
-                status=status,
-                cut=row.player == self._last_in,
-            )
+            figures = self.figures[index]
+            cut = figures.row.player == self._last_in
+            record = StandingsRecord(figures, self._stage, self._shown, self._places, cut)
+            self._made[index] = record
         return record
 
     def __iter__(self) -> Iterator[StandingsRecord]:
@@ -188,18 +183,9 @@ def standings_records(
         for group in stage.order:
             for p in group:
                 row = by_player[p]
-                if p in stage.tied_at_cut:
-                    status = "tie"
-                elif stage.stage.advance is None:
-                    status = row.status
-                else:
-                    status = "finalist" if p in stage.advancing else "qualifier"
-                # A stage's own figures: its rounds (the ranking read them already).
-                games_in = _games_of(row, stage)
-                penalties = row.penalties_in(stage.stage)
-                total = sum((row.rounds[n] for n in games_in), start=penalties)
-                firsts = sum(row.round_ranks[n] == 1 for n in games_in)
-                games = len(games_in)
+                # A stage's own figures, as its ranking counted them.
+                total, games, firsts, penalties = stage.figures_of(row)
+                status = stage.status_of(row)
                 figures.append(Figures(position, row, status, total, penalties, games, firsts))
             position += len(group)
     else:
@@ -226,9 +212,10 @@ def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]
     result = published_standings(event)
     stage = next((s for s in result.stages if s.stage.name == stage_name), None)
     n = event.rules.players
-    records, _numbers = standings_records(result, players_per_table=n, stage=stage)
     last = max((r for row in result.rows for r in row.rounds), default=0)
-    numbers = [k for k in range(1, last + 1) if stage is None or stage.stage.counts(k)]
+    # Every round up to the last played, a gap included (CONTRACT §2: r1, r2, …).
+    every = range(1, last + 1)
+    records, numbers = standings_records(result, players_per_table=n, stage=stage, numbers=every)
     places = [f"rank_{k}" for k in range(1, n + 1)]
     yield [
         "rank",
@@ -244,16 +231,16 @@ def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]
     ]
     for record in records:
         yield [
-            record["rank"],
-            record["player"],
-            record["total"],
-            record["games"],
-            round(record["top_rate"], 3),
-            *[record.get(f"r{k}") for k in numbers],
-            record["status"],
-            round(record["average_rank"], 2) if record["games"] else None,
-            *[record[f"c{k}"] for k in range(1, n + 1)],
-            record["penalties"],
+            record.rank,
+            record.player,
+            record.total,
+            record.games,
+            round(record.top_rate, 3),
+            *record.rounds,
+            record.status,
+            round(record.average_rank, 2) if record.games else None,
+            *record.places,
+            record.penalties,
         ]
 
 
@@ -359,14 +346,52 @@ def iterate_series(result: SeriesStandings) -> Iterator[list[Any]]:
         ]
 
 
-def _render(rows: Iterator[list[Any]], event: Any, fmt: str, key: str, whole: bool) -> bytes:
-    if fmt == "csv":
-        return render_csv(rows, whole).encode("utf-8")
-    if fmt == "json":
-        return render_json(rows, event, key).encode("utf-8")
-    if fmt == "xlsx":
-        return render_xlsx(rows, whole, key)
-    raise ValueError(f"unknown format {fmt!r}")
+@dataclass(frozen=True)
+class ExportFormat:
+    """A file the pipeline writes: its address's ending and file name's (`slug`), the link's
+    text, what it is served as, and how the rows become it."""
+
+    slug: str
+    label: str
+    content_type: str
+    text: bool  # UTF-8 text (a terminal can show it) rather than bytes
+    # rows (header first), the owner (an event or a series), the data's name, whole points
+    render: Callable[[Iterator[list[Any]], Any, str, bool], bytes]
+
+
+# Every format, in the order the pages offer them. The download addresses accept these slugs
+# and no other (converters.ExportFormatConverter), the command its choices, the pages draw
+# a link for each (templates/tournament/_downloads.html).
+FORMATS: dict[str, ExportFormat] = {
+    f.slug: f
+    for f in (
+        ExportFormat(
+            "csv",
+            "CSV",
+            "text/csv; charset=utf-8",
+            True,
+            lambda rows, owner, key, whole: render_csv(rows, whole).encode("utf-8"),
+        ),
+        ExportFormat(
+            "xlsx",
+            "XLSX",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            False,
+            lambda rows, owner, key, whole: render_xlsx(rows, whole, key),
+        ),
+        ExportFormat(
+            "json",
+            "JSON",
+            "application/json",
+            True,
+            lambda rows, owner, key, whole: render_json(rows, owner, key).encode("utf-8"),
+        ),
+    )
+}
+
+
+def _render(rows: Iterator[list[Any]], owner: Any, fmt: str, key: str, whole: bool) -> bytes:
+    return FORMATS[fmt].render(rows, owner, key, whole)
 
 
 def export_standings(event: Event, fmt: str, stage: str = "") -> bytes:

@@ -3,11 +3,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
 
 from tournament import api
-from tournament.converters import EventSlugConverter, StageActionConverter
+from tournament.converters import (
+    EventSlugConverter,
+    ExportFormatConverter,
+    StageActionConverter,
+)
 from tournament.views import accounts, entry, organize, public, series, table
 
 register_converter(EventSlugConverter, "event")
 register_converter(StageActionConverter, "stage_action")
+register_converter(ExportFormatConverter, "export")
 
 handler500 = "tournament.views.errors.server_error"
 
@@ -55,21 +60,23 @@ urlpatterns = [
     path("events/<event:slug>/standings/live/", public.standings_live, name="standings-live"),
     path("events/<event:slug>/screen/", public.standings_screen, name="standings-screen"),
     path(
-        "events/<event:slug>/standings.<str:fmt>",
+        "events/<event:slug>/standings.<export:fmt>",
         public.standings_export,
         name="standings-export",
     ),
     path("events/<event:slug>/stats/", public.event_statistics_page, name="event-statistics"),
     path("series/new/", series.series_new, name="series-new"),
     path("series/<str:slug>/", series.series_detail, name="series-detail"),
-    path("series/<str:slug>/standings.<str:fmt>", series.series_export, name="series-export"),
+    path("series/<str:slug>/standings.<export:fmt>", series.series_export, name="series-export"),
     path("series/<str:slug>/manage/", series.series_manage, name="series-manage"),
     path(
         "series/<str:slug>/manage/events/<int:event_id>/remove/",
         series.series_event_remove,
         name="series-event-remove",
     ),
-    path("events/<event:slug>/stats.<str:fmt>", public.statistics_export, name="statistics-export"),
+    path(
+        "events/<event:slug>/stats.<export:fmt>", public.statistics_export, name="statistics-export"
+    ),
     path("events/<event:slug>/manage/", include(manage)),
     # A table's own page: what its printed QR code opens (CONTRACT §3), or its code typed.
     path("t/", table.table_code, name="table-code"),

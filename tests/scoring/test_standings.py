@@ -149,3 +149,33 @@ def test_totals_a_float_cannot_tell_apart_are_still_ranked_apart():
         [Row("b", total=Decimal("0.1"), games=1), Row("a", total=Decimal("0.10"), games=1)]
     )
     assert [(r.player, r.rank, r.status) for r in even.rows] == [("a", 1, "tie"), ("b", 1, "tie")]
+
+
+def test_each_stage_gives_the_figures_and_statuses_it_ranked_on():
+    from decimal import Decimal
+
+    from scoring.standings import Penalty
+
+    # Baba: the qualifier counts rounds 1–6 (top 4 through), the final rounds 1–8.
+    games = [
+        game(1, "ABCD", (1, 2, 3, 4), (30, 20, 10, 5)),
+        game(1, "EFGH", (1, 2, 3, 4), (4, -20, -30, -40)),
+        game(7, "ABCD", (4, 3, 2, 1), (-30, -10, 15, 25)),
+    ]
+    penalties = [Penalty("A", Decimal(-3), 1), Penalty("A", Decimal(-1), 7)]
+    result = standings(games, "baba", players="ABCDEFGH", penalties=penalties)
+    rows = {r.player: r for r in result.rows}
+    qualifier, final = result.stages
+    a = qualifier.figures_of(rows["A"])
+    assert (a.total, a.games, a.firsts, a.penalties) == (Decimal(27), 1, 1, Decimal(-3))
+    d = final.figures_of(rows["D"])
+    assert (d.total, d.games, d.firsts, d.penalties) == (Decimal(30), 2, 1, Decimal(0))
+    assert final.figures_of(rows["A"]).total == rows["A"].total == Decimal(-4)
+    # Every player's figures in each stage are those its ranking ordered them by.
+    for stage in result.stages:
+        totals = [stage.figures_of(rows[p]).total for group in stage.order for p in group]
+        assert totals == sorted(totals, reverse=True)
+    assert [qualifier.status_of(rows[p]) for p in "ADEH"] == [
+        "finalist", "finalist", "qualifier", "qualifier"
+    ]  # fmt: skip
+    assert final.status_of(rows["D"]) == rows["D"].status

@@ -21,7 +21,8 @@ from tests.tournament.organize_support import logged_in, make_user, organizer_fo
 from tests.tournament.organize_support import url as address
 from tournament.models import AuditEntry, Game
 from tournament.services.errors import ConflictError
-from tournament.services.games import game_correct, game_to_data
+from tournament.services.game_data import game_to_data
+from tournament.services.games import game_correct
 from tournament.services.rounds import round_seat
 from tournament.services.throttle import LIMITS
 

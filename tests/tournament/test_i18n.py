@@ -21,7 +21,7 @@ from tests.tournament.test_entry import hand, names, setup
 from tournament.i18n import error_text
 from tournament.services.errors import MESSAGES as SERVICE
 from tournament.services.errors import ServiceError, StageName
-from tournament.services.games import game_hand_add
+from tournament.services.hands import game_hand_add
 
 ROOT = Path(__file__).resolve().parents[2]
 SEAT_N = re.compile(r"\bseat \d")

@@ -17,6 +17,7 @@ from django_tables2 import RequestConfig
 from tests.tournament.factories import league_data, make_event, scores_game
 from tests.tournament.organize_support import text, url
 from tournament.demo import demo_events
+from tournament.html_tables import standings_table
 from tournament.models import Event, Player
 from tournament.selectors.standings import (
     event_standings,
@@ -25,7 +26,6 @@ from tournament.selectors.standings import (
 )
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
-from tournament.tables import standings_table
 from tournament.views.public import PER_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +94,9 @@ def test_big_standings_come_in_pages_of_100(client):
     assert "?page=2" in first.content.decode()
 
 
-@pytest.mark.parametrize("query", ["", "?sort=player", "?sort=-total", "?stage=qualifier"])
+@pytest.mark.parametrize(
+    "query", ["", "?sort=player", "?sort=-total", "?sort=c2", "?stage=qualifier"]
+)
 def test_the_lean_table_body_is_the_stock_template_cell_for_cell(rf, query):
     # StandingsTable.body_html replaces django-tables2's per-cell template for speed; the
     # stock template, given the same table, must print the same rows.
@@ -150,7 +152,28 @@ def test_downloads_are_the_contract_files(client):
     assert len(data["standings"]) == 8
     xlsx = client.get(url("standings-export", event.slug, "xlsx"))
     assert xlsx.content[:2] == b"PK"
-    assert client.get(url("standings-export", event.slug, "pdf")).status_code == 404
+    pdf = url("standings-export", event.slug, "csv").replace(".csv", ".pdf")
+    assert client.get(pdf).status_code == 404  # a format the pipeline does not write
+
+
+def test_every_page_with_downloads_offers_each_format_the_pipeline_writes(client):
+    from tournament.exports import FORMATS
+    from tournament.models import Series
+
+    event = event_import(league_data(8, 2))
+    series = Series.objects.create(name="Season", slug="season")
+    pages = {
+        "standings-export": (url("event-detail", event.slug), event.slug),
+        "statistics-export": (url("event-statistics", event.slug), event.slug),
+        "series-export": (url("series-detail", series.slug), series.slug),
+    }
+    for download, (page, slug) in pages.items():
+        html = client.get(page).content.decode()
+        for fmt in FORMATS.values():
+            address = url(download, slug, fmt.slug)
+            assert f'href="{address}" download>{fmt.label}<' in html, (page, fmt.slug)
+            answer = client.get(address)
+            assert answer.status_code == 200 and answer["Content-Type"] == fmt.content_type
 
 
 def test_the_page_refreshes_itself_only_while_the_event_runs(client):

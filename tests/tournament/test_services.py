@@ -10,7 +10,8 @@ from tests.tournament.factories import make_event, scores_game
 from tournament.models import AuditEntry, Game, Hand, Round, Seat
 from tournament.selectors.standings import event_standings
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.games import game_correct, game_record, game_remove, game_to_data
+from tournament.services.game_data import game_to_data
+from tournament.services.games import game_correct, game_record, game_remove
 
 pytestmark = pytest.mark.django_db
 SEATS = ["P00", "P01", "P02", "P03"]
@@ -204,7 +205,7 @@ def test_a_hand_played_on_writes_one_row_and_the_log_keeps_just_that_hand(client
     from django.test.utils import CaptureQueriesContext
 
     from tests.tournament.organize_support import text, url
-    from tournament.services.games import game_hand_add, game_hand_undo
+    from tournament.services.hands import game_hand_add, game_hand_undo
 
     event = make_event()
     small = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 1, "fu": 30}]}}

@@ -29,13 +29,8 @@ from tournament.selectors.standings import (
 )
 from tournament.services.errors import ServiceError
 from tournament.services.events import event_register_players
-from tournament.services.games import (
-    game_correct,
-    game_hand_add,
-    game_hand_undo,
-    game_record,
-    game_remove,
-)
+from tournament.services.games import game_correct, game_record, game_remove
+from tournament.services.hands import game_hand_add, game_hand_undo
 from tournament.services.imports import event_import
 from tournament.services.penalties import penalty_give
 from tournament.services.players import player_rename

@@ -198,3 +198,15 @@ def engine_errors(field: str | None = None) -> Iterator[None]:
 
 class ConflictError(ServiceError):
     """Someone else saved the same game since this one was loaded (optimistic locking)."""
+
+
+@contextmanager
+def fields_within(prefix: str) -> Iterator[None]:
+    """Inside: an error about a field within `prefix` names it from there on — the whole game
+    says `hands[3].result.wins[1].seat`, a form of that one hand `result.wins[1].seat`."""
+    try:
+        yield
+    except ServiceError as exc:
+        if exc.field != prefix and not exc.field.startswith(prefix + "."):
+            raise
+        raise type(exc)(exc.code, exc.field[len(prefix) + 1 :], **exc.params) from None

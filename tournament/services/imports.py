@@ -16,7 +16,7 @@ from tournament.models import Entry, Event, Game, Hand, Player, Round, Seat, Sta
 from tournament.services.changes import change_record, results_changed
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
-from tournament.services.games import (
+from tournament.services.game_data import (
     Evaluated,
     check_seats,
     game_evaluate,

@@ -12,14 +12,10 @@ from django.utils import timezone
 
 from tournament.models import Game, TableLink
 from tournament.services.changes import change_record
+from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
-from tournament.services.games import (
-    AtTable,
-    _lock,
-    _replace,
-    game_evaluate,
-    game_to_data,
-)
+from tournament.services.game_data import game_evaluate, game_to_data
+from tournament.services.games import game_lock, game_replace
 
 # Codes are read off paper and typed on a phone: no 0/O, 1/I/L. 31⁶ ≈ 8.9 × 10⁸ codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -73,7 +69,7 @@ def table_links_for_round(games: list[Game]) -> None:
 @transaction.atomic
 def table_link_renew(*, game: Game, user: Any = None) -> TableLink:
     """Revoke the table's link (a lost sheet, a photo shared) and issue another."""
-    locked = _lock(game)
+    locked = game_lock(game)
     if locked.finished:
         raise ServiceError("table.closed", "", table=locked.table)
     locked.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
@@ -96,7 +92,7 @@ def _finish(locked: Game, *, user: Any, at: AtTable | None, action: str) -> Game
         raise ServiceError("table.nothing_to_confirm", "")
     before = {"confirmation": locked.confirmation, "dispute": locked.dispute}
     after = {"round": ev.round, "table": ev.table, "seats": ev.seats, "scores": ev.scores}
-    return _replace(
+    return game_replace(
         locked, ev, data, user=user, action=action, logged=(before, after), at=at, hold=False
     )
 
@@ -120,7 +116,7 @@ def game_confirm(*, link: TableLink, code: str, phone: str) -> Game:
     """Another seat than the one that entered the result confirms it with its own code, typed
     on another phone than the one that entered it: one person holding one seat's code (and
     the table's link, and two phones) cannot make a result final alone."""
-    locked = _lock(link.game)
+    locked = game_lock(link.game)
     if locked.confirmation != "waiting":
         raise ServiceError("table.not_waiting", "code")
     seat = table_seat_prove(link=link, code=code)
@@ -135,7 +131,7 @@ def game_confirm(*, link: TableLink, code: str, phone: str) -> Game:
 @transaction.atomic
 def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
     """Any seat, with its code, says the result is wrong: the organizer settles it."""
-    locked = _lock(link.game)
+    locked = game_lock(link.game)
     if locked.confirmation not in ("waiting", "disputed"):
         raise ServiceError("table.not_waiting", "code")
     seat = table_seat_prove(link=link, code=code)
@@ -160,7 +156,7 @@ def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
 def game_approve(*, game: Game, user: Any) -> Game:
     """The organizer approves a result waiting for confirmation, or settles a dispute by
     keeping it (to change it instead: correct it, or undo its last hand, as any game)."""
-    locked = _lock(game)
+    locked = game_lock(game)
     if locked.confirmation not in ("waiting", "disputed"):
         raise ServiceError("table.not_waiting", "")
     return _finish(locked, user=user, at=None, action="game.approve")

@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 
 from tournament import i18n
-from tournament.exports import STATUS_LABELS
+from tournament.exports import FORMATS, STATUS_LABELS, ExportFormat
 from tournament.i18n import seat_label
 from tournament.selectors import games
 
@@ -62,3 +62,9 @@ def stat(tally: Any, name: str) -> Any:
     if value is None:
         return "—"
     return f"{value:.3f}" if name.endswith("_rate") else value
+
+
+@register.simple_tag
+def export_formats() -> list[ExportFormat]:
+    """The files a page offers, in order (exports.FORMATS): `{% export_formats as formats %}`."""
+    return list(FORMATS.values())

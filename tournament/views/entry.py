@@ -20,19 +20,11 @@ from tournament.models import Event, Game, Hand
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
 from tournament.selectors.tables import round_clock
+from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.games import (
-    AtTable,
-    game_correct,
-    game_evaluate,
-    game_hand_add,
-    game_hand_replace,
-    game_hand_undo,
-    game_has_result,
-    game_record,
-    game_remove,
-    game_to_data,
-)
+from tournament.services.game_data import game_evaluate, game_has_result, game_to_data
+from tournament.services.games import game_correct, game_record, game_remove
+from tournament.services.hands import game_hand_add, game_hand_replace, game_hand_undo
 from tournament.services.tables import game_approve
 
 CONFLICT = gettext_lazy(

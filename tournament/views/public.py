@@ -20,7 +20,8 @@ from scoring.names import normalize_name
 from scoring.rules import Ruleset
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
-from tournament.exports import export_standings, export_statistics
+from tournament.exports import FORMATS, export_standings, export_statistics
+from tournament.html_tables import STAT_LABELS, standings_table, statistics_table
 from tournament.i18n import cut_tie_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
@@ -38,7 +39,6 @@ from tournament.selectors.standings import (
 )
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.selectors.tables import round_clock
-from tournament.tables import STAT_LABELS, standings_table, statistics_table
 from tournament.views.conditional import (
     GameVersion,
     PlayerEvents,
@@ -53,11 +53,6 @@ from tournament.views.query import (
     standings_query,
 )
 
-EXPORTS = {
-    "csv": "text/csv; charset=utf-8",
-    "json": "application/json",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
 REFRESH_SECONDS = 30
 PER_PAGE = 100  # a phone scrolls 100 rows comfortably; a 1,000-player table is 10 pages
 
@@ -233,7 +228,7 @@ def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
 def download(data: bytes, fmt: str, name: str) -> HttpResponse:
     """A file from the export pipeline, saved as `name.fmt`. An address in Japanese needs
     RFC 6266's filename*= to reach the download intact."""
-    response = HttpResponse(data, content_type=EXPORTS[fmt])
+    response = HttpResponse(data, content_type=FORMATS[fmt].content_type)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.{fmt}")
     return response
 
@@ -243,8 +238,6 @@ def download(data: bytes, fmt: str, name: str) -> HttpResponse:
 @by_event_version
 def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
-    if fmt not in EXPORTS:
-        raise Http404
     stage = request.GET.get("stage", "")
     if stage and not event_has_stage(event, stage):
         raise Http404  # as the API: a stage the event does not have is no file
@@ -302,7 +295,6 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
             "aside": aside,
             "least": least,
             "choices": sorted({*MIN_HANDS_CHOICES, least}),
-            "formats": EXPORTS,
         },
     )
 
@@ -312,8 +304,6 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
 @by_event_version
 def statistics_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
-    if fmt not in EXPORTS:
-        raise Http404
     data = shared(
         "statistics-file",
         event_stamp(event),

@@ -5,13 +5,14 @@ selector reads (selectors/series.py)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament.exports import export_series
 from tournament.forms.series import SeriesAddEventForm, SeriesForm
+from tournament.html_tables import series_table
 from tournament.models import Event, Series
 from tournament.permissions import (
     can_manage_series,
@@ -26,8 +27,7 @@ from tournament.services.series import (
     series_remove_event,
     series_set_rule,
 )
-from tournament.tables import series_table
-from tournament.views.public import EXPORTS, download
+from tournament.views.public import download
 
 
 @require_GET
@@ -48,8 +48,6 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def series_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    if fmt not in EXPORTS:
-        raise Http404
     series = get_object_or_404(Series, slug=slug)
     return download(export_series(series_standings(series), fmt), fmt, f"{series.slug}-standings")
 

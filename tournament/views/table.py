@@ -29,8 +29,10 @@ from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.games import game_sheet
 from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
+from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.games import AtTable, game_correct, game_hand_undo
+from tournament.services.games import game_correct
+from tournament.services.hands import game_hand_undo
 from tournament.services.tables import (
     game_confirm,
     game_dispute,

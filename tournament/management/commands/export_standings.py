@@ -3,16 +3,16 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.exports import export_standings
+from tournament.exports import FORMATS, export_standings
 from tournament.models import Event
 
 
 class Command(BaseCommand):
-    help = "Write an event's standings as CSV, JSON or XLSX (CONTRACT §2 columns)."
+    help = "Write an event's standings as CSV, XLSX or JSON (CONTRACT §2 columns)."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--format", choices=["csv", "json", "xlsx"], default="csv")
+        parser.add_argument("--format", choices=list(FORMATS), default="csv")
         parser.add_argument("--output", help="write here instead of standard output")
 
     def handle(self, *args, **options):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         data = export_standings(event, options["format"])
         if options["output"]:
             Path(options["output"]).write_bytes(data)
-        elif options["format"] == "xlsx":
-            sys.stdout.buffer.write(data)
-        else:
+        elif FORMATS[options["format"]].text:
             self.stdout.write(data.decode("utf-8"), ending="")
+        else:
+            sys.stdout.buffer.write(data)
