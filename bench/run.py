@@ -86,6 +86,40 @@ def event_file(workdir: Path, players: int, rounds: int, slug: str) -> Path:
 SHAPES = ((1024, 8, 20), (10000, 10, 60))
 
 
+def first_reads(runs: int, poll_ms: float, page_ms: float) -> None:
+    """What compiling the pages' first reads once per process saves (selectors/compiled.py):
+    each read run compiled, and built by the ORM as its plain queryset is, on the big event."""
+    from tournament.models import Entry, Game
+    from tournament.selectors import compiled
+
+    slug = "bench"
+    game_id = Game.objects.filter(round__event__slug=slug).values_list("pk", flat=True).first()
+    player_id = Entry.objects.filter(event__slug=slug).values_list("player_id", flat=True)[0]
+    reads = {
+        "event": (
+            lambda: compiled.EVENT_BY_SLUG.instances(slug),
+            lambda: list(compiled.event_by_slug(slug)),
+        ),
+        "game sheet": (
+            lambda: compiled.GAME_VERSION.rows(game_id, slug),
+            lambda: list(compiled.game_version_rows(game_id, slug)),
+        ),
+        "player": (
+            lambda: compiled.PLAYER_EVENTS.rows(player_id),
+            lambda: list(compiled.player_event_rows(player_id)),
+        ),
+    }
+    for name, (fast, plain) in reads.items():
+        fast_ms, plain_ms = median_ms(fast, runs * 10), median_ms(plain, runs * 10)
+        saved = plain_ms - fast_ms
+        line(
+            f"first read, {name}: compiled / as a queryset",
+            f"{fast_ms:.2f} / {plain_ms:.2f} ms",
+            f"saves {100 * saved / (poll_ms + saved):.0f} % of a 304, "
+            f"{100 * saved / (page_ms + saved):.0f} % of a cached page",
+        )
+
+
 def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     workdir = Path(tempfile.gettempdir()) / "jansou-bench"
     workdir.mkdir(exist_ok=True)
@@ -207,7 +241,9 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
         response = client.get(page, secure=True, HTTP_IF_NONE_MATCH=tag)
         assert response.status_code == 304, response.status_code
 
-    line("a phone polling with nothing new (304)", f"{median_ms(poll, many):.1f} ms")
+    poll_ms = median_ms(poll, many)
+    line("a phone polling with nothing new (304)", f"{poll_ms:.1f} ms")
+    first_reads(many, poll_ms, warm)
     line("full CSV export (cached standings)", f"{csv_warm:.1f} ms", f"{csv_warm / floor_ms:.2f}×")
     line(
         "full CSV export, first after a write", f"{csv_cold:.1f} ms", f"{csv_cold / floor_ms:.2f}×"

@@ -6,7 +6,11 @@ call; the connection is pooled, but the client's constructor fills a table of ~1
 callbacks each time — about 0.2 ms of CPU per `cache.get` on the load machine, two or three
 times a page, more than the round trip to Redis itself (docs/performance.md, `make load`). A
 `redis.Redis` is safe to share between threads (each command takes a connection from the
-pool), so one per pool is kept and everything else is Django's own backend.
+pool), so one per pool is kept and everything else is Django's own backend. This reaches
+three names Django keeps private — the backend's `_class`, the client's `_get_connection_pool`
+and `_client` — so Django is held to its minor version (pyproject.toml), and
+tests/tournament/test_redis_cache.py (one client for every call; still Django's cache) must
+pass before the pin moves.
 
 Outages: a cache is never a reason to fail a page. When a Redis command fails the process
 marks Redis down for RETRY_SECONDS and serves every cache call from its own memory meanwhile

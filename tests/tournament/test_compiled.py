@@ -53,3 +53,25 @@ def test_a_stand_in_the_sql_does_not_carry_as_it_is_is_refused():
     by_name = Compiled(lambda part: Player.objects.filter(name__contains=part), "stand-in")
     with pytest.raises(ImproperlyConfigured, match="stand-in"):
         by_name.rows("Player")
+
+
+def test_each_page_s_first_read_compiled_is_its_queryset():
+    from tournament.selectors.compiled import (
+        EVENT_BY_SLUG,
+        GAME_VERSION,
+        PLAYER_EVENTS,
+        event_by_slug,
+        game_version_rows,
+        player_event_rows,
+    )
+
+    event = event_import(league_data(8, 2))
+    [found] = EVENT_BY_SLUG.instances(event.slug)
+    assert found.pk == event.pk and found.version == event_by_slug(event.slug).get().version
+    assert EVENT_BY_SLUG.instances("nowhere") == list(event_by_slug("nowhere")) == []
+    for game in Game.objects.all():
+        for slug in (event.slug, "nowhere"):
+            assert GAME_VERSION.rows(game.pk, slug) == list(game_version_rows(game.pk, slug))
+    for player in Player.objects.all():
+        assert PLAYER_EVENTS.rows(player.pk) == list(player_event_rows(player.pk))
+    assert GAME_VERSION.rows(1, event.slug) == list(game_version_rows(1, event.slug))

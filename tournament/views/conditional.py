@@ -24,8 +24,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
-from tournament.models import Entry, Event, Seat
-from tournament.selectors.compiled import STAND_IN_ID, STAND_IN_SLUG, Compiled
+from tournament.selectors.compiled import EVENT_BY_SLUG, GAME_VERSION, PLAYER_EVENTS
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -51,42 +50,6 @@ def _answer(
     return answer(request)
 
 
-# The first read of every public page, compiled once (selectors/compiled.py).
-_EVENT = Compiled(lambda slug: Event.objects.filter(slug=slug), STAND_IN_SLUG)
-_GAME = Compiled(
-    lambda game_id, slug: (
-        Seat.objects.filter(game_id=game_id, game__round__event__slug=slug)
-        .order_by("position")
-        .values_list(
-            "player__name",
-            "game__created_at",
-            "game__version",
-            "game__round__event_id",
-            "game__round__event__created_at",
-            "game__round__event__version",
-            "game__round__event__name",
-        )
-    ),
-    STAND_IN_ID,
-    STAND_IN_SLUG,
-)
-_PLAYER_EVENTS = Compiled(
-    lambda player_id: (
-        Entry.objects.filter(player_id=player_id)
-        .order_by("event_id")
-        .values_list(
-            "player__name",
-            "event_id",
-            "event__created_at",
-            "event__version",
-            "event__name",
-            "event__slug",
-        )
-    ),
-    STAND_IN_ID,
-)
-
-
 def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For a page of one event, `view(request, event, …)`: the event is read
     once, for the tag and for the view — a phone holding this version gets 304 without the
@@ -94,7 +57,7 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
     @wraps(view)
     def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        found = _EVENT.instances(slug)
+        found = EVENT_BY_SLUG.instances(slug)  # the first read, compiled (selectors/compiled.py)
         if not found:
             raise Http404
         event = found[0]
@@ -126,7 +89,7 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
     @wraps(view)
     def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-        rows = _GAME.rows(game_id, slug)
+        rows = GAME_VERSION.rows(game_id, slug)
         if not rows:  # no such game in this event (a game always has its seats)
             raise Http404
         _name, created, number, event_id, event_created, event_number, name = rows[0]
@@ -160,7 +123,7 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
     @wraps(view)
     def read_events(request: HttpRequest, player_id: int) -> HttpResponse:
-        rows = _PLAYER_EVENTS.rows(player_id)
+        rows = PLAYER_EVENTS.rows(player_id)
         if not rows:
             return view(request, player_id, None)
         entered = PlayerEvents(
