@@ -10,8 +10,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.i18n import hand_summary, seat_label, stage_label
+from tournament.i18n import hand_label, hand_summary, seat_label, stage_label
 from tournament.models import AuditEntry
+from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 
 ACTIONS = {
     "event.create": gettext_lazy("Event created"),
@@ -105,7 +106,7 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> str:
 def _hand(data: dict[str, Any]) -> str:
     """A hand entry: new ones keep the hand; older ones kept the whole game (its last hand)."""
     if "hand" in data:
-        hand, label = data["hand"], data.get("label") or ""
+        hand, label = data["hand"], hand_label(data.get("label") or "")
     else:
         hands = data.get("hands") or [{}]
         hand, label = hands[-1], _("hand %(n)d") % {"n": len(hands)}
@@ -195,4 +196,37 @@ def entry_sentence(entry: AuditEntry) -> str:
         )
     if action == "stage.reopen" and after:
         return stage_label(after.get("stage", ""))
-    return entry.summary
+    text = _settings(action, before, after)
+    return entry.summary if text is None else text
+
+
+def _settings(action: str, before: Any, after: Any) -> str | None:
+    """The round clock, table links, who enters results, a deleted event: each in words."""
+    if action == "clock.minutes" and after:
+        minutes = after.get("round_minutes") or 0
+        if not minutes:
+            return _("no round clock")
+        return ngettext("%(n)d minute per round", "%(n)d minutes per round", minutes) % {
+            "n": minutes
+        }
+    if action == "clock.start" and after:
+        minutes = after.get("minutes") or 0
+        return _("Round %(round)s: the clock started (%(minutes)s)") % {
+            "round": after.get("round", "?"),
+            "minutes": ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes},
+        }
+    if action == "clock.extra" and after:
+        minutes = after.get("minutes") or 0
+        extra = ngettext("%(n)d extra minute", "%(n)d extra minutes", minutes) % {"n": minutes}
+        return f"{_table(after)}: {extra}"
+    if action == "table.link" and after:
+        return _("%(table)s: a new link (the old one no longer opens it)") % {
+            "table": _table(after)
+        }
+    if action == "event.table_entry" and after:
+        entry = dict(TABLE_ENTRY_CHOICES).get(after.get("table_entry"), after.get("table_entry"))
+        mode = dict(TABLE_MODE_CHOICES).get(after.get("table_mode"))
+        return f"{entry} ({mode})" if mode else str(entry)
+    if action == "event.delete" and before:
+        return f"{before.get('name', '')} ({before.get('slug', '')})"
+    return None

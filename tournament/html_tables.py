@@ -26,7 +26,7 @@ from tournament.exports import (
     format_points,
     standings_records,
 )
-from tournament.i18n import ordinal
+from tournament.i18n import ordinal, round_heading
 
 DESC_FIRST = {"td": {"class": "num"}, "th": {"class": "num desc-first"}}
 
@@ -221,7 +221,7 @@ def standings_table(
         )
         extra.append((f"c{k}", place))
     for position, n in enumerate(numbers):
-        header = f"R{n}"
+        header = round_heading(n)
         # A venue of whole points shows a column whole only if every value in it is: totals
         # of 50 and 50.5 read as 50.0 and 50.5, not a mix of styles.
         if fractions is not None:

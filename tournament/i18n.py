@@ -5,10 +5,11 @@ them ("北 鈴木", never "seat 3") and stages by their label (予選)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
@@ -40,6 +41,36 @@ ORDINALS = {
 def ordinal(place: int) -> str:
     """A place at a table (at most five players sit at one)."""
     return str(ORDINALS.get(place, place))
+
+
+# The wind of a round, as a hand's label names it (the engine's `E1-0`: East 1, 0 honba).
+ROUND_WINDS = {
+    "E": pgettext_lazy("round wind", "E"),
+    "S": pgettext_lazy("round wind", "S"),
+    "W": pgettext_lazy("round wind", "W"),
+    "N": pgettext_lazy("round wind", "N"),
+}
+_HAND_LABEL = re.compile(r"([ESWN])(\d+)-(\d+)")
+
+
+def hand_label(label: str) -> str:
+    """A hand's label in the reader's language: `E1-0` in English, 東1局 0本場 in Japanese.
+    Labels in another shape (Emperor's 3局目・戦国時代, written in Japanese by its rules) are
+    shown as they are."""
+    found = _HAND_LABEL.fullmatch(label)
+    if found is None:
+        return label
+    wind, hand, honba = found.groups()
+    return gettext("%(wind)s%(hand)s-%(honba)s") % {
+        "wind": ROUND_WINDS[wind],
+        "hand": hand,
+        "honba": honba,
+    }
+
+
+def round_heading(number: int) -> str:
+    """A round's column heading: R1 in English, 1回戦 in Japanese."""
+    return gettext("R%(round)d") % {"round": number}
 
 
 def seat_label(position: int, name: str = "") -> str:

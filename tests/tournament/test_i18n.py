@@ -154,3 +154,36 @@ def test_a_service_error_speaks_japanese_on_the_page():
     client.cookies["django_language"] = "ja"
     page = client.post(url("round-new", event.slug), {"method": "standings", "round": 2})
     assert page.status_code == 400 and "が終わっていません" in text(page)
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "shown"),
+    [
+        ("en", "E1-0", "E1-0"),
+        ("ja", "E1-0", "東1局 0本場"),
+        ("ja", "S4-12", "南4局 12本場"),
+        ("ja", "W1-2", "西1局 2本場"),
+        ("ja", "3局目・戦国時代", "3局目・戦国時代"),  # Emperor's labels are Japanese already
+    ],
+)
+def test_a_hand_label_reads_in_the_reader_s_language(language, label, shown):
+    from tournament.i18n import hand_label, round_heading
+
+    with translation.override(language):
+        assert hand_label(label) == shown
+        assert round_heading(3) == ("R3" if language == "en" else "3回戦")
+
+
+@pytest.mark.django_db
+def test_the_hand_form_log_and_sheet_name_hands_in_japanese():
+    event, client, game = setup()
+    client.cookies["django_language"] = "ja"
+    assert hand(client, event, game, type="draw", tenpai=["0"]).status_code == 302
+    entry = text(client.get(url("game-hands", event.slug, game.pk)))
+    assert "東1局 0本場" in entry  # the log's first hand
+    assert "東2局 1本場 を記録" in entry  # the next hand's button (Baba: the deal passes)
+    assert "E1-0" not in entry and "E2-1" not in entry
+    sheet = text(client.get(url("game-detail", event.slug, game.pk)))
+    assert "東1局 0本場" in sheet and "E1-0" not in sheet
+    standings = text(client.get(url("event-detail", event.slug)))
+    assert "1回戦" in standings and not re.search(r">\s*R1\b", standings)

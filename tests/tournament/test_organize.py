@@ -394,7 +394,7 @@ def test_organizer_screens_speak_japanese(seated):
     assert 'lang="ja"' in html and "次の回戦の組み合わせを作る" in html and "参加者を追加" in html
     game = Game.objects.filter(round__event=event).first()
     sheet = client.get(url("game-hands", event.slug, game.pk), headers={"accept-language": "ja"})
-    assert "ロン" in text(sheet) and "流局" in text(sheet) and "E1-0" in text(sheet)
+    assert "ロン" in text(sheet) and "流局" in text(sheet) and "東1局 0本場" in text(sheet)
 
 
 def test_a_referee_enters_results_but_changes_no_setting(seated):

@@ -68,3 +68,9 @@ def stat(tally: Any, name: str) -> Any:
 def export_formats() -> list[ExportFormat]:
     """The files a page offers, in order (exports.FORMATS): `{% export_formats as formats %}`."""
     return list(FORMATS.values())
+
+
+@register.filter
+def hand_label(label: str) -> str:
+    """A hand's label in the reader's language (東1局 0本場 / E1-0)."""
+    return i18n.hand_label(label)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament.forms.games import HandForm, ScoresForm, VersionForm, hand_form_initial
-from tournament.i18n import error_text, hand_summary, seat_label
+from tournament.i18n import error_text, hand_label, hand_summary, seat_label
 from tournament.models import Event, Game, Hand
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
@@ -124,7 +124,7 @@ def taken_back_text(hand: dict[str, Any], names: list[str]) -> str:
     """What an undo took back, said on the page it returns to."""
     return _("Hand %(number)d (%(label)s: %(hand)s) is taken back.") % {
         "number": hand["number"],
-        "label": hand["label"],
+        "label": hand_label(hand["label"]),
         "hand": hand_summary(hand["hand"], names),
     }
 

@@ -22,7 +22,7 @@ from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import FORMATS, export_standings, export_statistics
 from tournament.html_tables import STAT_LABELS, standings_table, statistics_table
-from tournament.i18n import cut_tie_text
+from tournament.i18n import cut_tie_text, hand_label, round_heading
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
@@ -365,7 +365,10 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
         chart = None
         if hands:
             chart = score_chart(
-                seated, event.rules.start, [h.scores for h in hands], [h.label for h in hands]
+                seated,
+                event.rules.start,
+                [h.scores for h in hands],
+                [hand_label(h.label) for h in hands],
             )
         table = _("Round %(r)s · table %(t)s") % {"r": game.round.number, "t": game.table}
         context = {
@@ -456,7 +459,10 @@ def _player_body(player: Player) -> dict[str, Any]:
     for record in records:
         points = record.cumulative()
         chart = score_chart(
-            [player.name], 0, [[total] for _n, total in points], [f"R{n}" for n, _t in points]
+            [player.name],
+            0,
+            [[total] for _n, total in points],
+            [round_heading(n) for n, _t in points],
         )
         context = {"record": record, "chart": chart, "stats": per_event.get(record.event.pk)}
         sections.append(
