@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.utils import translation
 
 from tests.tournament.factories import make_event
+from tournament.i18n import hand_label
 from tournament.models import Game
 from tournament.services.rounds import round_seat
 
@@ -21,10 +23,21 @@ WIDTH, HEIGHT = 390, 844
 class Table:
     """The hand form of one table, and the taps made on it."""
 
-    def __init__(self, page, url: str) -> None:
+    def __init__(self, page, url: str, language: str) -> None:
         self.page = page
         self.url = url
+        self.language = language
         self.taps = 0
+
+    def next_label(self) -> str:
+        """The next hand's label as the engine writes it (E2-1), read off the page in either
+        language (東2局 1本場)."""
+        shown = self.page.locator(".next .label").inner_text()
+        for engine in (f"{w}{h}-{b}" for w in "ESWN" for h in range(1, 5) for b in range(9)):
+            with translation.override(self.language):
+                if hand_label(engine) == shown:
+                    return engine
+        raise AssertionError(f"{shown!r} is no hand label in {self.language}")
 
     def tap(self, selector: str) -> None:
         """Tap the button (a chip's label, or a real button) holding `selector`, where it is
@@ -70,7 +83,7 @@ def table(live_server, browser, request):
     page.fill("#id_username", "org")
     page.fill("#id_password", "secret-pw")
     page.click("main button[type=submit]")
-    yield Table(page, page.url), game
+    yield Table(page, page.url, locale[:2]), game
     assert page.problems == []
     context.close()
 
@@ -81,8 +94,7 @@ def table(live_server, browser, request):
 )
 def test_a_ron_a_tsumo_with_riichi_and_a_draw_in_few_taps_on_a_phone(table):
     table, game = table
-    page = table.page
-    assert page.locator(".next .label").inner_text() == "E1-0"
+    assert table.next_label() == "E1-0"
 
     # A plain ron: winner, dealt in, han, fu, Record (Ron is chosen at first).
     table.tap("input[name='wins_0_seat'][value='2']")
@@ -91,7 +103,7 @@ def test_a_ron_a_tsumo_with_riichi_and_a_draw_in_few_taps_on_a_phone(table):
     table.tap("input[name='wins_0_fu'][value='40']")
     table.record()
     assert table.taps_done <= 6
-    assert page.locator(".next .label").inner_text() == "E2-0"
+    assert table.next_label() == "E2-0"
     assert game.hands.count() == 1
 
     # A tsumo with riichi: result, riichi, winner, han, fu, Record.
@@ -102,7 +114,7 @@ def test_a_ron_a_tsumo_with_riichi_and_a_draw_in_few_taps_on_a_phone(table):
     table.tap("input[name='fu'][value='30']")
     table.record()
     assert table.taps_done <= 6
-    assert page.locator(".next .label").inner_text() == "E2-1"  # the dealer won: renchan
+    assert table.next_label() == "E2-1"  # the dealer won: renchan
 
     # A draw with two tenpai: result, tenpai, tenpai, Record.
     table.tap("input[name='type'][value='draw']")
@@ -132,5 +144,5 @@ def test_without_javascript_the_buttons_are_plain_radios_and_a_ron_still_records
         page.check(selector)
     with page.expect_navigation():
         page.click("button.primary")
-    assert page.locator(".next .label").inner_text() == "E2-0"
+    assert table.next_label() == "E2-0"
     assert game.hands.get().data["result"]["wins"] == [{"seat": 3, "han": 2, "fu": 30}]
