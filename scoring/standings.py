@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 from itertools import groupby
 from typing import Any, NamedTuple
 
@@ -230,11 +231,18 @@ class StageResult:
     def status_of(self, row: Row) -> str:
         """`row`'s status as this stage's own ranking shows it: a tie across its cut, through
         or out at its cut; a stage that sends nobody on shows the row's overall status."""
-        if row.player in self.tied_at_cut:
+        through, tied = self._sets
+        if row.player in tied:
             return "tie"
         if self.stage.advance is None:
             return row.status
-        return "finalist" if row.player in self.advancing else "qualifier"
+        return "finalist" if row.player in through else "qualifier"
+
+    @cached_property
+    def _sets(self) -> tuple[frozenset[Player], frozenset[Player]]:
+        """Who goes through and who is tied at the cut, to look up once per row (a cut may
+        send a thousand players on)."""
+        return frozenset(self.advancing), frozenset(self.tied_at_cut)
 
     @property
     def to_settle(self) -> list[Player]:

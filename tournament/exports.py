@@ -169,15 +169,16 @@ def standings_records(
 ) -> tuple[StandingsRecords, list[int]]:
     """The rows of the overall standings, or of one stage (its rounds, its order, its cut),
     and the round numbers they show: what the page's table and every download hold.
-    `numbers`: the rounds with a result, when the caller knows them (selectors.standings.
-    round_progress); otherwise every row's rounds are read to find them."""
+    `numbers`: the rounds to show, when the caller knows them (the page: those with a result,
+    selectors.standings.round_progress; a download: every round up to the last); otherwise
+    every row's rounds are read to find them."""
     rows = result.rows
-    by_player = {r.player: r for r in rows}
     known = set(numbers) if numbers is not None else {n for r in rows for n in r.rounds}
     shown = sorted(known | ({in_progress} if in_progress else set()))
     figures: list[Figures]
     if stage is not None:
         shown = [n for n in shown if stage.stage.counts(n)]
+        by_player = {r.player: r for r in rows}  # a stage's order names players
         position = 1
         figures = []
         for group in stage.order:
@@ -390,23 +391,19 @@ FORMATS: dict[str, ExportFormat] = {
 }
 
 
-def _render(rows: Iterator[list[Any]], owner: Any, fmt: str, key: str, whole: bool) -> bytes:
-    return FORMATS[fmt].render(rows, owner, key, whole)
-
-
 def export_standings(event: Event, fmt: str, stage: str = "") -> bytes:
     """The standings file (`stage`: that stage's ranking, as its tab on the page shows it)."""
-    return _render(
-        iterate_standings(event, stage), event, fmt, "standings", event.rules.whole_points
-    )
+    rows = iterate_standings(event, stage)
+    return FORMATS[fmt].render(rows, event, "standings", event.rules.whole_points)
 
 
 def export_statistics(event: Event, fmt: str) -> bytes:
     """The players' statistics file, through the same renderers as the standings."""
-    return _render(iterate_statistics(event), event, fmt, "statistics", event.rules.whole_points)
+    rows = iterate_statistics(event)
+    return FORMATS[fmt].render(rows, event, "statistics", event.rules.whole_points)
 
 
 def export_series(result: SeriesStandings, fmt: str) -> bytes:
     """A season's standings file, through the same renderers."""
     whole = all(e.rules.whole_points for e in result.events)
-    return _render(iterate_series(result), result.series, fmt, "standings", whole)
+    return FORMATS[fmt].render(iterate_series(result), result.series, "standings", whole)
