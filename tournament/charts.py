@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from dataclasses import dataclass
 
 # Distinguishable on white and for the common colour-vision deficiencies (Okabe–Ito).
@@ -68,9 +70,28 @@ def score_chart(
         )
     count = round((high - low) / step)
     ticks = [(y(low + k * step), _label(low + k * step)) for k in range(count + 1)]
-    every = max(1, -(-len(labels) // 5))  # at most five hand labels fit under the axis
-    marks = [(x(i + 1), label) for i, label in enumerate(labels) if i % every == 0]
+    # As many hand labels under the axis as fit side by side (東1局 0本場 is twice as wide as
+    # E1-0), none running past the right edge.
+    room = TICK_GAP + max((text_width(label) for label in labels), default=0.0)
+    every = max(1, math.ceil(room / ((width - left - right) / span_x)))
+    marks = [
+        (x(i + 1), label)
+        for i, label in enumerate(labels)
+        if i % every == 0 and x(i + 1) + text_width(label) / 2 <= width
+    ]
     return Chart(width, height, lines, ticks, y(0) if low < 0 < high else None, marks)
+
+
+TICK_SIZE = 11  # px, as site.css draws `.tick` in the chart's own units
+TICK_GAP = 6  # px between two labels
+
+
+def text_width(text: str) -> float:
+    """About how wide `text` is drawn at TICK_SIZE: a full-width character (漢字, かな) an em,
+    anything else about half of one."""
+    return sum(
+        TICK_SIZE if unicodedata.east_asian_width(c) in "WF" else TICK_SIZE * 0.6 for c in text
+    )
 
 
 def _label(value: float) -> str:
