@@ -28,6 +28,7 @@ def presets() -> list[dict[str, Any]]:
         {
             "slug": r.slug,
             "name": r.name,
+            "names": dict(r.names),  # added (issue 32): the name in each language
             "players": r.players,
             "player_counts": list(r.player_counts),
             "game": r.game,

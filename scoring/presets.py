@@ -14,6 +14,7 @@ from scoring.rules import ABORT_REASONS, KNOBS, PaymentRow, Ruleset
 BABA = Ruleset(
     slug="baba",
     name="馬場11時大会",
+    names={"en": "Baba 11 o'clock tournament"},
     uma={4: (10, 5, -5, -10)},
     kiriage=False,  # 3.1(5): 30fu4han is 7700 / 11600
     max_ron_winners=1,  # 3.3(1) 頭ハネ; 三家和 too (7.1(5))
@@ -55,6 +56,7 @@ JAN_NIKI = Ruleset(
 HYPER = Ruleset(
     slug="hyper",
     name="麻雀 in ハイパーモード",
+    names={"en": "Mahjong in Hyper Mode"},
     start=30000,
     return_points=30000,
     uma={},
@@ -78,6 +80,7 @@ HYPER = Ruleset(
 FREE_SANMA = Ruleset(
     slug="free-sanma",
     name="フリー卓 (サンマ)",
+    names={"en": "Free table (3-player)"},
     players=3,
     player_counts=(3,),
     start=35000,
@@ -122,6 +125,7 @@ FREE_SANMA = Ruleset(
 EMPEROR = Ruleset(
     slug="emperor",
     name="皇帝 (カードゲーム)",
+    names={"en": "Emperor (card game)"},
     game="emperor",
     players=4,
     player_counts=(3, 4, 5),
@@ -148,7 +152,8 @@ EMPEROR = Ruleset(
 
 TENHOU = Ruleset(
     slug="tenhou",
-    name="天鳳 (Tenhou 4-player East-South)",
+    name="天鳳 四人打ち東南戦",
+    names={"en": "Tenhou 4-player East-South"},
     uma={4: (20, 10, -10, -20)},  # 10-20 uma; 25000 start, 30000 return: oka 20 to the top
     rounding="half_up",  # to the thousand, half up; the top takes the rest (real logs' owari)
     kiriage=False,
@@ -171,7 +176,8 @@ TENHOU = Ruleset(
 
 MAHJONGSOUL = TENHOU.replace(
     slug="mahjongsoul",
-    name="雀魂 (Mahjong Soul 4-player East-South)",
+    name="雀魂 四人東南戦",
+    names={"en": "Mahjong Soul 4-player East-South"},
     uma={4: (15, 5, -5, -15)},  # the tournament lobby's default uma (chosen: docs/rulesets.md)
     rounding="exact",  # results to 0.1, as the game shows them
     # No oka: a result is (final − 25,000) / 1,000 + uma — the room's 精算原点 is 25,000, while
@@ -186,6 +192,7 @@ MAHJONGSOUL = TENHOU.replace(
 EMA = Ruleset(
     slug="ema",
     name="EMA Riichi Competition Rules (2016)",
+    names={"ja": "EMA リーチ麻雀競技ルール (2016)"},
     start=30000,
     return_points=30000,  # no oka
     uma={4: (15, 5, -5, -15)},
@@ -216,6 +223,7 @@ EMA = Ruleset(
 WRC = EMA.replace(
     slug="wrc",
     name="World Riichi Championship Rules (2015)",
+    names={"ja": "世界リーチ麻雀選手権ルール (2015)"},
     riichi_min_score=None,  # a riichi may take a player below zero (negative scores are played)
     nagashi=None,  # no nagashi mangan
     # WRC Rules 2015 §5.7.6: "only the player closer to the discarder, according to the turn
@@ -236,6 +244,7 @@ WRC = EMA.replace(
 WRC2022 = WRC.replace(
     slug="wrc2022",
     name="World Riichi Championship Rules (2022)",
+    names={"ja": "世界リーチ麻雀選手権ルール (2022)"},
     # "Multiple different yakuman can be stacked to count as double or triple yakuman" (W5); a
     # single yakuman that some count double (kokushi on 13 waits) still counts one — the table
     # enters the count, the engine cannot tell one yaku from another.
@@ -245,7 +254,8 @@ WRC2022 = WRC.replace(
 
 MLEAGUE = Ruleset(
     slug="mleague",
-    name="Mリーグ (M.League)",
+    name="Mリーグ",
+    names={"en": "M.League"},
     uma={4: (30, 10, -10, -30)},  # with oka 20: +50 / +10 / −10 / −30
     tie="split",  # tied players share the rank points evenly
     # 7700 is rounded up to mangan (M3 「7700は切り上げ」, M5) — chosen where the official text

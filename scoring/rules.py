@@ -97,7 +97,11 @@ class Ruleset:
     """Every knob of a venue's rules. Defaults are a plain 4-player East-South riichi game."""
 
     slug: str
-    name: str
+    name: str  # as its owners write it
+    # The name in each language a page is read in ({"ja": "天鳳 四人打ち東南戦", "en": "Tenhou
+    # 4-player East-South"}); a language not listed reads `name`. Issue 32: a Japanese page
+    # showed "天鳳 (Tenhou 4-player East-South)", an English one a name it could not read.
+    names: Mapping[str, str] = field(default_factory=dict)
     game: str = "riichi"  # riichi | emperor
     players: int = 4  # the usual table size
     player_counts: tuple[int, ...] = (4,)  # every table size this ruleset allows
@@ -234,6 +238,11 @@ class Ruleset:
             parts += ("shugi",)
         return parts
 
+    def name_in(self, language: str) -> str:
+        """The name a reader of `language` (ja, en, en-gb…) sees: its own name there, else
+        `name`."""
+        return self.names.get(language) or self.names.get(language.split("-")[0]) or self.name
+
     def mangan_value(self) -> int:
         """Basic points of a mangan (formula rulesets)."""
         return self.limits[0][1]
@@ -266,6 +275,7 @@ KNOBS = frozenset(f.name for f in dataclasses.fields(Ruleset))
 def _normalise(rules: Ruleset) -> None:
     """Turn lists and dicts (as given from JSON or by a caller) into tuples and frozen maps."""
     put = object.__setattr__
+    put(rules, "names", _frozen(_str_map(rules.names, "names")))
     put(rules, "player_counts", tuple(_ints(rules.player_counts, "player_counts")))
     put(rules, "uma", _frozen(_table_map(rules.uma, "uma", rules.players)))
     if rules.uma_floating is not None:

@@ -6,17 +6,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 from typing import Any, NamedTuple, overload
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Standings
 from scoring.standings import Row, StageResult
 from scoring.statistics import RATES, STATISTICS
+from tournament.i18n import ordinal, round_heading
 from tournament.models import Event
 from tournament.selectors.series import SeriesStandings
 from tournament.selectors.standings import published_standings
@@ -29,6 +32,55 @@ STATUS_LABELS = {
     "qualifier": _("Out at the cut"),
     "tie": _("Tie to settle"),
 }
+
+# CONTRACT §4's statistics by name, as the page's columns and the XLSX's headings say them.
+STAT_LABELS = {
+    "hands": _("Hands"),
+    "wins": _("Wins"),
+    "tsumo_wins": _("Tsumo wins"),
+    "win_rate": _("Win rate"),
+    "deal_ins": _("Deal-ins"),
+    "deal_in_rate": _("Deal-in rate"),
+    "riichi": _("Riichi"),
+    "riichi_rate": _("Riichi rate"),
+    "dealer_wins": _("Dealer wins"),
+    "average_win": _("Avg. win"),
+    "average_deal_in": _("Avg. deal-in"),
+}
+
+# The XLSX's headings in the reader's language (the CSV and JSON keep the CONTRACT keys);
+# numbered columns (r1, rank_1, e1) are named by column_heading.
+COLUMN_LABELS = {
+    "rank": _("Rank"),
+    "player": _("Player"),
+    "total": _("Total"),
+    "games": _("Games"),
+    "top_rate": _("Top rate"),
+    "status": _("Status"),
+    "average_rank": _("Avg. rank"),
+    "penalties": _("Penalties"),
+    "events": _("Events played"),
+    "counted": _("Events counted"),
+    **STAT_LABELS,
+}
+SHEET_TITLES = {"standings": _("Standings"), "statistics": _("Statistics")}
+_NUMBERED = re.compile(r"(r|e|rank_)(\d+)")
+
+
+def column_heading(name: str) -> str:
+    """A column's heading for a reader: 1回戦 for `r1`, 1位 for `rank_1`, 第1戦 for `e1`."""
+    if name in COLUMN_LABELS:
+        return str(COLUMN_LABELS[name])
+    found = _NUMBERED.fullmatch(name)
+    if found is None:
+        return name
+    kind, number = found.group(1), int(found.group(2))
+    if kind == "r":
+        return round_heading(number)
+    if kind == "rank_":
+        return ordinal(number)
+    return gettext("Event %(number)d") % {"number": number}
+
 
 THREE_DECIMALS = ("top_rate", *RATES)  # fractions shown to three decimals
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -296,10 +348,10 @@ def render_xlsx(rows: Iterable[list[Any]], whole: bool, title: str = "standings"
 
     book = Workbook()
     sheet = book.active
-    sheet.title = title
+    sheet.title = str(SHEET_TITLES.get(title, title))
     iterator = iter(rows)
     header = next(iterator)
-    sheet.append(header)
+    sheet.append([column_heading(name) for name in header])
     number_format = "0" if whole else "0.0"
     status = header.index("status") if "status" in header else None
     for row in iterator:

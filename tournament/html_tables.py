@@ -21,6 +21,7 @@ from django_tables2.data import TableListData
 from scoring import Standings
 from scoring.standings import StageResult
 from tournament.exports import (
+    STAT_LABELS,
     STATUS_LABELS,
     StandingsRecord,
     format_points,
@@ -292,19 +293,6 @@ def standings_table(
 
 # --- players' statistics (CONTRACT §4) ------------------------------------------------------
 
-STAT_LABELS = {
-    "hands": _("Hands"),
-    "wins": _("Wins"),
-    "tsumo_wins": _("Tsumo wins"),
-    "win_rate": _("Win rate"),
-    "deal_ins": _("Deal-ins"),
-    "deal_in_rate": _("Deal-in rate"),
-    "riichi": _("Riichi"),
-    "riichi_rate": _("Riichi rate"),
-    "dealer_wins": _("Dealer wins"),
-    "average_win": _("Avg. win"),
-    "average_deal_in": _("Avg. deal-in"),
-}
 # Lower is better for these: their first tap sorts lowest first.
 LOWER_IS_BETTER = ("deal_ins", "deal_in_rate", "average_deal_in")
 

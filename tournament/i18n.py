@@ -9,11 +9,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
-from scoring.rules import ABORT_NAMES
+from scoring.rules import ABORT_NAMES, Ruleset
 from scoring.standings import StageResult
 from tournament.services.errors import ServiceError, StageName, Tables, template
 
@@ -66,6 +66,11 @@ def hand_label(label: str) -> str:
         "hand": hand,
         "honba": honba,
     }
+
+
+def rules_name(rules: Ruleset) -> str:
+    """A ruleset's name in the reader's language (its `names`), else as its owners wrote it."""
+    return rules.name_in(get_language() or "en")
 
 
 def round_heading(number: int) -> str:

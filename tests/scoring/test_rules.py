@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scoring.errors import ScoringError
@@ -85,3 +87,23 @@ def test_a_fixed_payment_table_counts_no_fu():
 def test_unknown_presets_are_refused(spec):
     with pytest.raises(ScoringError, match="preset"):
         ruleset_from_json(spec)
+
+
+KANA = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("slug", list(PRESETS))
+def test_every_preset_reads_in_japanese_and_in_english(slug):
+    """Issue 32: a preset's name is in the reader's language, not a mix of the two."""
+    rules = PRESETS[slug]
+    japanese, english = rules.name_in("ja"), rules.name_in("en-gb")
+    assert KANA.search(japanese) or japanese.isascii()  # JAN-NIKI.com, a brand, reads as is
+    assert english.isascii()
+    assert "(" not in japanese or not re.search(r"\([A-Za-z .-]+\)", japanese)
+    assert rules.name_in("fr") == rules.name
+
+
+def test_names_must_be_words():
+    with pytest.raises(ScoringError) as raised:
+        BABA.replace(names={"en": 3})
+    assert raised.value.field == "ruleset.names"

@@ -15,7 +15,7 @@ from scoring.presets import PRESETS
 from scoring.rules import Ruleset
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "rulesets.md").read_text(encoding="utf-8")
-KNOBS = [f.name for f in fields(Ruleset) if f.name not in ("slug", "name")]
+KNOBS = [f.name for f in fields(Ruleset) if f.name not in ("slug", "name", "names")]
 # A standard preset and the preset it is built from (None: the engine's defaults).
 STANDARD = {
     "tenhou": None,

@@ -241,7 +241,8 @@ def test_wrc_2022_chombo_is_thirty_points_off_the_result():
 
 
 def test_wrc_2022_keeps_the_rest_of_2015():
-    assert WRC2022.replace(yakuman_max=1, chombo_points=20.0, slug="wrc", name=WRC.name) == WRC
+    same = {"slug": "wrc", "name": WRC.name, "names": WRC.names}
+    assert WRC2022.replace(yakuman_max=1, chombo_points=20.0, **same) == WRC
 
 
 # --- M.League ---------------------------------------------------------------------------------

@@ -240,16 +240,36 @@ def test_finding_7_downloads_follow_the_selected_stage(demo):
 def test_finding_7_the_xlsx_says_statuses_in_words_in_the_readers_language(demo):
     from openpyxl import load_workbook
 
-    def statuses(**headers):
+    def sheet(**headers):
         book = demo.get(url("standings-export", "baba-demo", "xlsx"), **headers).content
         sheet = load_workbook(io.BytesIO(book)).active
-        column = [c.value for c in sheet[1]].index("status")
-        return [row[column].value for row in sheet.iter_rows(min_row=2)]
+        heads = [c.value for c in sheet[1]]
+        return sheet.title, heads, [[c.value for c in row] for row in sheet.iter_rows(min_row=2)]
 
-    english = statuses()
+    title, heads, rows = sheet()
+    assert title == "Standings" and heads[:6] == [
+        "Rank",
+        "Player",
+        "Total",
+        "Games",
+        "Top rate",
+        "R1",
+    ]
+    english = [row[heads.index("Status")] for row in rows]
     assert english[:2] == ["Champion", "Finalist"] and english[-1] == "Out at the cut"
     assert "qualifier" not in english
-    japanese = statuses(headers={"accept-language": "ja"})
+    # Issue 32: the Japanese file is Japanese to its headings (the CSV keeps the CONTRACT keys).
+    title, heads, rows = sheet(headers={"accept-language": "ja"})
+    assert title == "順位表" and heads[:6] == [
+        "順位",
+        "選手",
+        "合計",
+        "半荘数",
+        "トップ率",
+        "1回戦",
+    ]
+    assert not [h for h in heads if re.search("[A-Za-z]", h)]
+    japanese = [row[heads.index("状況")] for row in rows]
     assert japanese[0] != "Champion" and "qualifier" not in japanese
 
 

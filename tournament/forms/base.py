@@ -5,9 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tournament.i18n import error_text
 from tournament.services.errors import ServiceError
+
+# An event's or a series' address: made from the name in its own script (services/events.py).
+ADDRESS_HELP = _(
+    "The end of the page's address: letters (Japanese too), digits and hyphens. Left empty, "
+    "it is made from the name."
+)
 
 
 def parent_path(path: str) -> str:

@@ -13,8 +13,8 @@ from django.utils.translation import ngettext
 from scoring import PRESETS, ScoringError
 from scoring.names import normalize_name
 from scoring.tenhou import MAX_LOG_BYTES
-from tournament.forms.base import ServiceForm
-from tournament.i18n import error_text
+from tournament.forms.base import ADDRESS_HELP, ServiceForm
+from tournament.i18n import error_text, rules_name
 from tournament.models import FORMAT_CHOICES, Venue
 from tournament.services.tenhou import LogFile
 
@@ -85,9 +85,7 @@ class EventCreateForm(ServiceForm):
         max_length=80,
         required=False,
         allow_unicode=True,
-        help_text=_(
-            "Letters, digits and hyphens for the page address; made from the name if empty."
-        ),
+        help_text=ADDRESS_HELP,
     )
     rules = forms.ChoiceField(label=_("Rules"))
     format = forms.ChoiceField(label=_("Format"), choices=FORMAT_CHOICES, initial="league")
@@ -100,7 +98,7 @@ class EventCreateForm(ServiceForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         venues = [(f"venue:{v.pk}", str(v)) for v in Venue.objects.order_by("name")]
-        presets = [(f"preset:{slug}", rules.name) for slug, rules in PRESETS.items()]
+        presets = [(f"preset:{slug}", rules_name(rules)) for slug, rules in PRESETS.items()]
         choices: list[Any] = []
         if venues:
             choices.append((_("Venues"), venues))

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms.base import ServiceForm
+from tournament.forms.base import ADDRESS_HELP, ServiceForm
 from tournament.models.events import SERIES_RULE_CHOICES
 
 
@@ -17,7 +17,7 @@ class SeriesForm(ServiceForm):
         label=_("Address"),
         max_length=80,
         required=False,
-        help_text=_("Letters, digits and hyphens; made from the name when left empty."),
+        help_text=ADDRESS_HELP,
     )
     rule = forms.ChoiceField(label=_("Ranking"), choices=SERIES_RULE_CHOICES, initial="all")
     best_of = forms.IntegerField(

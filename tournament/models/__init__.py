@@ -11,11 +11,10 @@ from tournament.models.events import (
     Stage,
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
-from tournament.models.venues import PRESET_CHOICES, Player, Venue
+from tournament.models.venues import Player, Venue, preset_choices
 
 __all__ = [
     "FORMAT_CHOICES",
-    "PRESET_CHOICES",
     "AuditEntry",
     "Entry",
     "Event",
@@ -31,4 +30,5 @@ __all__ = [
     "Stage",
     "TableLink",
     "Venue",
+    "preset_choices",
 ]

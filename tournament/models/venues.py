@@ -6,11 +6,17 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS, Ruleset, ScoringError, ruleset_from_json
 
-PRESET_CHOICES = [(slug, f"{rules.name} ({slug})") for slug, rules in PRESETS.items()]
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Each preset by its name in the reader's language. A callable, so the admin's list reads
+    the language of the request (and a renamed preset needs no migration)."""
+    language = get_language() or "en"
+    return [(slug, f"{rules.name_in(language)} ({slug})") for slug, rules in PRESETS.items()]
 
 
 def ruleset_spec(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -22,7 +28,7 @@ class Venue(models.Model):
 
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
-    preset = models.CharField(_("preset"), max_length=20, choices=PRESET_CHOICES)
+    preset = models.CharField(_("preset"), max_length=20, choices=preset_choices)
     overrides = models.JSONField(
         _("rule overrides"),
         default=dict,

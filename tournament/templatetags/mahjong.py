@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from scoring.rules import Ruleset
 from tournament import i18n
 from tournament.exports import FORMATS, STATUS_LABELS, ExportFormat
 from tournament.i18n import seat_label
@@ -74,3 +75,9 @@ def export_formats() -> list[ExportFormat]:
 def hand_label(label: str) -> str:
     """A hand's label in the reader's language (東1局 0本場 / E1-0)."""
     return i18n.hand_label(label)
+
+
+@register.filter
+def rules_name(rules: Ruleset) -> str:
+    """A ruleset's name in the reader's language (天鳳 四人打ち東南戦 / Tenhou 4-player …)."""
+    return i18n.rules_name(rules)

@@ -20,8 +20,8 @@ from scoring.names import normalize_name
 from scoring.rules import Ruleset
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
-from tournament.exports import FORMATS, export_standings, export_statistics
-from tournament.html_tables import STAT_LABELS, standings_table, statistics_table
+from tournament.exports import FORMATS, STAT_LABELS, export_standings, export_statistics
+from tournament.html_tables import standings_table, statistics_table
 from tournament.i18n import cut_tie_text, hand_label, round_heading
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
