@@ -7,10 +7,10 @@ import io
 import json
 
 import pytest
-from django.utils import translation
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from tests.tournament.factories import league_data, make_event, scores_game
 from tournament.exports import export_standings
