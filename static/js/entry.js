@@ -75,5 +75,17 @@
 
   document.querySelectorAll("form[data-scores]").forEach(scores);
   document.querySelectorAll("form[data-hand]").forEach(hand);
+  // Undo beside "東2局 を記録しました": opens the log's undo (which asks first) and shows it.
+  // Without this file the link still leads to it; with no undo on the page, it goes.
+  const undo = document.getElementById("undo");
+  document.querySelectorAll("[data-undo-link]").forEach((link) => {
+    if (!undo) { link.remove(); return; }
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      undo.open = true;
+      undo.scrollIntoView({ block: "center" });
+      undo.querySelector("button")?.focus({ preventScroll: true });
+    });
+  });
   document.querySelectorAll("[data-print]").forEach((b) => b.addEventListener("click", () => window.print()));
 })();

@@ -159,7 +159,7 @@ def test_two_phones_on_one_hand_get_the_conflict_screen_and_replace_in_one_step(
     a.check("input[name='wins_0_han'][value='3']")
     a.check("input[name='wins_0_fu'][value='30']")
     a.click("button.primary")
-    expect(a.locator(".log tbody tr")).to_have_count(1)
+    expect(a.locator(".log tbody.hand")).to_have_count(1)
     # … and B, from the same hand's form, a tsumo: the conflict screen, nothing added.
     b.check("input[name='type'][value='tsumo']")
     b.check("input[name='winner'][value='3']")
@@ -174,8 +174,8 @@ def test_two_phones_on_one_hand_get_the_conflict_screen_and_replace_in_one_step(
     b.screenshot(path="/tmp/conflict-390.png", full_page=True)
     # "Replace hand 1 with mine": one hand, B's.
     b.get_by_role("button", name="Replace hand 1 with mine").click()
-    expect(b.locator(".log tbody tr")).to_have_count(1)
-    expect(b.locator(".log tbody tr")).to_contain_text("tsumo")
+    expect(b.locator(".log tbody.hand")).to_have_count(1)
+    expect(b.locator(".log tbody.hand")).to_contain_text("tsumo")
     hands = list(game.hands.order_by("number"))
     assert len(hands) == 1 and hands[0].data["result"]["type"] == "tsumo"
     # Undo asks first, then says what it took back.

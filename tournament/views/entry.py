@@ -102,10 +102,11 @@ def hand_save(
     replace: bool,
     user: Any = None,
     at: AtTable | None = None,
-) -> None:
+) -> str:
     """A valid hand form saved: the next hand, played on the flow the page replayed (`sheet`);
     or, the conflict screen's "replace the last hand with mine", in place of the hand the
-    form was for. Raises what the services raise (a ConflictError when the game moved on)."""
+    form was for. Returns what was recorded, as the page says it (recorded_text). Raises what
+    the services raise (a ConflictError when the game moved on)."""
     saved = {
         "game": game,
         "hand": form.to_hand(),
@@ -118,6 +119,31 @@ def hand_save(
     else:
         # The hands replayed for the page: the engine goes on from them.
         game_hand_add(**saved, played=sheet.flow)
+    return recorded_text(game, sheet.names)
+
+
+def recorded_text(game: Game, names: list[str]) -> str:
+    """What Record wrote, said on the page it returns to (issue 32: after Record only the label
+    and the scores changed): the hand, and who gained what — 東2局 0本場 を記録しました：山田 ロン
+    ← 佐藤 3翻30符（南 山田 +3,900）. The page offers Undo beside it."""
+    hand = game.hands.order_by("-number").values("label", "data", "deltas").first()
+    if hand is None:  # the game's last hand ended it and was replaced by final scores
+        return ""
+    gains = [
+        f"{seat_label(i, names[i])} {delta:+,}"
+        for i, delta in enumerate(hand["deltas"])
+        if delta > 0
+    ]
+    values = {"label": hand_label(hand["label"]), "hand": hand_summary(hand["data"], names)}
+    if not gains:
+        return _("%(label)s recorded: %(hand)s.") % values
+    return _("%(label)s recorded: %(hand)s (%(gains)s).") % {**values, "gains": ", ".join(gains)}
+
+
+def say_recorded(request: HttpRequest, text: str) -> None:
+    """The recorded hand's sentence, marked so the page puts Undo beside it."""
+    if text:
+        messages.success(request, text, extra_tags="recorded")
 
 
 def taken_back_text(hand: dict[str, Any], names: list[str]) -> str:
@@ -338,7 +364,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     if not form.is_valid():
         return _hands_page(request, event, game, form, sheet)
     try:
-        hand_save(
+        recorded = hand_save(
             game=game, form=form, sheet=sheet, replace="replace" in request.POST, user=request.user
         )
     except ConflictError:
@@ -349,7 +375,7 @@ def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse
     except ServiceError as exc:  # nothing was written; the sheet's flow was given up: again
         form.add_service_error(exc)
         return _hands_page(request, event, game, form)
-    # A finished game's page says so itself, with its result: no second notice above it.
+    say_recorded(request, recorded)
     return redirect("game-hands", event.slug, game.pk)
 
 

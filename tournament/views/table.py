@@ -45,6 +45,7 @@ from tournament.views.entry import (
     hand_conflict,
     hand_form_kwargs,
     hand_save,
+    say_recorded,
     scores_initial,
     scores_preview,
     taken_back_text,
@@ -334,7 +335,7 @@ class TablePage:
         if not form.is_valid():
             return 400
         try:
-            hand_save(
+            recorded = hand_save(
                 game=self.game,
                 form=form,
                 sheet=self.sheet,
@@ -351,6 +352,7 @@ class TablePage:
             form.add_service_error(exc)
             self.sheet = game_sheet(self.event, self.game)  # its flow was given up: again
             return 400
+        say_recorded(self.request, recorded)
         return self.reload()
 
     def undo(self, _action: str) -> HttpResponse | int:
