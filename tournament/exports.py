@@ -410,6 +410,7 @@ class ExportFormat:
     text: bool  # UTF-8 text (a terminal can show it) rather than bytes
     # rows (header first), the owner (an event or a series), the data's name, whole points
     render: Callable[[Iterator[list[Any]], Any, str, bool], bytes]
+    note: Any = ""  # said beside the link (a lazy translation): who the file is for
 
 
 # Every format, in the order the pages offer them. The download addresses accept these slugs
@@ -424,6 +425,8 @@ FORMATS: dict[str, ExportFormat] = {
             "text/csv; charset=utf-8",
             True,
             lambda rows, owner, key, whole: render_csv(rows, whole).encode("utf-8"),
+            # Excel reads a UTF-8 CSV without its mark as Shift_JIS: Japanese names garble.
+            _("for Excel, take XLSX"),
         ),
         ExportFormat(
             "xlsx",

@@ -32,6 +32,13 @@ from tournament.i18n import ordinal, round_heading
 DESC_FIRST = {"td": {"class": "num"}, "th": {"class": "num desc-first"}}
 
 
+def droppable(attrs: dict[str, dict[str, str]], level: int) -> dict[str, dict[str, str]]:
+    """A column the venue screen may hide to keep its type large (screen.js: level 1 first —
+    the places, then the average rank, then the top rate); every other page shows it."""
+    mark = {"data-drop": str(level)}
+    return {"th": {**attrs.get("th", {}), **mark}, "td": {**attrs.get("td", {}), **mark}}
+
+
 class PointsColumn(tables.Column):
     def __init__(
         self, *args: Any, whole: bool = False, blank_zero: bool = False, **kwargs: Any
@@ -103,8 +110,12 @@ class StandingsTable(tables.Table):
     # More is better: the first tap on these sorts best first (order_by "-…").
     total = PointsColumn(verbose_name=_("Total"), order_by="-total", attrs=DESC_FIRST)
     games = tables.Column(verbose_name=_("Games"), order_by="-games", attrs=DESC_FIRST)
-    top_rate = tables.Column(verbose_name=_("Top rate"), order_by="-top_rate", attrs=DESC_FIRST)
-    average_rank = tables.Column(verbose_name=_("Avg. rank"), attrs={"td": {"class": "num"}})
+    top_rate = tables.Column(
+        verbose_name=_("Top rate"), order_by="-top_rate", attrs=droppable(DESC_FIRST, 3)
+    )
+    average_rank = tables.Column(
+        verbose_name=_("Avg. rank"), attrs=droppable({"td": {"class": "num"}}, 2)
+    )
 
     class Meta:
         template_name = "tournament/_standings_table.html"
@@ -218,7 +229,9 @@ def standings_table(
     extra: list[tuple[str, tables.Column]] = []
     for k in range(1, players_per_table + 1):
         place = tables.Column(
-            verbose_name=ordinal(k), accessor=f"places__{k - 1}", attrs={"td": {"class": "num"}}
+            verbose_name=ordinal(k),
+            accessor=f"places__{k - 1}",
+            attrs=droppable({"td": {"class": "num"}}, 1),
         )
         extra.append((f"c{k}", place))
     for position, n in enumerate(numbers):

@@ -59,6 +59,7 @@ urlpatterns = [
     path("players/<path:name>/", public.player_by_name, name="player-by-name"),
     path("events/<event:slug>/standings/live/", public.standings_live, name="standings-live"),
     path("events/<event:slug>/screen/", public.standings_screen, name="standings-screen"),
+    path("events/<event:slug>/seat/", public.find_seat, name="find-seat"),
     path(
         "events/<event:slug>/standings.<export:fmt>",
         public.standings_export,

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring import parse_hand, replay
-from tournament.models import Event, Game, Hand, Round, TableLink
+from tournament.models import Event, Game, Hand, Round, Seat, TableLink
 
 
 @dataclass
@@ -110,3 +110,62 @@ def table_states(event: Event) -> tuple[int | None, list[TableState]]:
             state = "not_started"
         states.append(TableState(game, state, label))
     return number, states
+
+
+@dataclass
+class SeatedTable:
+    """A table of a round as the room reads it: its number and its players by seat (East
+    first)."""
+
+    table: int
+    players: list[str]
+
+
+def round_seating(event: Event, number: int) -> list[SeatedTable]:
+    """Each table of the event's round `number` and who sits where. One query."""
+    tables: dict[int, SeatedTable] = {}
+    seats = (
+        Seat.objects.filter(round__event=event, round__number=number)
+        .order_by("game__table", "position")
+        .values_list("game__table", "player__name")
+    )
+    for table, name in seats:
+        tables.setdefault(table, SeatedTable(table, [])).players.append(name)
+    return list(tables.values())
+
+
+@dataclass
+class RoundPhase:
+    """Where the latest round stands for the room: `seating` (seated, nobody playing yet: the
+    screen shows who sits where), `play` (the clock runs or a table has begun), `done` (every
+    table has its result: the clock stops), or `none` (no round yet)."""
+
+    number: int | None
+    phase: str
+    clock: Clock | None = None
+
+    @property
+    def key(self) -> str:
+        """The phase as one word a page compares with the one it was drawn in (screen.js)."""
+        return f"{self.phase}:{self.number or 0}"
+
+
+def round_phase(event: Event) -> RoundPhase:
+    """The latest round's phase and its clock (none once every table is done). Two queries."""
+    rnd = event.rounds.order_by("-number").first()
+    if rnd is None:
+        return RoundPhase(None, "none")
+    rnd.event = event  # round_clock reads the minutes from it
+    # Distinct: the hands' join repeats a game once per hand.
+    begun = Q(finished=True) | ~Q(confirmation="") | Q(hands__isnull=False)
+    games = rnd.games.aggregate(
+        tables=Count("pk", distinct=True),
+        open=Count("pk", distinct=True, filter=Q(finished=False)),
+        begun=Count("pk", distinct=True, filter=begun),
+    )
+    clock = round_clock(rnd)
+    if games["tables"] and not games["open"]:
+        return RoundPhase(rnd.number, "done")
+    if clock is None and not games["begun"]:
+        return RoundPhase(rnd.number, "seating")
+    return RoundPhase(rnd.number, "play", clock)

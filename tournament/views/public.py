@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -16,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_tables2 import RequestConfig
 
 from scoring import ScoringError
-from scoring.names import normalize_name
+from scoring.names import NAME_MAX, normalize_name
 from scoring.rules import Ruleset
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
@@ -38,7 +40,7 @@ from tournament.selectors.standings import (
     round_progress,
 )
 from tournament.selectors.statistics import event_statistics, player_statistics
-from tournament.selectors.tables import round_clock
+from tournament.selectors.tables import RoundPhase, round_clock, round_phase, round_seating
 from tournament.views.conditional import (
     GameVersion,
     PlayerEvents,
@@ -70,13 +72,18 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _standings_context(
-    request: HttpRequest, event: Event, query: StandingsQuery, per_page: int | None = PER_PAGE
+    request: HttpRequest,
+    event: Event,
+    query: StandingsQuery,
+    per_page: int | None = PER_PAGE,
+    links: bool = True,
 ) -> dict[str, Any]:
     """Between two writes no server ranks: the page's summary (stage tabs, cut notes), its
     rounds and its rendered table are each made once per version of the event and shared
     (tournament/caching.py). Queries when one is missing: the standings (3) unless this
     process has them for the event's version; the rounds (1: those with results, the one in
-    progress). `per_page` None: every row (the venue screen pages through them itself)."""
+    progress). `per_page` None: every row (the venue screen pages through them itself);
+    `links` False: names as plain text (the projector: nobody clicks it)."""
     stamp = event_stamp(event)
     summary = shared(
         "standings-summary",
@@ -107,7 +114,7 @@ def _standings_context(
             else None,
             in_progress=in_progress,
             sorted_by_user=bool(query.sort and query.sort != "rank"),
-            player_ids=published_player_ids(event),
+            player_ids=published_player_ids(event) if links else {},
             rounds=rounds,
             fractions=fractions,
         )
@@ -119,7 +126,7 @@ def _standings_context(
     # version, language and checked query: between two results every phone gets the same
     # bytes. The table's own links are made from the request's query, which `known_query`
     # has left holding only what the key holds.
-    key = (in_progress, get_language(), query.key, per_page)
+    key = (in_progress, get_language(), query.key, per_page, links)
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
@@ -202,27 +209,103 @@ def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) ->
 @known_query(*STANDINGS_PARAMETERS)
 @vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
 def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings for a venue's projector (1920×1080): every column in large type, stage
-    tabs, the cut; a long list pages itself, and the table refreshes in place (screen.js).
-    The page is not tagged by the event's version: its clock counts from the server's time
-    when it was drawn (only the middleware's tag of its bytes)."""
+    """The room's screen (a projector, 1920×1080): once a round is seated and until play starts,
+    who sits where; then the standings, every column in type sized to the room (screen.js), a
+    long list paging itself; the round's clock while it runs. Its body is fetched again every
+    interval; a body drawn in another phase (a new round seated, play begun, every table
+    done) makes the page reload, for its header and clock. The page is not tagged by the
+    event's version: its clock counts from the server's time when it was drawn."""
     if request.headers.get("X-Requested-With") == "fetch":
         return _screen_table(request, slug)
     event = get_object_or_404(Event, slug=slug)
     query = standings_query(request, event, None)
-    context = _standings_context(request, event, query, per_page=None)
-    latest = event.rounds.order_by("-number").first()  # its clock (the page reloads per round)
-    context["clock"] = round_clock(latest) if latest is not None else None
+    phase = round_phase(event)
+    context = {
+        "event": event,
+        "phase": phase,
+        "clock": phase.clock,
+        "body": _screen_body(request, event, query, phase),
+        "refresh": REFRESH_SECONDS,
+        "query": query.encoded,
+        "find_seat": request.build_absolute_uri(reverse("find-seat", args=[event.slug])),
+        "in_progress": shared(
+            "standings-rounds", event_stamp(event), None, lambda: round_progress(event)
+        )[1],
+        **shared(
+            "standings-summary",
+            event_stamp(event),
+            (query.stage, get_language()),
+            lambda: _standings_summary(event, query.stage),
+        ),
+    }
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
     return response
 
 
+def _screen_body(
+    request: HttpRequest, event: Event, query: StandingsQuery, phase: RoundPhase
+) -> str:
+    """The screen's body for this version of the event: the seating, or the standings with
+    names as plain text; marked with its phase. Shared by every screen of the version."""
+
+    def render_body() -> str:
+        context: dict[str, Any] = {"event": event, "phase": phase}
+        if phase.phase == "seating":
+            context["seating"] = round_seating(event, phase.number or 0)
+        else:
+            context.update(_standings_context(request, event, query, None, links=False))
+        return render_to_string("tournament/_screen_body.html", context)
+
+    parts = (query.key, get_language(), phase.key)
+    return shared("screen-body", event_stamp(event), parts, render_body)
+
+
+FIND_MOST = 20  # seats a search shows: a name typed is a name or two, not the room
+
+
+def _folded(text: str) -> str:
+    """A name as a search compares it: one spelling (NFKC), any case, no spaces (山田一郎 finds
+    山田 一郎)."""
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+@require_GET
+@known_query("name")
+def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's phone: type part of your name, see your table and wind in the latest
+    round, big. Public, as the seating on the room's screen is."""
+    event = get_object_or_404(Event, slug=slug)
+    typed = request.GET.get("name", "")[:NAME_MAX].strip()
+    phase = round_phase(event)
+    found: list[dict[str, Any]] = []
+    if typed and phase.number is not None:
+        wanted = _folded(typed)
+        for table in round_seating(event, phase.number):
+            for position, name in enumerate(table.players):
+                if wanted and wanted in _folded(name):
+                    found.append({"name": name, "table": table.table, "position": position})
+    return render(
+        request,
+        "tournament/find_seat.html",
+        {
+            "event": event,
+            "phase": phase,
+            "typed": typed,
+            "found": found[:FIND_MOST],
+            "more": len(found) > FIND_MOST,
+        },
+    )
+
+
 @by_event_version
 def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
-    """The projector's table alone, fetched again every interval (every row: the screen pages
+    """The screen's body alone, fetched again every interval (every row: the screen pages
     through them itself); a screen holding the event's version gets 304."""
-    return _table_fragment(request, event, None)
+    query = standings_query(request, event, None)
+    response = HttpResponse(_screen_body(request, event, query, round_phase(event)))
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def download(data: bytes, fmt: str, name: str) -> HttpResponse:
