@@ -53,6 +53,11 @@ urlpatterns = [
     path("events/new/", organize.event_new, name="event-new"),
     path("events/<event:slug>/", public.event_detail, name="event-detail"),
     path("events/<event:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
+    path(
+        "events/<event:slug>/rounds/<int:number>/seating/",
+        public.round_seating_page,
+        name="round-seating",
+    ),
     path("events/<event:slug>/games/<int:game_id>/", public.game_detail_page, name="game-detail"),
     path("players/<int:player_id>/", public.player_detail, name="player-detail"),
     # Links shared before players had ids: found by name, sent on to the id.

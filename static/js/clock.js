@@ -1,27 +1,32 @@
 // The round clock: counts down to the time the server stored. The page says the server's
 // "now" when it was made, so a phone whose clock is off still shows the venue's time left.
+// One ticker for every clock on the page, found again each second: a clock swapped in by a
+// refresh (the dashboard's tables, live.js) counts from its own "now".
 "use strict";
 
 (function () {
-  for (const clock of document.querySelectorAll("[data-clock]")) {
-    const ends = Date.parse(clock.dataset.ends);
-    const offset = Date.parse(clock.dataset.now) - Date.now();
-    const left = clock.querySelector("[data-left]");
-    const running = clock.querySelector("[data-running]");
-    const up = clock.querySelector("[data-up]");
-    function tick() {
+  function tick() {
+    for (const clock of document.querySelectorAll("[data-clock]")) {
+      if (!clock.dataset.offset) {
+        clock.dataset.offset = String(Date.parse(clock.dataset.now) - Date.now());
+      }
+      const ends = Date.parse(clock.dataset.ends);
+      const offset = parseInt(clock.dataset.offset, 10);
       // Rounded up: zero only once the server's time is up too (its form refuses earlier).
       const seconds = Math.max(0, Math.ceil((ends - (Date.now() + offset)) / 1000));
-      left.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-      running.hidden = seconds === 0;
-      up.hidden = seconds > 0;
+      const left = clock.querySelector("[data-left]");
+      if (left) left.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+      const running = clock.querySelector("[data-running]");
+      const up = clock.querySelector("[data-up]");
+      if (running) running.hidden = seconds === 0;
+      if (up) up.hidden = seconds > 0;
       clock.classList.toggle("up", seconds === 0);
       // The hand form's "the game ends after this hand" appears when time runs out.
       for (const choice of document.querySelectorAll("[data-time-up]")) {
         choice.hidden = seconds > 0;
       }
     }
-    tick();
-    setInterval(tick, 1000);
   }
+  tick();
+  setInterval(tick, 1000);
 })();

@@ -87,5 +87,10 @@
       undo.querySelector("button")?.focus({ preventScroll: true });
     });
   });
-  document.querySelectorAll("[data-print]").forEach((b) => b.addEventListener("click", () => window.print()));
+  // Print: the page as it is, or (data-print="slips") the round sheet's seat slips alone.
+  document.querySelectorAll("[data-print]").forEach((b) => b.addEventListener("click", () => {
+    if (b.dataset.print) document.body.dataset.printing = b.dataset.print;
+    window.print();
+  }));
+  window.addEventListener("afterprint", () => { delete document.body.dataset.printing; });
 })();

@@ -67,6 +67,17 @@ class TableState:
     game: Game
     state: str  # one of STATES
     label: str  # the hand in play ("E3-1") while playing
+    late: bool = False  # the round's clock (with the table's extra minutes) is up, no result yet
+
+    @property
+    def urgency(self) -> int:
+        """What the organizer looks at first: a dispute, a result waiting, a table past its
+        time; then the tables playing, those not started, those done."""
+        if self.state in ("disputed", "waiting"):
+            return 0 if self.state == "disputed" else 1
+        if self.late:
+            return 2
+        return {"playing": 3, "not_started": 4}.get(self.state, 5)
 
 
 def table_states(event: Event) -> tuple[int | None, list[TableState]]:
@@ -93,6 +104,7 @@ def table_states(event: Event) -> tuple[int | None, list[TableState]]:
     ):
         hands[game_id].append(data)
     rules = event.rules
+    now = timezone.now()
     states = []
     for game in games:
         label = ""
@@ -108,7 +120,16 @@ def table_states(event: Event) -> tuple[int | None, list[TableState]]:
             label = upcoming["label"] if upcoming else ""
         else:
             state = "not_started"
-        states.append(TableState(game, state, label))
+        started = game.round.clock_started_at
+        late = (
+            state in ("playing", "not_started")
+            and bool(event.round_minutes)
+            and started is not None
+            and now >= started + timedelta(minutes=event.round_minutes + game.extra_minutes)
+        )
+        states.append(TableState(game, state, label, late))
+    # Within each round, the tables needing the organizer first (the page groups by round).
+    states.sort(key=lambda s: (s.game.round.number, s.urgency, s.game.table))
     return number, states
 
 

@@ -19,6 +19,7 @@ from tournament.i18n import error_text, hand_label, hand_summary, seat_label
 from tournament.models import Event, Game, Hand
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
+from tournament.selectors.players import event_player_names
 from tournament.selectors.tables import round_clock
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
@@ -38,10 +39,6 @@ def _game(event: Event, game_id: int, live_scores: bool = False) -> Game:
         return game_for_entry(event, game_id, live_scores)
     except Game.DoesNotExist:
         raise Http404 from None
-
-
-def _player_names(event: Event) -> list[str]:
-    return list(event.entries.order_by("player__name").values_list("player__name", flat=True))
 
 
 def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> Any:
@@ -222,7 +219,7 @@ def _scores_page(
 def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     names = [s.player.name for s in game.seats.all()]
-    kwargs = {"rules": event.rules, "names": names, "players": _player_names(event)}
+    kwargs = {"rules": event.rules, "names": names, "players": event_player_names(event)}
     if request.method != "POST":
         return _scores_page(
             request, event, game, ScoresForm(initial=scores_initial(game), **kwargs)
@@ -264,7 +261,12 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
 def game_new(request: HttpRequest, event: Event) -> HttpResponse:
     """A table that was not seated here (a club night, a late table): players chosen in the form."""
     n = event.rules.players
-    kwargs = {"rules": event.rules, "names": [""] * n, "players": _player_names(event), "new": True}
+    kwargs = {
+        "rules": event.rules,
+        "names": [""] * n,
+        "players": event_player_names(event),
+        "new": True,
+    }
     if request.method != "POST":
         initial = {"round": request.GET.get("round") or 1, "table": request.GET.get("table") or 1}
         return _scores_page(request, event, None, ScoresForm(initial=initial, **kwargs))

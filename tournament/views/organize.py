@@ -36,8 +36,9 @@ from tournament.permissions import (
     referee_required,
 )
 from tournament.selectors.games import audit_list, round_list, round_was_taken_back
+from tournament.selectors.players import event_player_names
 from tournament.selectors.standings import event_standings, stage_result
-from tournament.selectors.tables import live_links, round_clock, table_states
+from tournament.selectors.tables import live_links, round_clock, round_phase, table_states
 from tournament.services.clock import (
     event_round_minutes_set,
     game_extra_minutes,
@@ -118,7 +119,8 @@ def _dashboard(
         tied = [str(p) for p in result.to_settle] if settles else []
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
         stage_rows.append({"stage": stage, "result": result, "tie_form": form, "tied": tied})
-    entries = list(event.entries.select_related("player").order_by("substitute", "player__name"))
+    # As registered (the pasted list), stand-ins last.
+    entries = list(event.entries.select_related("player").order_by("substitute", "pk"))
     rounds = list(round_list(event))
     next_round = max((r.number for r in rounds), default=0) + 1
     return render(
@@ -132,6 +134,7 @@ def _dashboard(
             "rounds": rounds,
             "state_round": state_round,
             "states": states,
+            "phase": round_phase(event),
             "table_entry_choices": TABLE_ENTRY_CHOICES,
             "table_mode_choices": TABLE_MODE_CHOICES,
             # A referee sees the tables and rounds; settings, seating, stages and players are
@@ -393,7 +396,7 @@ def table_states_live(request: HttpRequest, event: Event) -> HttpResponse:
     response = render(
         request,
         "tournament/manage/_table_states.html",
-        {"event": event, "state_round": number, "states": states},
+        {"event": event, "state_round": number, "states": states, "phase": round_phase(event)},
     )
     response["Cache-Control"] = "no-cache"
     return response
@@ -463,7 +466,7 @@ def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's penalty report: every penalty given (cancelled ones kept, marked), and the
     form to give one."""
-    players = list(event.entries.order_by("player__name").values_list("player__name", flat=True))
+    players = event_player_names(event)
     form = PenaltyForm(request.POST or None, players=players)
     status = 200
     if request.method == "POST":

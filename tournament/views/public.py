@@ -408,6 +408,43 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+SEATING_ORDERS = ("table", "name")
+
+
+@require_GET
+@known_query("order")
+def round_seating_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's seating to print for the wall (one A4 for up to 16 tables): by table, each
+    with its players by wind; or (`?order=name`) every player by name with their table and
+    wind, for a room looking for its own name."""
+    event = get_object_or_404(Event, slug=slug)
+    order = request.GET.get("order") or "table"
+    if order not in SEATING_ORDERS:
+        raise Http404
+    seating = round_seating(event, number)
+    if not seating:
+        raise Http404  # a round this event has not seated
+    by_name = sorted(
+        (
+            {"name": name, "table": t.table, "position": i}
+            for t in seating
+            for i, name in enumerate(t.players)
+        ),
+        key=lambda seat: _folded(seat["name"]),
+    )
+    return render(
+        request,
+        "tournament/round_seating.html",
+        {
+            "event": event,
+            "number": number,
+            "order": order,
+            "seating": seating,
+            "by_name": by_name if order == "name" else [],
+        },
+    )
+
+
 def shared_page(
     request: HttpRequest,
     kind: str,
