@@ -115,15 +115,32 @@ def test_the_event_statistics_page(client):
     html = page.content.decode()
     assert page.status_code == 200
     assert "Deal-in rate" in html and "0.222" in html and "3400" in html
-    # With the default minimum (20 hands) everyone is set aside, named with their hands.
-    html = client.get(f"/events/{event.slug}/stats/").content.decode()
+    # Above what they played, everyone is set aside, named with their hands.
+    html = client.get(f"/events/{event.slug}/stats/?min=20").content.decode()
     assert "Fewer than 20 hands" in html and "Baba</a> (9)" in html
+    # Issue 32: the page starts from a minimum that fits the event (a fixed 20 hid every
+    # player of a short event): half the middle player's 9 hands, and it says so.
+    html = client.get(f"/events/{event.slug}/stats/").content.decode()
+    assert "Baba</a> (9)" not in html and "at least 4 hands" in html and "usual minimum" in html
     # Sorted by deal-in rate, lowest first: Baba (0.5) last.
     html = client.get(f"/events/{event.slug}/stats/?min=0&sort=deal_in_rate").content.decode()
     table = html[html.index("Every statistic") :]
     assert table.index("Baba") > table.index("Doi")
     # A bad parameter is the default, not an error.
     assert client.get(f"/events/{event.slug}/stats/?min=lots").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("hands", "least"),
+    [([], 0), ([0, 0], 0), ([9] * 4, 4), ([8, 9, 10, 200], 4), ([60] * 8, 20), ([1, 0, 0], 0)],
+)
+def test_the_fitting_minimum_never_hides_the_middle_player(hands, least):
+    from tournament.views.public import fitting_minimum
+
+    assert fitting_minimum(hands) == least
+    played = sorted(h for h in hands if h)
+    if played:  # at least half of those who played are ranked
+        assert sum(h >= least for h in played) * 2 >= len(played)
 
 
 def test_the_statistics_page_speaks_japanese(client):

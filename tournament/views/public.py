@@ -338,18 +338,29 @@ MIN_HANDS = 20  # statistics over fewer hands say little: such players are liste
 MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
 
 
+def fitting_minimum(hands: list[int]) -> int:
+    """The minimum a page starts from: half the hands of the median player who has any, and
+    never more than MIN_HANDS — so at least half the players with hands are ranked. A fixed
+    20 hid everyone after a one-day event of two hanchan (issue 32)."""
+    played = sorted(h for h in hands if h)
+    if not played:
+        return 0
+    return min(MIN_HANDS, played[(len(played) - 1) // 2] // 2)
+
+
 @require_GET
 @known_query("min", "sort")
 @by_event_version
 def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
     """Players' statistics from the hand records: a leaderboard per statistic, then every
     statistic in one sortable table; players below `?min=` hands are set aside."""
-    try:
-        least = int(request.GET.get("min", MIN_HANDS))
-    except ValueError:
-        least = MIN_HANDS
-    least = max(0, min(least, 10_000))
     rows = event_statistics(event)
+    fitting = fitting_minimum([r.tally.hands for r in rows])
+    try:
+        least = int(request.GET.get("min", fitting))
+    except ValueError:
+        least = fitting
+    least = max(0, min(least, 10_000))
     counted = [r for r in rows if r.tally.hands and r.tally.hands >= least]
     aside = [r for r in rows if not (r.tally.hands and r.tally.hands >= least)]
     table = statistics_table(counted)
@@ -377,7 +388,8 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
             "boards": boards,
             "aside": aside,
             "least": least,
-            "choices": sorted({*MIN_HANDS_CHOICES, least}),
+            "fitting": fitting,
+            "choices": sorted({*MIN_HANDS_CHOICES, least, fitting}),
         },
     )
 
