@@ -135,7 +135,7 @@ def test_the_event_statistics_page(client):
     [([], 0), ([0, 0], 0), ([9] * 4, 4), ([8, 9, 10, 200], 4), ([60] * 8, 20), ([1, 0, 0], 0)],
 )
 def test_the_fitting_minimum_never_hides_the_middle_player(hands, least):
-    from tournament.views.public import fitting_minimum
+    from tournament.selectors.statistics import fitting_minimum
 
     assert fitting_minimum(hands) == least
     played = sorted(h for h in hands if h)

@@ -72,3 +72,16 @@ def player_statistics(player: Player) -> tuple[dict[int, Tally], Tally]:
     for tally in per_event.values():
         overall.merge(tally)
     return per_event, overall
+
+
+MIN_HANDS = 20  # statistics over fewer hands say little: such players are listed apart
+
+
+def fitting_minimum(hands: list[int]) -> int:
+    """The minimum a statistics page starts from: half the hands of the median player who has
+    any, and never more than MIN_HANDS — so at least half the players with hands are ranked.
+    A fixed 20 hid everyone after a one-day event of two hanchan (issue 32)."""
+    played = sorted(h for h in hands if h)
+    if not played:
+        return 0
+    return min(MIN_HANDS, played[(len(played) - 1) // 2] // 2)

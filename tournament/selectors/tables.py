@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -153,6 +154,32 @@ def round_seating(event: Event, number: int) -> list[SeatedTable]:
     for table, name in seats:
         tables.setdefault(table, SeatedTable(table, [])).players.append(name)
     return list(tables.values())
+
+
+@dataclass
+class FoundSeat:
+    name: str
+    table: int
+    position: int  # 0 is East
+
+
+def _folded(text: str) -> str:
+    """A name as a search compares and sorts it: one spelling (NFKC), any case, no spaces
+    (山田一郎 finds 山田 一郎)."""
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def seats_named(seating: list[SeatedTable], typed: str) -> list[FoundSeat]:
+    """The seats whose player's name holds `typed` (all of them for ""), by name — the same
+    family name together, as a list on the wall is read."""
+    wanted = _folded(typed)
+    found = [
+        FoundSeat(name, t.table, position)
+        for t in seating
+        for position, name in enumerate(t.players)
+        if wanted in _folded(name)
+    ]
+    return sorted(found, key=lambda seat: (_folded(seat.name), seat.table))
 
 
 @dataclass

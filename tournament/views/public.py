@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -39,8 +38,14 @@ from tournament.selectors.standings import (
     published_standings,
     round_progress,
 )
-from tournament.selectors.statistics import event_statistics, player_statistics
-from tournament.selectors.tables import RoundPhase, round_clock, round_phase, round_seating
+from tournament.selectors.statistics import event_statistics, fitting_minimum, player_statistics
+from tournament.selectors.tables import (
+    RoundPhase,
+    round_clock,
+    round_phase,
+    round_seating,
+    seats_named,
+)
 from tournament.views.conditional import (
     GameVersion,
     PlayerEvents,
@@ -264,12 +269,6 @@ def _screen_body(
 FIND_MOST = 20  # seats a search shows: a name typed is a name or two, not the room
 
 
-def _folded(text: str) -> str:
-    """A name as a search compares it: one spelling (NFKC), any case, no spaces (山田一郎 finds
-    山田 一郎)."""
-    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 @require_GET
 @known_query("name")
 def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
@@ -278,13 +277,7 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     typed = request.GET.get("name", "")[:NAME_MAX].strip()
     phase = round_phase(event)
-    found: list[dict[str, Any]] = []
-    if typed and phase.number is not None:
-        wanted = _folded(typed)
-        for table in round_seating(event, phase.number):
-            for position, name in enumerate(table.players):
-                if wanted and wanted in _folded(name):
-                    found.append({"name": name, "table": table.table, "position": position})
+    found = seats_named(round_seating(event, phase.number), typed) if phase.number else []
     return render(
         request,
         "tournament/find_seat.html",
@@ -334,18 +327,7 @@ def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpRespon
     return download(data, fmt, name)
 
 
-MIN_HANDS = 20  # statistics over fewer hands say little: such players are listed apart
 MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
-
-
-def fitting_minimum(hands: list[int]) -> int:
-    """The minimum a page starts from: half the hands of the median player who has any, and
-    never more than MIN_HANDS — so at least half the players with hands are ranked. A fixed
-    20 hid everyone after a one-day event of two hanchan (issue 32)."""
-    played = sorted(h for h in hands if h)
-    if not played:
-        return 0
-    return min(MIN_HANDS, played[(len(played) - 1) // 2] // 2)
 
 
 @require_GET
@@ -436,14 +418,6 @@ def round_seating_page(request: HttpRequest, slug: str, number: int) -> HttpResp
     seating = round_seating(event, number)
     if not seating:
         raise Http404  # a round this event has not seated
-    by_name = sorted(
-        (
-            {"name": name, "table": t.table, "position": i}
-            for t in seating
-            for i, name in enumerate(t.players)
-        ),
-        key=lambda seat: _folded(seat["name"]),
-    )
     return render(
         request,
         "tournament/round_seating.html",
@@ -452,7 +426,7 @@ def round_seating_page(request: HttpRequest, slug: str, number: int) -> HttpResp
             "number": number,
             "order": order,
             "seating": seating,
-            "by_name": by_name if order == "name" else [],
+            "by_name": seats_named(seating, "") if order == "name" else [],
         },
     )
 
