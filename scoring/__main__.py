@@ -1,4 +1,4 @@
-"""`python -m scoring presets|hand|game|settle` (CONTRACT.md §1)."""
+"""`python -m scoring presets|hand|game|settle|seat` (CONTRACT.md §1, §5)."""
 
 import sys
 

@@ -16,11 +16,13 @@ from scoring.evaluate import evaluate
 from scoring.game_types import game_type
 from scoring.hand_parse import parse_hand
 from scoring.messages import fail
+from scoring.names import normalize_name
 from scoring.parse import Doc, check_int, check_table_names, load_json
 from scoring.payments import price_hand
+from scoring.plans import MAX_ROUNDS, SIZES, plan
 from scoring.presets import PRESETS, ruleset_from_json
 
-USAGE = "usage: python -m scoring presets | hand | game | settle   (JSON on stdin)"
+USAGE = "usage: python -m scoring presets | hand | game | settle | seat   (JSON on stdin)"
 
 
 def presets() -> list[dict[str, Any]]:
@@ -115,7 +117,23 @@ def settle_command(data: Any) -> dict[str, Any]:
     return evaluate(rules, len(scores), data).settlement.to_json()
 
 
-COMMANDS: dict[str, Callable[[Any], Any]] = {"hand": hand, "game": game, "settle": settle_command}
+def seat_command(data: Any) -> dict[str, Any]:
+    """CONTRACT §5: every round of the day planned at once."""
+    doc = Doc(data).only("players", "rounds", "seed", "size")
+    names = doc.list("players")
+    players = [normalize_name(name, f"players[{i}]") for i, name in enumerate(names)]
+    rounds = doc.int("rounds", low=1, high=MAX_ROUNDS)
+    size = doc.int("size", default=4, low=min(SIZES), high=max(SIZES))
+    seed = doc.int("seed", default=0)
+    return plan(players, rounds, size, seed).to_json()
+
+
+COMMANDS: dict[str, Callable[[Any], Any]] = {
+    "hand": hand,
+    "game": game,
+    "settle": settle_command,
+    "seat": seat_command,
+}
 
 
 def run(command: str, data: Any) -> Any:
