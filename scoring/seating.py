@@ -2,8 +2,14 @@
 
 - `random`: a random draw that keeps players apart who have met before, as far as it can
   (many random draws, each improved by swaps, scored by the number of repeat pairings);
-- `standings`: players in standings order, 1–4 together, 5–8, …
-Then `draw_winds` shuffles each table: the first seat is East, the starting dealer (起家).
+- `standings`: players in standings order, 1–4 together, 5–8, …;
+- `swiss`: by standings, then swaps between neighbouring tables (a player moves one table up
+  or down at most) while a swap lowers the repeat pairings;
+- `interval`: players 1, 1+k, 1+2k, … together (k the step, the number of tables unless
+  given), the strong spread over the tables;
+- a round of a whole-day plan (scoring/plans.py) is seated as the plan says.
+Then `assign_winds` orders each table: the first seat is East, the starting dealer (起家), and
+each player takes the wind they have had least (`draw_winds` for a table with no history).
 Byes go to whoever has sat out least (then, by standings, the lowest placed; randomly else).
 """
 
@@ -11,12 +17,12 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, permutations
 
 from scoring.messages import fail
 
 Player = Hashable
-METHODS = ("random", "standings")
+METHODS = ("random", "standings", "swiss", "interval")
 
 
 def pair(a: Player, b: Player) -> frozenset[Player]:
@@ -61,8 +67,10 @@ def seat(
     history: Mapping[frozenset[Player], int] | None = None,
     rng: _random.Random | None = None,
     tries: int = 60,
+    step: int | None = None,
 ) -> list[list[Player]]:
-    """Split `players` (a multiple of `size`) into tables; for `standings`, in the order given."""
+    """Split `players` (a multiple of `size`) into tables; for `standings`, `swiss` and
+    `interval`, `players` are in standings order."""
     if method not in METHODS:
         raise fail("seating.method", "method", method=method, known=", ".join(METHODS))
     if size < 2:
@@ -72,9 +80,13 @@ def seat(
     if len(set(players)) != len(players):
         raise fail("seating.twice", "players")
     rng = rng or _random.Random()
+    history = history or {}
     if method == "standings":
         return [list(players[i : i + size]) for i in range(0, len(players), size)]
-    history = history or {}
+    if method == "swiss":
+        return swiss(players, size, history)
+    if method == "interval":
+        return interval(players, size, step)
     best: list[list[Player]] | None = None
     best_cost = -1
     for _ in range(max(1, tries)):
@@ -88,6 +100,72 @@ def seat(
             break
     assert best is not None
     return best
+
+
+def swiss(
+    players: Sequence[Player], size: int, history: Mapping[frozenset[Player], int]
+) -> list[list[Player]]:
+    """Tables by standings, then the best swap between two neighbouring tables while one lowers
+    the repeat pairings: a player moves one table at most, so the strong still meet the
+    strong, and nobody meets again where such a swap avoids it."""
+    tables = [list(players[i : i + size]) for i in range(0, len(players), size)]
+    home = {p: i // size for i, p in enumerate(players)}  # the table the standings give
+
+    def cost(t: Sequence[Player]) -> int:
+        return sum(history.get(pair(a, b), 0) for a, b in combinations(t, 2))
+
+    for _ in range(len(tables) * size * size):  # each swap lowers the total: a bound
+        best = None
+        for i in range(len(tables) - 1):
+            here, there = tables[i], tables[i + 1]
+            before = cost(here) + cost(there)
+            if not before:
+                continue
+            for a in range(size):
+                for b in range(size):
+                    if abs(home[here[a]] - (i + 1)) > 1 or abs(home[there[b]] - i) > 1:
+                        continue  # never two tables from where the standings put them
+                    ti, tj = here[:], there[:]
+                    ti[a], tj[b] = tj[b], ti[a]
+                    gain = before - cost(ti) - cost(tj)
+                    if gain > 0 and (best is None or gain > best[0]):
+                        best = (gain, i, ti, tj)
+        if best is None:
+            break
+        _gain, i, tables[i], tables[i + 1] = best
+    return tables
+
+
+def interval(players: Sequence[Player], size: int, step: int | None = None) -> list[list[Player]]:
+    """Players 1, 1+k, 1+2k, … at one table, 2, 2+k, … at the next (k = `step`, the number of
+    tables unless given): standings order in blocks of k tables, each block spread across
+    its tables. A last block too short for k tables spreads over the tables it fills."""
+    count = len(players) // size
+    k = count if not step else max(1, min(step, count))
+    tables: list[list[Player]] = []
+    for start in range(0, len(players), k * size):
+        block = players[start : start + k * size]
+        width = len(block) // size
+        tables += [list(block[j::width]) for j in range(width)]
+    return tables
+
+
+def assign_winds(
+    table: Sequence[Player],
+    winds_so_far: Mapping[Player, Sequence[int]],
+    rng: _random.Random,
+) -> list[Player]:
+    """The table in seat order, East first: each player at the wind they have had least — the
+    order with the least Σ (times at that wind)², ties drawn at random."""
+    orders = list(permutations(range(len(table))))
+    rng.shuffle(orders)
+
+    def had(p: Player, k: int) -> int:
+        counts = winds_so_far.get(p, ())
+        return counts[k] if k < len(counts) else 0
+
+    best = min(orders, key=lambda o: sum(had(table[j], k) ** 2 for k, j in enumerate(o)))
+    return [table[j] for j in best]
 
 
 def _improve(tables: list[list[Player]], history: Mapping[frozenset[Player], int]) -> int:

@@ -135,6 +135,14 @@ class SeatRoundForm(ServiceForm):
         choices=[
             ("random", _("Random, keeping apart players who have met")),
             ("standings", _("By standings: 1–4 together, 5–8, …")),
+            (
+                "swiss",
+                _("Swiss: by standings, a player moved a table up or down so nobody meets again"),
+            ),
+            (
+                "interval",
+                _("Interval: one player from each quarter of the standings at every table"),
+            ),
         ],
         widget=forms.RadioSelect,
         initial="random",

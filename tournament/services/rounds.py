@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
-from scoring.seating import choose_byes, draw_winds, meetings, seat
+from scoring.seating import assign_winds, choose_byes, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
 from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
@@ -19,6 +19,8 @@ from tournament.services.stages import stage_require_open
 from tournament.services.tables import table_links_for_round
 
 SHORTFALLS = ("bye", "substitute")
+# Methods that seat by the standings: they need every table done (an open one would move them).
+RANKED_METHODS = ("standings", "swiss", "interval")
 
 
 class RoundSeatedError(ServiceError):
@@ -115,7 +117,7 @@ def round_seat(
         .order_by("round__number", "table")
         .values_list("round__number", "table")
     )
-    if open_games and method == "standings":
+    if open_games and method in RANKED_METHODS:
         # Seating by standings needs them final: an open table would change who sits where.
         first_round, first_table = open_games[0]
         raise ServiceError("round.unfinished", "method", round=first_round, table=first_table)
@@ -144,14 +146,19 @@ def round_seat(
             so_far: dict[str, int] = defaultdict(int)
             for name in earlier.values_list("player__name", flat=True):
                 so_far[name] += 1
-            byes = choose_byes(pool, extra, so_far, rng, ranked=method == "standings")
+            byes = choose_byes(pool, extra, so_far, rng, ranked=method in RANKED_METHODS)
         else:
             stand_ins = _substitutes(event, size - extra)
     playing = [p for p in pool if p not in byes] + [p.name for p in stand_ins]
-    history_rows = Seat.objects.filter(round__event=event).values_list("game_id", "player__name")
+    history_rows = Seat.objects.filter(round__event=event).values_list(
+        "game_id", "player__name", "position"
+    )
     tables_before: dict[int, list[str]] = defaultdict(list)
-    for game_id, name in history_rows:
+    winds_so_far: dict[str, list[int]] = defaultdict(lambda: [0] * size)
+    for game_id, name, position in history_rows:
         tables_before[game_id].append(name)
+        if position < size:
+            winds_so_far[name][position] += 1
     with engine_errors():
         tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
     rnd = Round.objects.create(event=event, number=number)
@@ -160,7 +167,7 @@ def round_seat(
     games = []
     for t, table in enumerate(tables, start=1):
         game = Game.objects.create(round=rnd, table=t, finished=False)
-        order = draw_winds(table, rng)
+        order = assign_winds(table, winds_so_far, rng)  # each at the wind had least
         seated.append(order)
         Seat.objects.bulk_create(
             Seat(game=game, round=rnd, position=i, player=players[name])

@@ -1,0 +1,74 @@
+"""Issue 33: the ways a round is seated, pure and seeded — Swiss (by standings, a player moved
+one table at most to avoid a repeat), interval (one player from each quarter of the standings
+at a table), and winds: each player at the wind they have had least."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from scoring.errors import ScoringError
+from scoring.seating import assign_winds, draw_winds, interval, meetings, repeats, seat, swiss
+
+PLAYERS = [f"S{i:02d}" for i in range(16)]  # in standings order
+
+
+def table_of(tables) -> dict[str, int]:
+    return {p: i for i, t in enumerate(tables) for p in t}
+
+
+def test_swiss_keeps_the_standings_and_moves_a_player_one_table_at_most():
+    # Last round the standings' tables met already: by standings, every pair would repeat.
+    history = meetings([PLAYERS[i : i + 4] for i in range(0, 16, 4)])
+    by_standings = seat(PLAYERS, 4, "standings")
+    assert repeats(by_standings, history) == 24
+    tables = swiss(PLAYERS, 4, history)
+    assert repeats(tables, history) < repeats(by_standings, history)
+    assert sorted(p for t in tables for p in t) == sorted(PLAYERS)
+    where = table_of(tables)
+    for rank, player in enumerate(PLAYERS):
+        assert abs(where[player] - rank // 4) <= 1  # one table up or down at most
+
+
+def test_swiss_without_history_is_the_standings():
+    assert swiss(PLAYERS, 4, {}) == seat(PLAYERS, 4, "standings")
+
+
+def test_interval_spreads_the_standings_over_the_tables():
+    tables = interval(PLAYERS, 4)
+    assert tables[0] == ["S00", "S04", "S08", "S12"]
+    assert tables[3] == ["S03", "S07", "S11", "S15"]
+    # A step of 2: two blocks of two tables, each spread over its own.
+    stepped = interval(PLAYERS, 4, step=2)
+    assert stepped[0] == ["S00", "S02", "S04", "S06"] and stepped[2] == ["S08", "S10", "S12", "S14"]
+    assert seat(PLAYERS, 4, "interval") == tables
+
+
+def test_each_player_takes_the_wind_they_have_had_least():
+    table = ["A", "B", "C", "D"]
+    had = {"A": [2, 0, 1, 1], "B": [0, 2, 1, 1], "C": [1, 1, 0, 2], "D": [1, 1, 2, 0]}
+    # A never sat South, B never East, C never West, D never North.
+    assert assign_winds(table, had, random.Random(1)) == ["B", "A", "C", "D"]
+
+    # Over a day the winds even out far better than drawn at random (round by round, a table
+    # cannot always give all four what they lack: a whole-day plan balances them exactly).
+    def spread(place) -> Counter:
+        counts = {p: [0, 0, 0, 0] for p in PLAYERS}
+        rng = random.Random(3)
+        for _ in range(8):
+            for t in seat(PLAYERS, 4, "random", rng=rng):
+                for k, p in enumerate(place(t, counts, rng)):
+                    counts[p][k] += 1
+        return Counter(max(c) - min(c) for c in counts.values())
+
+    least = spread(assign_winds)
+    drawn = spread(lambda t, _counts, rng: draw_winds(t, rng))
+    assert max(least) <= 2 and least[0] + least[1] > drawn[0] + drawn[1]
+
+
+def test_an_unknown_method_is_named():
+    with pytest.raises(ScoringError) as raised:
+        seat(PLAYERS, 4, "alphabetical")
+    assert raised.value.field == "method"
