@@ -125,7 +125,15 @@ def floor_of(n: int, size: int, byes: list[int], rounds: int) -> tuple[int, int]
         extra, played = s - (n - 1), rounds - b
         if extra > 0 and played > 1:
             over += ceil(extra / (played - 1))
-    return best_max, ceil(over / 2)
+    pairs = ceil(over / 2)
+    if rounds > 1 and not any(byes):
+        # Fewer tables than seats at one: a table of the second round takes its players from
+        # the first round's tables, so some of them sat together (pigeonhole), at every table.
+        tables = n // size
+        share, more = divmod(size, tables)
+        together = more * (share + 1) * share // 2 + (tables - more) * share * (share - 1) // 2
+        pairs = max(pairs, tables * together)
+    return best_max, pairs
 
 
 def plan(players: Sequence[str], rounds: int, size: int = 4, seed: int = 0) -> Plan:

@@ -72,5 +72,6 @@ def test_players_are_listed_as_registered(organizer):
     options = re.findall(r'<option value="([^"]+)"', page)
     assert [o for o in options if o in pasted] == pasted
     dashboard = text(client.get(f"/events/{event.slug}/manage/"))
+    dashboard = dashboard[dashboard.index('<ul class="players">') :]
     positions = [dashboard.index(f">{name}<") for name in pasted]
     assert positions == sorted(positions)

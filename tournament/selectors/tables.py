@@ -12,7 +12,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring import parse_hand, replay
-from tournament.models import Event, Game, Hand, Round, Seat, TableLink
+from scoring.plans import Plan, PlannedRound
+from tournament.models import Event, Game, Hand, Round, Seat, SitOut, TableLink
 
 
 @dataclass
@@ -217,3 +218,41 @@ def round_phase(event: Event) -> RoundPhase:
     if clock is None and not games["begun"]:
         return RoundPhase(rnd.number, "seating")
     return RoundPhase(rnd.number, "play", clock)
+
+
+def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | None:
+    """The event's seatings so far (through round `up_to`), reported as a whole-day plan is
+    (scoring/plans.py): the pairs who met more than once and who, each player's winds, and the
+    least the numbers allow; `unbalanced` adds the players whose winds differ by more than
+    one. None before any round is seated. Two queries."""
+    seats = Seat.objects.filter(round__event=event)
+    byes = SitOut.objects.filter(round__event=event, reason="bye")
+    if up_to is not None:
+        seats, byes = seats.filter(round__number__lte=up_to), byes.filter(round__number__lte=up_to)
+    tables: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    players: dict[str, None] = {}
+    for number, table, name in seats.order_by(
+        "round__number", "game__table", "position"
+    ).values_list("round__number", "game__table", "player__name"):
+        tables[number][table].append(name)
+        players[name] = None
+    sat_out: dict[int, list[str]] = defaultdict(list)
+    for number, name in byes.values_list("round__number", "player__name"):
+        sat_out[number].append(name)
+        players[name] = None
+    numbers = sorted(set(tables) | set(sat_out))
+    if not numbers:
+        return None
+    size = max((len(t) for r in tables.values() for t in r.values()), default=event.rules.players)
+    plan = Plan(
+        tuple(
+            PlannedRound(tuple(tuple(t) for _n, t in sorted(tables[n].items())), tuple(sat_out[n]))
+            for n in numbers
+        ),
+        tuple(players),
+        size,
+    )
+    report = plan.report()
+    report["unbalanced"] = [p for p, c in report["winds"].items() if max(c) - min(c) > 1]
+    report["rounds"] = len(numbers)
+    return report

@@ -38,7 +38,13 @@ from tournament.permissions import (
 from tournament.selectors.games import audit_list, round_list, round_was_taken_back
 from tournament.selectors.players import event_player_names
 from tournament.selectors.standings import event_standings, stage_result
-from tournament.selectors.tables import live_links, round_clock, round_phase, table_states
+from tournament.selectors.tables import (
+    live_links,
+    round_clock,
+    round_phase,
+    seating_report,
+    table_states,
+)
 from tournament.services.clock import (
     event_round_minutes_set,
     game_extra_minutes,
@@ -135,6 +141,7 @@ def _dashboard(
             "state_round": state_round,
             "states": states,
             "phase": round_phase(event),
+            "seating": seating_report(event),
             "table_entry_choices": TABLE_ENTRY_CHOICES,
             "table_mode_choices": TABLE_MODE_CHOICES,
             # A referee sees the tables and rounds; settings, seating, stages and players are
@@ -274,7 +281,13 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
     return render(
         request,
         "tournament/manage/round_sheet.html",
-        {"event": event, "round": rnd, "tables": tables, "clock": round_clock(rnd)},
+        {
+            "event": event,
+            "round": rnd,
+            "tables": tables,
+            "clock": round_clock(rnd),
+            "seating": seating_report(event, up_to=number),
+        },
     )
 
 
