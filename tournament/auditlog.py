@@ -45,6 +45,9 @@ ACTIONS = {
     "clock.minutes": gettext_lazy("Minutes per round"),
     "clock.start": gettext_lazy("Round clock started"),
     "clock.extra": gettext_lazy("Extra minutes"),
+    "plan.make": gettext_lazy("Seating plan made"),
+    "plan.upload": gettext_lazy("Seating plan uploaded"),
+    "plan.remove": gettext_lazy("Seating plan removed"),
 }
 
 
@@ -201,7 +204,18 @@ def entry_sentence(entry: AuditEntry) -> str:
 
 
 def _settings(action: str, before: Any, after: Any) -> str | None:
-    """The round clock, table links, who enters results, a deleted event: each in words."""
+    """The round clock, table links, who enters results, a deleted event, a seating plan: each
+    in words."""
+    if action in ("plan.make", "plan.upload") and after:
+        rounds = after.get("rounds") or 0
+        repeated = after.get("pairs_met_more_than_once") or 0
+        return ngettext(
+            "%(n)d round; %(pairs)d pairs meet more than once",
+            "%(n)d rounds; %(pairs)d pairs meet more than once",
+            rounds,
+        ) % {"n": rounds, "pairs": repeated}
+    if action == "plan.remove":
+        return _("The seating plan is removed.")
     if action == "clock.minutes" and after:
         minutes = after.get("round_minutes") or 0
         if not minutes:

@@ -127,6 +127,32 @@ class PlayersForm(ServiceForm):
     )
 
 
+class PlanMakeForm(ServiceForm):
+    """A whole-day plan for the players in play (services/plans.plan_make)."""
+
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=40, initial=8)
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text=_("The same seed makes the same plan; empty: a new one each time."),
+    )
+
+
+class PlanUploadForm(ServiceForm):
+    """A plan made elsewhere: JSON as python -m scoring seat writes it, or CSV."""
+
+    file = forms.FileField(
+        label=_("Plan file"),
+        help_text=_(
+            "JSON as python -m scoring seat writes it, or CSV: round, table, then the players "
+            "East first (a row whose table is “bye” lists that round's byes)."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,.csv,.txt"}),
+    )
+
+
 class SeatRoundForm(ServiceForm):
     # The round this form seats: sent again (a second tap, the back button), it is refused.
     round = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
@@ -143,6 +169,7 @@ class SeatRoundForm(ServiceForm):
                 "interval",
                 _("Interval: one player from each quarter of the standings at every table"),
             ),
+            ("plan", _("From the seating plan")),
         ],
         widget=forms.RadioSelect,
         initial="random",
@@ -160,6 +187,14 @@ class SeatRoundForm(ServiceForm):
     while_unfinished = forms.BooleanField(
         label=_("Seat it anyway; the open tables stay open"), required=False
     )
+
+    def __init__(self, *args: Any, has_plan: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not has_plan:  # "from the plan" only where the event keeps one
+            method = self.fields["method"]
+            method.choices = [c for c in method.choices if c[0] != "plan"]  # type: ignore[attr-defined]
+        else:
+            self.fields["method"].initial = "plan"
 
     @property
     def asks_unfinished(self) -> bool:

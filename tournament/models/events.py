@@ -320,3 +320,26 @@ class SeriesEvent(models.Model):
                 fields=["series", "event"], name="tournament_seriesevent_unique_event"
             ),
         ]
+
+
+class SeatingPlan(models.Model):
+    """An event's whole-day plan (CONTRACT §5): every round's tables in seat order and its byes,
+    made here (scoring/plans.py) or uploaded; rounds are seated from it one at a time."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="seating_plan")
+    # [{"tables": [[name, …] East first, …], "byes": [name, …]}, …], round 1 first
+    rounds = models.JSONField(_("rounds"))
+    source = models.CharField(
+        _("source"),
+        max_length=10,
+        choices=[("made", _("made here")), ("uploaded", _("uploaded"))],
+    )
+    seed = models.IntegerField(_("seed"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seating plan")
+        verbose_name_plural = _("seating plans")
+
+    def __str__(self) -> str:
+        return f"{self.event}: {len(self.rounds)}"

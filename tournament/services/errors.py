@@ -30,6 +30,38 @@ class Tables(tuple):
 
 
 MESSAGES: dict[str, str] = {
+    # --- whole-day seating plans (services/plans.py) ---
+    "plan.too_big": gettext_noop("the plan file is over {most} kB"),
+    "plan.encoding": gettext_noop("the plan file is not UTF-8 text"),
+    "plan.json": gettext_noop(
+        "this is not a plan: a JSON plan is an object with its rounds, as python -m scoring "
+        "seat writes it"
+    ),
+    "plan.round_shape": gettext_noop("round {round}: a round is an object with its tables"),
+    "plan.csv_row": gettext_noop(
+        "line {line}: a row is the round, the table (or bye), then the players East first"
+    ),
+    "plan.table_twice": gettext_noop("round {round} lists table {table} twice"),
+    "plan.round_missing": gettext_noop("round {round} is missing from the plan"),
+    "plan.empty": gettext_noop("the plan has no rounds"),
+    "plan.table_size": gettext_noop(
+        "round {round} table {table} seats {count} players; a table here seats {size}"
+    ),
+    "plan.player_missing": gettext_noop("round {round} does not seat {name}"),
+    "plan.bad_name": gettext_noop("round {round} table {table}: a name is empty or not text"),
+    "plan.bye_bad_name": gettext_noop("round {round}, byes: a name is empty or not text"),
+    "plan.unknown": gettext_noop(
+        "round {round} table {table}: {name} is not playing in this event"
+    ),
+    "plan.bye_unknown": gettext_noop("round {round}, byes: {name} is not playing in this event"),
+    "plan.twice": gettext_noop("round {round}: {name} is at table {first} and at table {table}"),
+    "plan.bye_twice": gettext_noop("round {round}: {name} is seated and has a bye as well"),
+    "plan.none": gettext_noop("this event has no seating plan: make or upload one first"),
+    "plan.no_round": gettext_noop("the plan has {rounds} rounds: it has no round {round}"),
+    "plan.stale": gettext_noop(
+        "the plan's round {round} does not fit the players in play now ({name}): make or "
+        "upload the plan again"
+    ),
     # --- events and players ---
     "event.listed_twice": gettext_noop("{name} is listed twice ({first} and {second})"),
     "event.slug_invalid": gettext_noop(

@@ -11,6 +11,7 @@ from django.db.models import Max, Q
 
 from scoring.seating import assign_winds, choose_byes, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
+from tournament.selectors.plans import plan_of
 from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, StageName, Tables, engine_errors
@@ -85,6 +86,47 @@ def _substitutes(event: Event, count: int) -> list[Player]:
     return players
 
 
+def _shortfall(
+    event: Event, pool: list[str], size: int, shortfall: str, method: str, rng: random.Random
+) -> tuple[list[str], list[Player]]:
+    """Who sits out (byes) or who stands in, when the players in play do not fill the tables."""
+    extra = len(pool) % size
+    if not extra:
+        return [], []
+    if shortfall not in SHORTFALLS:
+        raise ServiceError(
+            "round.shortfall",
+            "shortfall",
+            players=len(pool),
+            extra=extra,
+            size=size,
+            stand_ins=size - extra,
+        )
+    if shortfall == "substitute":
+        return [], _substitutes(event, size - extra)
+    earlier = SitOut.objects.filter(round__event=event, reason="bye")
+    so_far: dict[str, int] = defaultdict(int)
+    for name in earlier.values_list("player__name", flat=True):
+        so_far[name] += 1
+    return choose_byes(pool, extra, so_far, rng, ranked=method in RANKED_METHODS), []
+
+
+def _planned(event: Event, number: int, pool: list[str]) -> tuple[list[list[str]], list[str]]:
+    """Round `number` of the event's plan: its tables (in seat order) and byes — refused when
+    there is no plan, no such round, or the players in play are not the plan's."""
+    plan = plan_of(event)
+    if plan is None:
+        raise ServiceError("plan.none", "method")
+    if number > len(plan.rounds):
+        raise ServiceError("plan.no_round", "method", rounds=len(plan.rounds), round=number)
+    planned = plan.rounds[number - 1]
+    listed = [p for t in planned.tables for p in t] + list(planned.byes)
+    differ = sorted(set(listed) ^ set(pool))
+    if differ:
+        raise ServiceError("plan.stale", "method", round=number, name=", ".join(differ[:5]))
+    return [list(t) for t in planned.tables], list(planned.byes)
+
+
 @transaction.atomic
 def round_seat(
     *,
@@ -98,6 +140,7 @@ def round_seat(
 ) -> Round:
     """Seat the next round. Players who do not fill the last table sit out (`bye`, recorded)
     or play with stand-ins (`substitute`); with neither chosen, the organizer is asked.
+    `method` "plan": the event's seating plan's round, as planned (services/plans.py).
     `number` is the round the organizer's form meant to seat: a second tap, a retry or the
     back button finds it seated and is refused (RoundSeatedError), never seats another.
     Tables still open in earlier rounds: seating at random asks first (`while_unfinished`,
@@ -128,28 +171,13 @@ def round_seat(
     pool, cut = _pool(event, number)
     if len(pool) < size:
         raise ServiceError("round.too_few", "round", players=len(pool), size=size)
-    extra = len(pool) % size
-    byes: list[str] = []
-    stand_ins: list[Player] = []
-    if extra:
-        if shortfall not in SHORTFALLS:
-            raise ServiceError(
-                "round.shortfall",
-                "shortfall",
-                players=len(pool),
-                extra=extra,
-                size=size,
-                stand_ins=size - extra,
-            )
-        if shortfall == "bye":
-            earlier = SitOut.objects.filter(round__event=event, reason="bye")
-            so_far: dict[str, int] = defaultdict(int)
-            for name in earlier.values_list("player__name", flat=True):
-                so_far[name] += 1
-            byes = choose_byes(pool, extra, so_far, rng, ranked=method in RANKED_METHODS)
-        else:
-            stand_ins = _substitutes(event, size - extra)
-    playing = [p for p in pool if p not in byes] + [p.name for p in stand_ins]
+    if method == "plan":
+        tables, byes = _planned(event, number, pool)
+        stand_ins: list[Player] = []
+        playing = [p for t in tables for p in t]
+    else:
+        byes, stand_ins = _shortfall(event, pool, size, shortfall, method, rng)
+        playing = [p for p in pool if p not in byes] + [p.name for p in stand_ins]
     history_rows = Seat.objects.filter(round__event=event).values_list(
         "game_id", "player__name", "position"
     )
@@ -159,15 +187,18 @@ def round_seat(
         tables_before[game_id].append(name)
         if position < size:
             winds_so_far[name][position] += 1
-    with engine_errors():
-        tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
+    if method != "plan":
+        with engine_errors():
+            tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
+        # Each player at the wind they have had least (a plan's winds are balanced already).
+        tables = [assign_winds(table, winds_so_far, rng) for table in tables]
     rnd = Round.objects.create(event=event, number=number)
     players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut)}
     seated: list[list[str]] = []
     games = []
     for t, table in enumerate(tables, start=1):
         game = Game.objects.create(round=rnd, table=t, finished=False)
-        order = assign_winds(table, winds_so_far, rng)  # each at the wind had least
+        order = list(table)
         seated.append(order)
         Seat.objects.bulk_create(
             Seat(game=game, round=rnd, position=i, player=players[name])

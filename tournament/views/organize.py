@@ -3,6 +3,8 @@ Thin: forms collect, services write, selectors read; rights are checked by the d
 
 from __future__ import annotations
 
+import json
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -12,22 +14,25 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.auditlog import action_label, author, entry_sentence
 from tournament.forms.events import (
     EventCreateForm,
     PenaltyForm,
+    PlanMakeForm,
+    PlanUploadForm,
     PlayersForm,
     SeatRoundForm,
     TenhouImportForm,
     TieDecisionForm,
 )
 from tournament.i18n import error_text
-from tournament.models import Entry, Event, Game, Penalty, Round, Stage
+from tournament.models import Entry, Event, Game, Penalty, Round, SeatingPlan, Stage
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
     can_manage,
@@ -36,6 +41,7 @@ from tournament.permissions import (
     referee_required,
 )
 from tournament.selectors.games import audit_list, round_list, round_was_taken_back
+from tournament.selectors.plans import plan_csv, plan_of, plan_summary
 from tournament.selectors.players import event_player_names
 from tournament.selectors.standings import event_standings, stage_result
 from tournament.selectors.tables import (
@@ -59,6 +65,7 @@ from tournament.services.events import (
     event_table_entry_set,
 )
 from tournament.services.penalties import penalty_cancel, penalty_give
+from tournament.services.plans import PLAN_MAX_BYTES, plan_make, plan_remove, plan_upload
 from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 from tournament.services.tables import table_link_renew
@@ -109,9 +116,12 @@ def _dashboard(
     players_form: PlayersForm | None = None,
     seat_form: SeatRoundForm | None = None,
     tie_forms: dict[int, TieDecisionForm] | None = None,
+    plan_form: PlanMakeForm | None = None,
+    upload_form: PlanUploadForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     table = event_standings(event)
+    plan = plan_summary(event)
     stages = list(event.stages.order_by("position"))
     results = {r.stage.name: r for r in table.stages}  # a stage after an open tie has none
     state_round, states = table_states(event)
@@ -150,7 +160,11 @@ def _dashboard(
             "stages": stage_rows,
             "players_form": players_form or PlayersForm(),
             "next_round": next_round,
-            "seat_form": seat_form or SeatRoundForm(initial={"round": next_round}),
+            "seat_form": seat_form
+            or SeatRoundForm(initial={"round": next_round}, has_plan=plan is not None),
+            "plan": plan,
+            "plan_form": plan_form or PlanMakeForm(),
+            "upload_form": upload_form or PlanUploadForm(),
         },
         status=status,
     )
@@ -213,7 +227,7 @@ def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRe
 @organizer_required
 @require_POST
 def round_new(request: HttpRequest, event: Event) -> HttpResponse:
-    form = SeatRoundForm(request.POST)
+    form = SeatRoundForm(request.POST, has_plan=SeatingPlan.objects.filter(event=event).exists())
     if form.is_valid():
         try:
             rnd = round_seat(
@@ -520,3 +534,75 @@ def penalty_cancel_view(request: HttpRequest, event: Event, penalty_id: int) -> 
         _("The penalty is cancelled; it no longer counts."),
     )
     return redirect("penalties", event.slug)
+
+
+# --- the whole-day seating plan (services/plans.py) -------------------------------------------
+
+
+@organizer_required
+@require_POST
+def plan_make_view(request: HttpRequest, event: Event) -> HttpResponse:
+    form = PlanMakeForm(request.POST)
+    if form.is_valid():
+        seed = form.cleaned_data["seed"]
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            plan_make(event=event, rounds=form.cleaned_data["rounds"], seed=seed, user=request.user)
+        except ServiceError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(
+                request, _("The seating plan is made (seed %(seed)d).") % {"seed": seed}
+            )
+            return redirect(reverse("event-manage", args=[event.slug]) + "#plan-h")
+    return _dashboard(request, event, plan_form=form, status=400)
+
+
+@organizer_required
+@require_POST
+def plan_upload_view(request: HttpRequest, event: Event) -> HttpResponse:
+    form = PlanUploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            plan_upload(
+                event=event,
+                content=upload.read(PLAN_MAX_BYTES + 1),
+                name=upload.name,
+                user=request.user,
+            )
+        except ServiceError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, _("The seating plan is uploaded and checked."))
+            return redirect(reverse("event-manage", args=[event.slug]) + "#plan-h")
+    return _dashboard(request, event, upload_form=form, status=400)
+
+
+@organizer_required
+@require_POST
+def plan_remove_view(request: HttpRequest, event: Event) -> HttpResponse:
+    plan_remove(event=event, user=request.user)
+    messages.success(request, _("The seating plan is removed."))
+    return redirect("event-manage", event.slug)
+
+
+@referee_required
+@require_GET
+def plan_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
+    """The plan as CSV (rows services/plans reads back) or JSON (CONTRACT §5's document)."""
+    plan = plan_of(event)
+    if plan is None or fmt not in ("csv", "json"):
+        raise Http404
+    if fmt == "json":
+        body = json.dumps(plan.to_json(), ensure_ascii=False, indent=1).encode()
+        content_type = "application/json"
+    else:
+        body = plan_csv(plan).encode()
+        content_type = "text/csv; charset=utf-8"
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{event.slug}-seating-plan.{fmt}"
+    )
+    return response
