@@ -48,6 +48,10 @@ ACTIONS = {
     "plan.make": gettext_lazy("Seating plan made"),
     "plan.upload": gettext_lazy("Seating plan uploaded"),
     "plan.remove": gettext_lazy("Seating plan removed"),
+    "checkin.require": gettext_lazy("Check-in"),
+    "checkin.mark": gettext_lazy("Checked in by the organizer"),
+    "checkin.self": gettext_lazy("Checked in"),
+    "checkin.withdraw_absent": gettext_lazy("Absent players withdrawn"),
 }
 
 
@@ -216,6 +220,15 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         ) % {"n": rounds, "pairs": repeated}
     if action == "plan.remove":
         return _("The seating plan is removed.")
+    if action == "checkin.require" and after:
+        if after.get("required"):
+            return _("Only players checked in are seated.")
+        return _("Every player in play is seated, checked in or not.")
+    if action in ("checkin.mark", "checkin.self") and after:
+        state = _("present") if after.get("present") else _("not present")
+        return f"{after.get('player')}: {state}"
+    if action == "checkin.withdraw_absent" and after:
+        return _names(after.get("players") or [])
     if action == "clock.minutes" and after:
         minutes = after.get("round_minutes") or 0
         if not minutes:

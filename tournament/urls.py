@@ -21,6 +21,9 @@ manage = [
     path("players/", organize.players_add, name="players-add"),
     path("players/<int:entry_id>/withdraw/", organize.player_withdraw, name="player-withdraw"),
     path("rounds/", organize.round_new, name="round-new"),
+    path("checkin/", organize.checkin_require_view, name="checkin-require"),
+    path("checkin/<int:entry_id>/", organize.checkin_mark_view, name="checkin-mark"),
+    path("checkin/absent/", organize.withdraw_absent_view, name="checkin-absent"),
     path("plan/", organize.plan_make_view, name="plan-make"),
     path("plan/upload/", organize.plan_upload_view, name="plan-upload"),
     path("plan/remove/", organize.plan_remove_view, name="plan-remove"),
@@ -69,6 +72,7 @@ urlpatterns = [
     path("events/<event:slug>/standings/live/", public.standings_live, name="standings-live"),
     path("events/<event:slug>/screen/", public.standings_screen, name="standings-screen"),
     path("events/<event:slug>/seat/", public.find_seat, name="find-seat"),
+    path("events/<event:slug>/checkin/", public.event_checkin, name="event-checkin"),
     path(
         "events/<event:slug>/standings.<export:fmt>",
         public.standings_export,

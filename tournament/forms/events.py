@@ -127,6 +127,18 @@ class PlayersForm(ServiceForm):
     )
 
 
+class CheckinForm(ServiceForm):
+    """A player checks in: their name as registered and the event's code from the venue."""
+
+    name = forms.CharField(label=_("Your name"), max_length=100)
+    code = forms.CharField(
+        label=_("Check-in code"),
+        max_length=20,
+        help_text=_("Shown at the venue."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
+
+
 class PlanMakeForm(ServiceForm):
     """A whole-day plan for the players in play (services/plans.plan_make)."""
 

@@ -64,6 +64,10 @@ class Event(models.Model):
     table_mode = models.CharField(
         _("a table link enters"), max_length=10, choices=TABLE_MODE_CHOICES, default="hands"
     )
+    # Check-in (issue 33): when on, a round is seated from the players checked in; a player
+    # checks in on the event's page with this code (shown at the venue), or the organizer ticks.
+    checkin_required = models.BooleanField(_("seat only players checked in"), default=False)
+    checkin_code = models.CharField(_("check-in code"), max_length=8, blank=True)
     # Bumped by every change to the event's players, games or stages (services/changes.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -107,6 +111,7 @@ class Entry(models.Model):
     # A stand-in who fills a seat when the players do not divide into tables; their games
     # count for the others at the table, never for a ranking of their own.
     substitute = models.BooleanField(_("substitute"), default=False)
+    present = models.BooleanField(_("checked in"), default=False)
     # The player's figures over the event's finished games, kept by every write that changes a
     # result (services/standings.py) so standings read one row per player, never every seat.
     # `results` holds each game as [round, points, rank, chips] (points a string: exact), by
@@ -210,6 +215,7 @@ class SitOut(models.Model):
         ("bye", _("bye (players do not fill the tables)")),
         ("cut", _("did not make the cut")),
         ("withdrawn", _("withdrawn")),
+        ("absent", _("not checked in")),
     ]
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")

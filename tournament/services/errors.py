@@ -30,6 +30,13 @@ class Tables(tuple):
 
 
 MESSAGES: dict[str, str] = {
+    # --- check-in (services/checkin.py) ---
+    "checkin.closed": gettext_noop("this event does not take check-ins now"),
+    "checkin.unknown": gettext_noop(
+        "nobody called {name} plays in this event: type your name as the organizer registered it"
+    ),
+    "checkin.withdrawn": gettext_noop("{name} is withdrawn from this event: ask the organizer"),
+    "checkin.code_wrong": gettext_noop("that is not this event's check-in code"),
     # --- whole-day seating plans (services/plans.py) ---
     "plan.too_big": gettext_noop("the plan file is over {most} kB"),
     "plan.encoding": gettext_noop("the plan file is not UTF-8 text"),

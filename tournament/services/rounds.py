@@ -40,14 +40,14 @@ def table_size(event: Event) -> int:
 
 
 def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:
-    """(who plays, in standings order; who is cut)."""
+    """(who plays, in standings order; who is cut). Where the event seats only players
+    checked in, the others are not in the pool (`_absent` names them)."""
     table = event_standings(event)
     order = [str(r.player) for r in table.rows]
-    active = set(
-        Entry.objects.filter(event=event, withdrawn=False, substitute=False).values_list(
-            "player__name", flat=True
-        )
-    )
+    in_play = Entry.objects.filter(event=event, withdrawn=False, substitute=False)
+    if event.checkin_required:
+        in_play = in_play.filter(present=True)
+    active = set(in_play.values_list("player__name", flat=True))
     pool = [p for p in order if p in active]
     pool += sorted(active - set(pool))  # registered after the last standings were read
     for stage, result in zip(event.stages.order_by("position"), table.stages, strict=False):
@@ -66,6 +66,14 @@ def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:
         cut = [p for p in pool if p not in advancing]
         return [p for p in pool if p in advancing], cut
     return pool, []
+
+
+def _absent(event: Event) -> list[str]:
+    """Players in play who have not checked in, where the event seats only those who have."""
+    if not event.checkin_required:
+        return []
+    absent = Entry.objects.filter(event=event, withdrawn=False, substitute=False, present=False)
+    return list(absent.order_by("pk").values_list("player__name", flat=True))
 
 
 def _substitutes(event: Event, count: int) -> list[Player]:
@@ -169,6 +177,7 @@ def round_seat(
             "round.unfinished_ask", "while_unfinished", tables=Tables(open_games), round=number
         )
     pool, cut = _pool(event, number)
+    absent = _absent(event)
     if len(pool) < size:
         raise ServiceError("round.too_few", "round", players=len(pool), size=size)
     if method == "plan":
@@ -193,7 +202,7 @@ def round_seat(
         # Each player at the wind they have had least (a plan's winds are balanced already).
         tables = [assign_winds(table, winds_so_far, rng) for table in tables]
     rnd = Round.objects.create(event=event, number=number)
-    players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut)}
+    players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut + absent)}
     seated: list[list[str]] = []
     games = []
     for t, table in enumerate(tables, start=1):
@@ -209,13 +218,14 @@ def round_seat(
     SitOut.objects.bulk_create(
         [SitOut(round=rnd, player=players[n], reason="bye") for n in byes]
         + [SitOut(round=rnd, player=players[n], reason="cut") for n in cut]
+        + [SitOut(round=rnd, player=players[n], reason="absent") for n in absent]
     )
     change_record(
         event=event,
         user=user,
         action="round.seat",
         summary=f"round {number}: {len(tables)} tables ({method})",
-        after={"round": number, "tables": seated, "byes": byes, "cut": cut},
+        after={"round": number, "tables": seated, "byes": byes, "cut": cut, "absent": absent},
     )
     return rnd
 

@@ -42,6 +42,8 @@ LIMITS: dict[tuple[str, str], int] = {
     ("code", "phone"): 30,  # wrong table codes typed at /t/ from one phone
     ("code", "address"): 300,
     ("link", "address"): 300,  # /t/<token>/ links that do not exist
+    ("checkin", "phone"): 10,  # wrong check-in codes from one phone, any events
+    ("checkin", "address"): 300,
 }
 
 

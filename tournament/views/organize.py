@@ -51,6 +51,7 @@ from tournament.selectors.tables import (
     seating_report,
     table_states,
 )
+from tournament.services.checkin import checkin_mark, checkin_require, withdraw_absent
 from tournament.services.clock import (
     event_round_minutes_set,
     game_extra_minutes,
@@ -145,7 +146,9 @@ def _dashboard(
         {
             "event": event,
             "entries": entries,
-            "active": sum(1 for e in entries if not e.withdrawn and not e.substitute),
+            "active": (active := sum(1 for e in entries if not e.withdrawn and not e.substitute)),
+            "present": (present := sum(1 for e in entries if e.present and not e.withdrawn)),
+            "absent_count": active - present,
             "table_size": table_size(event),
             "rounds": rounds,
             "state_round": state_round,
@@ -606,3 +609,50 @@ def plan_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
         True, f"{event.slug}-seating-plan.{fmt}"
     )
     return response
+
+
+# --- check-in (services/checkin.py) -----------------------------------------------------------
+
+
+@organizer_required
+@require_POST
+def checkin_require_view(request: HttpRequest, event: Event) -> HttpResponse:
+    required = request.POST.get("required") == "1"
+    checkin_require(event=event, required=required, user=request.user)
+    if required:
+        said = _("Only players checked in are seated now. The check-in code is %(code)s.") % {
+            "code": event.checkin_code
+        }
+    else:
+        said = _("Every player in play is seated again, checked in or not.")
+    messages.success(request, said)
+    return redirect(reverse("event-manage", args=[event.slug]) + "#checkin-h")
+
+
+@organizer_required
+@require_POST
+def checkin_mark_view(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "event"), pk=entry_id, event=event
+    )
+    checkin_mark(entry=entry, present=request.POST.get("present") == "1", user=request.user)
+    return redirect(reverse("event-manage", args=[event.slug]) + "#players-h")
+
+
+@organizer_required
+@require_POST
+def withdraw_absent_view(request: HttpRequest, event: Event) -> HttpResponse:
+    names = withdraw_absent(event=event, user=request.user)
+    if names:
+        messages.success(
+            request,
+            ngettext(
+                "%(n)d player who did not check in is withdrawn: %(names)s.",
+                "%(n)d players who did not check in are withdrawn: %(names)s.",
+                len(names),
+            )
+            % {"n": len(names), "names": ", ".join(names)},
+        )
+    else:
+        messages.info(request, _("Everyone in play has checked in: nobody was withdrawn."))
+    return redirect(reverse("event-manage", args=[event.slug]) + "#checkin-h")

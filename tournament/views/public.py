@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import content_disposition_header
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_tables2 import RequestConfig
 
@@ -22,6 +24,7 @@ from scoring.rules import Ruleset
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import FORMATS, STAT_LABELS, export_standings, export_statistics
+from tournament.forms.events import CheckinForm
 from tournament.html_tables import standings_table, statistics_table
 from tournament.i18n import cut_tie_text, hand_label, round_heading
 from tournament.models import Event, Game, Player
@@ -46,6 +49,9 @@ from tournament.selectors.tables import (
     round_seating,
     seats_named,
 )
+from tournament.services.checkin import checkin_code_right, checkin_self
+from tournament.services.errors import ServiceError
+from tournament.services.throttle import Throttled, client_address, guess_take
 from tournament.views.conditional import (
     GameVersion,
     PlayerEvents,
@@ -59,6 +65,7 @@ from tournament.views.query import (
     known_query,
     standings_query,
 )
+from tournament.views.table import phone_id
 
 REFRESH_SECONDS = 30
 PER_PAGE = 100  # a phone scrolls 100 rows comfortably; a 1,000-player table is 10 pages
@@ -586,3 +593,52 @@ def _player_body(player: Player) -> dict[str, Any]:
     }
     intro = render_to_string("tournament/_player_intro.html", {"player": player, "totals": totals})
     return {"title": player.name, "intro": intro, "sections": sections}
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def event_checkin(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player checks in at the venue: name and the event's code (shown there). Wrong codes
+    count per phone and per address (services/throttle.py); a right one gives its try back."""
+    event = get_object_or_404(Event, slug=slug)
+    form = CheckinForm(request.POST or None)
+    status = 200
+    if form.is_bound:
+        status = 400
+        if form.is_valid():
+            status = _checkin_try(request, event, form)
+            if status == 302:
+                return redirect("event-checkin", event.slug)
+    return render(request, "tournament/checkin.html", {"event": event, "form": form}, status=status)
+
+
+def _checkin_try(request: HttpRequest, event: Event, form: CheckinForm) -> int:
+    try:
+        guess = guess_take("checkin", phone=phone_id(request), address=client_address(request))
+    except Throttled as stop:
+        minutes = max(1, -(-stop.seconds // 60))
+        form.add_error(
+            "code",
+            ngettext(
+                "Too many wrong codes from this phone or network. Try again in %(n)d minute, "
+                "or ask the organizer to tick you present.",
+                "Too many wrong codes from this phone or network. Try again in %(n)d minutes, "
+                "or ask the organizer to tick you present.",
+                minutes,
+            )
+            % {"n": minutes},
+        )
+        return 429
+    if not checkin_code_right(event, form.cleaned_data["code"]):
+        form.add_service_error(ServiceError("checkin.code_wrong", "code"))
+        return 400
+    guess.right()
+    try:
+        entry = checkin_self(event=event, name=form.cleaned_data["name"])
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return 400
+    messages.success(
+        request, _("%(name)s is checked in. Wait for the seating.") % {"name": entry.player.name}
+    )
+    return 302
