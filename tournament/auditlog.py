@@ -48,6 +48,7 @@ ACTIONS = {
     "plan.make": gettext_lazy("Seating plan made"),
     "plan.upload": gettext_lazy("Seating plan uploaded"),
     "plan.remove": gettext_lazy("Seating plan removed"),
+    "game.seats": gettext_lazy("Seats swapped"),
     "checkin.require": gettext_lazy("Check-in"),
     "checkin.mark": gettext_lazy("Checked in by the organizer"),
     "checkin.self": gettext_lazy("Checked in"),
@@ -150,7 +151,18 @@ def _game(action: str, before: Any, after: Any) -> str | None:
         return f"{_table(after)}: {after.get('reason', '')}"
     if action == "game.remove" and isinstance(before, dict):
         return f"{_table(before)}: {_scores(before)}" if "scores" in before else _table(before)
+    if action == "game.seats" and isinstance(before, dict) and isinstance(after, dict):
+        return "; ".join(
+            f"{name}: {_seat_at(was)} → {_seat_at(after.get(name) or {})}"
+            for name, was in before.items()
+        )
     return None
+
+
+def _seat_at(where: dict[str, Any]) -> str:
+    """A seat of the log's "seats swapped": 2卓目 南 / table 2 南."""
+    table = _("Table %(t)s") % {"t": where.get("table", "?")}
+    return f"{table} {seat_label(where.get('seat', 0))}"
 
 
 def entry_sentence(entry: AuditEntry) -> str:

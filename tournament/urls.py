@@ -30,6 +30,7 @@ manage = [
     path("plan.<str:fmt>", organize.plan_download, name="plan-download"),
     path("rounds/<int:number>/", organize.round_sheet, name="round-sheet"),
     path("rounds/<int:number>/unseat/", organize.round_remove, name="round-unseat"),
+    path("rounds/<int:number>/seats/", organize.seats_swap_view, name="seats-swap"),
     path("rounds/<int:number>/tenhou/", organize.round_tenhou, name="round-tenhou"),
     path(
         "stages/<int:position>/<stage_action:action>/",

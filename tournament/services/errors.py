@@ -30,6 +30,13 @@ class Tables(tuple):
 
 
 MESSAGES: dict[str, str] = {
+    # --- fixing a wrong seat (services/seat_fix.py) ---
+    "swap.closed": gettext_noop(
+        "round {round} table {table} has its result: correct the result instead"
+    ),
+    "swap.other_round": gettext_noop("the two seats are in different rounds"),
+    "swap.same": gettext_noop("choose two different seats"),
+    "swap.unknown": gettext_noop("choose two seats of this round's open tables"),
     # --- check-in (services/checkin.py) ---
     "checkin.closed": gettext_noop("this event does not take check-ins now"),
     "checkin.unknown": gettext_noop(

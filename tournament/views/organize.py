@@ -68,6 +68,7 @@ from tournament.services.events import (
 from tournament.services.penalties import penalty_cancel, penalty_give
 from tournament.services.plans import PLAN_MAX_BYTES, plan_make, plan_remove, plan_upload
 from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
+from tournament.services.seat_fix import seats_swap
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 from tournament.services.tables import table_link_renew
 from tournament.services.tenhou import tenhou_import
@@ -304,6 +305,14 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
             "tables": tables,
             "clock": round_clock(rnd),
             "seating": seating_report(event, up_to=number),
+            # "Fix a wrong seat": every seat of the round's open tables, and their versions.
+            "open_seats": [
+                (f"{game.pk}:{seat.position}", game.table, seat.position, seat.player.name)
+                for game in rnd.games.all()
+                if not game.finished and not game.confirmation
+                for seat in game.seats.all()
+            ],
+            "open_games": [g for g in rnd.games.all() if not g.finished and not g.confirmation],
         },
     )
 
@@ -656,3 +665,45 @@ def withdraw_absent_view(request: HttpRequest, event: Event) -> HttpResponse:
     else:
         messages.info(request, _("Everyone in play has checked in: nobody was withdrawn."))
     return redirect(reverse("event-manage", args=[event.slug]) + "#checkin-h")
+
+
+# --- fixing a wrong seat (services/seat_fix.py) -----------------------------------------------
+
+
+def _seat_choice(value: str, games: dict[int, Game]) -> tuple[Game, int] | None:
+    """ "<game id>:<seat>" of this round's open games, or None."""
+    game_id, _sep, position = value.partition(":")
+    if not (game_id.isdigit() and position.isdigit()) or int(game_id) not in games:
+        return None
+    return games[int(game_id)], int(position)
+
+
+@organizer_required
+@require_POST
+def seats_swap_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    rnd = get_object_or_404(Round, event=event, number=number)
+    games = {g.pk: g for g in rnd.games.all()}
+    a = _seat_choice(request.POST.get("a", ""), games)
+    b = _seat_choice(request.POST.get("b", ""), games)
+    versions = {}
+    for game_id in games:
+        raw = request.POST.get(f"v{game_id}", "")
+        if raw.isdigit():
+            versions[game_id] = int(raw)
+    if a is None or b is None:
+        messages.error(request, error_text(ServiceError("swap.unknown", "seat")))
+        return redirect("round-sheet", event.slug, number)
+    try:
+        seats_swap(
+            game_a=a[0],
+            position_a=a[1],
+            game_b=b[0],
+            position_b=b[1],
+            versions=versions,
+            user=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("The two seats are swapped; every hand is kept."))
+    return redirect("round-sheet", event.slug, number)
