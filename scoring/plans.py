@@ -29,6 +29,7 @@ from math import ceil
 from typing import Any
 
 from scoring.messages import fail
+from scoring.seating import swap_descent
 
 MAX_PLAYERS = 1000
 MAX_ROUNDS = 40
@@ -460,38 +461,13 @@ def _greedy_round(
         order = players[:]
         rng.shuffle(order)
         tables = [order[i : i + size] for i in range(0, len(order), size)]
-        cost = _descend(tables, meet)
+        cost = swap_descent(tables, lambda a, b: meet[a][b])
         if best is None or cost < best_cost:
             best, best_cost = tables, cost
         if best_cost == 0:
             break
     assert best is not None
     return best
-
-
-def _descend(tables: list[list[int]], meet: list[list[int]]) -> int:
-    def table_cost(t: list[int]) -> int:
-        return sum(meet[a][b] for a, b in combinations(t, 2))
-
-    costs = [table_cost(t) for t in tables]
-    improved = True
-    while improved and sum(costs):
-        improved = False
-        for i in range(len(tables)):
-            if not costs[i]:
-                continue
-            for j in range(len(tables)):
-                if i == j:
-                    continue
-                for a in range(len(tables[i])):
-                    for b in range(len(tables[j])):
-                        ti, tj = tables[i][:], tables[j][:]
-                        ti[a], tj[b] = tj[b], ti[a]
-                        ci, cj = table_cost(ti), table_cost(tj)
-                        if ci + cj < costs[i] + costs[j]:
-                            tables[i], tables[j], costs[i], costs[j] = ti, tj, ci, cj
-                            improved = True
-    return sum(costs)
 
 
 # --- winds --------------------------------------------------------------------------------------

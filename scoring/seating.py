@@ -16,8 +16,9 @@ Byes go to whoever has sat out least (then, by standings, the lowest placed; ran
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import combinations, permutations
+from typing import Any
 
 from scoring.messages import fail
 
@@ -170,9 +171,16 @@ def assign_winds(
 
 def _improve(tables: list[list[Player]], history: Mapping[frozenset[Player], int]) -> int:
     """Swap players between tables while a swap lowers the repeat count (a local search)."""
+    return swap_descent(tables, lambda a, b: history.get(pair(a, b), 0))
 
-    def table_cost(t: Sequence[Player]) -> int:
-        return sum(history.get(pair(a, b), 0) for a, b in combinations(t, 2))
+
+def swap_descent(tables: list[list[Any]], met: Callable[[Any, Any], int]) -> int:
+    """Swap two players of two tables while a swap lowers Σ met(a, b) over the pairs at each
+    table; the tables are changed in place; returns what is left. (Random seating here, and
+    each round a whole-day plan draws, scoring/plans.py.)"""
+
+    def table_cost(t: Sequence[Any]) -> int:
+        return sum(met(a, b) for a, b in combinations(t, 2))
 
     costs = [table_cost(t) for t in tables]
     improved = True
