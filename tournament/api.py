@@ -23,6 +23,7 @@ from tournament.selectors.players import player_record
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_has_stage, event_list
 from tournament.selectors.statistics import player_statistics
+from tournament.selectors.teams import team_rows
 
 PAGE_SIZE = 50
 
@@ -86,6 +87,18 @@ class RowsOut(Schema):
     event: str
     name: str
     standings: list[dict[str, Any]]
+
+
+class TeamOut(Schema):
+    rank: int
+    team: str
+    total: float
+    games: int
+    members: list[str]
+
+
+class TeamsOut(Schema):
+    results: list[TeamOut]
 
 
 class GameOut(Schema):
@@ -192,6 +205,24 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> dict[str, Any
         names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
     return rows_data(iterate_standings(event, stage), event)
+
+
+@api.get("/events/{slug}/teams", response={200: TeamsOut, **ERRORS})
+def teams(request: HttpRequest, slug: str) -> dict[str, Any]:
+    """CONTRACT §4: the team standings by §2's rule (members as a list of names)."""
+    event = _event(slug)
+    return {
+        "results": [
+            {
+                "rank": row.rank,
+                "team": row.team,
+                "total": float(row.total),
+                "games": row.games,
+                "members": list(row.members),
+            }
+            for row in team_rows(event)
+        ]
+    }
 
 
 @api.get("/events/{slug}/games/{game_id}", response={200: GameOut, **ERRORS})

@@ -24,6 +24,7 @@ from tournament.models import Event
 from tournament.selectors.series import SeriesStandings
 from tournament.selectors.standings import published_standings
 from tournament.selectors.statistics import event_statistics
+from tournament.selectors.teams import team_rows
 
 # A status in words (the page, the XLSX); the CSV and JSON keep the CONTRACT §2 codes.
 STATUS_LABELS = {
@@ -61,9 +62,11 @@ COLUMN_LABELS = {
     "penalties": _("Penalties"),
     "events": _("Events played"),
     "counted": _("Events counted"),
+    "team": _("Team"),
+    "members": _("Members"),
     **STAT_LABELS,
 }
-SHEET_TITLES = {"standings": _("Standings"), "statistics": _("Statistics")}
+SHEET_TITLES = {"standings": _("Standings"), "statistics": _("Statistics"), "teams": _("Teams")}
 _NUMBERED = re.compile(r"(r|e|rank_)(\d+)")
 
 
@@ -369,6 +372,19 @@ def render_xlsx(rows: Iterable[list[Any]], whole: bool, title: str = "standings"
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+def iterate_teams(event: Event) -> Iterator[list[Any]]:
+    """CONTRACT §2's team standings: rank, team, total, games, members (joined by "; " in the
+    order the event lists them)."""
+    yield ["rank", "team", "total", "games", "members"]
+    for row in team_rows(event):
+        yield [row.rank, row.team, float(row.total), row.games, "; ".join(row.members)]
+
+
+def export_teams(event: Event, fmt: str) -> bytes:
+    """The team standings file, through the same renderers."""
+    return FORMATS[fmt].render(iterate_teams(event), event, "teams", event.rules.whole_points)
 
 
 def iterate_statistics(event: Event) -> Iterator[list[Any]]:

@@ -10,6 +10,8 @@ from tournament.models.events import (
     SeriesEvent,
     SitOut,
     Stage,
+    Team,
+    TeamMember,
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.venues import Player, Venue, preset_choices
@@ -31,6 +33,8 @@ __all__ = [
     "SitOut",
     "Stage",
     "TableLink",
+    "Team",
+    "TeamMember",
     "Venue",
     "preset_choices",
 ]

@@ -12,7 +12,20 @@ from scoring import FORMATS, PRESETS
 from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import Doc, load_json
-from tournament.models import Entry, Event, Game, Hand, Player, Round, Seat, Stage
+from scoring.teams import check_teams
+from tournament.models import (
+    Entry,
+    Event,
+    Game,
+    Hand,
+    Player,
+    Round,
+    Seat,
+    Stage,
+    Team,
+    TeamMember,
+)
+from tournament.selectors.teams import event_teams
 from tournament.services.changes import change_record, results_changed
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.events import check_slug, event_create, parse_ruleset, player_names
@@ -25,7 +38,10 @@ from tournament.services.game_data import (
     game_to_data,
 )
 
-EVENT_KEYS = ("name", "slug", "ruleset", "format", "players", "games", "entries", "stages")
+EVENT_KEYS = (
+    *("name", "slug", "ruleset", "format", "players", "games", "entries", "stages"),
+    "teams",  # CONTRACT §2: {"Team name": [members, …], …}
+)
 # Beyond CONTRACT §2, optional, so that a backup restores an event whole (older files, and
 # files written by hand, simply leave them out):
 #   "entries": {"withdrawn": [names], "substitutes": [names]}  — among "players"
@@ -80,6 +96,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         games = doc.list("games", default=[])
         flags = _entry_flags(doc, players)
         stage_states = _stage_states(doc, fmt, players)
+        teams = _teams(doc, players)
     rules = parse_ruleset(data.get("ruleset", "baba"))
     existing = Event.objects.filter(slug=slug).first()
     if existing is not None:
@@ -102,6 +119,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         Entry.objects.filter(event=event, player__name__in=names).update(**{flag: True})
     for name, state in stage_states.items():
         Stage.objects.filter(event=event, name=name).update(**state)
+    teams_write(event, teams)
     transaction.on_commit(_planner_statistics_refresh)
     return event
 
@@ -118,6 +136,36 @@ def _planner_statistics_refresh() -> None:
     with connection.cursor() as cursor:
         for model in FILLED_IN_BULK:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+
+def _teams(doc: Doc, players: list[str]) -> dict[str, list[str]]:
+    """CONTRACT §2's teams: each named, with members, each a player, in one team at most."""
+    raw = doc.raw("teams", default={})
+    if not isinstance(raw, dict):
+        raise fail("value.object", "teams")
+    teams = {
+        str(name).strip(): player_names(members, f"teams.{name}")
+        if isinstance(members, list)
+        else members
+        for name, members in raw.items()
+    }
+    check_teams(teams, players)
+    return teams
+
+
+def teams_write(event: Event, teams: dict[str, list[str]]) -> None:
+    """The teams as rows, in the order given (the event's new entries, already written)."""
+    if not teams:
+        return
+    entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
+    made = Team.objects.bulk_create(
+        Team(event=event, name=name, position=i) for i, name in enumerate(teams)
+    )
+    TeamMember.objects.bulk_create(
+        TeamMember(team=team, entry=entries[member], position=k)
+        for team, members in zip(made, teams.values(), strict=True)
+        for k, member in enumerate(members)
+    )
 
 
 def _entry_flags(doc: Doc, players: list[str]) -> dict[str, list[str]]:
@@ -249,6 +297,9 @@ def event_export(event: Event) -> dict[str, Any]:
     ]
     if stages:
         out["stages"] = stages
+    teams = event_teams(event)
+    if teams:
+        out["teams"] = teams
     return out
 
 

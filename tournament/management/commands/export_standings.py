@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.exports import FORMATS, export_standings
+from tournament.exports import FORMATS, export_standings, export_teams
 from tournament.models import Event
 
 
@@ -14,12 +14,16 @@ class Command(BaseCommand):
         parser.add_argument("slug")
         parser.add_argument("--format", choices=list(FORMATS), default="csv")
         parser.add_argument("--output", help="write here instead of standard output")
+        parser.add_argument(
+            "--teams", action="store_true", help="the team standings (CONTRACT §2) instead"
+        )
 
     def handle(self, *args, **options):
         event = Event.objects.filter(slug=options["slug"]).first()
         if event is None:
             raise CommandError(f"slug: no event {options['slug']!r}", returncode=2)
-        data = export_standings(event, options["format"])
+        export = export_teams if options["teams"] else export_standings
+        data = export(event, options["format"])
         if options["output"]:
             Path(options["output"]).write_bytes(data)
         elif FORMATS[options["format"]].text:
