@@ -29,7 +29,7 @@ from math import ceil
 from typing import Any
 
 from scoring.messages import fail
-from scoring.seating import swap_descent
+from scoring.seating import best_draw
 
 MAX_PLAYERS = 1000
 MAX_ROUNDS = 40
@@ -43,7 +43,6 @@ SEARCHED_MOST = 160  # players up to which a round's tables of strangers are sea
 STALL = 2000  # steps without a better plan before the search settles for the best found
 TENURE = (3, 10)
 PATIENCE = 300
-RESTORE = True
 SHAKE = 3
 
 
@@ -187,7 +186,7 @@ _GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
 
 
 def _field(q: int) -> tuple[Any, Any] | None:
-    if q in (2, 3, 5, 7):
+    if q in (2, 3, 5):
         return (lambda a, b: (a + b) % q), (lambda a, b: (a * b) % q)
     if q == 4:
         return (lambda a, b: a ^ b), (lambda a, b: _GF4_MUL[a][b])
@@ -359,9 +358,8 @@ def _search(
             best_cost, since_best, improved_at = cost, 0, step
             best = [[t[:] for t in tables] for tables in day]
         elif since_best > PATIENCE:  # stuck: shake a few rounds
-            if RESTORE:
-                day = [[t[:] for t in tables] for tables in best]
-                _recount(meet, day)
+            day = [[t[:] for t in tables] for tables in best]
+            _recount(meet, day)
             for _ in range(SHAKE):
                 r = rng.randrange(len(day))
                 i, j = rng.sample(range(len(day[r])), 2) if len(day[r]) > 1 else (0, 0)
@@ -453,21 +451,8 @@ def _recount(meet: list[list[int]], day: list[list[list[int]]]) -> int:
 def _greedy_round(
     players: list[int], size: int, meet: list[list[int]], rng: _random.Random
 ) -> list[list[int]]:
-    """A round drawn against the meetings so far: the best of a few random draws, each
-    improved by swaps between tables while a swap lowers the repeats."""
-    best: list[list[int]] | None = None
-    best_cost = -1
-    for _ in range(8):
-        order = players[:]
-        rng.shuffle(order)
-        tables = [order[i : i + size] for i in range(0, len(order), size)]
-        cost = swap_descent(tables, lambda a, b: meet[a][b])
-        if best is None or cost < best_cost:
-            best, best_cost = tables, cost
-        if best_cost == 0:
-            break
-    assert best is not None
-    return best
+    """A round drawn against the meetings so far (seating.best_draw, a few draws)."""
+    return best_draw(players, size, lambda a, b: meet[a][b], rng, tries=8)
 
 
 # --- winds --------------------------------------------------------------------------------------

@@ -88,13 +88,25 @@ def seat(
         return swiss(players, size, history)
     if method == "interval":
         return interval(players, size, step)
-    best: list[list[Player]] | None = None
+    return best_draw(players, size, lambda a, b: history.get(pair(a, b), 0), rng, tries)
+
+
+def best_draw(
+    players: Sequence[Any],
+    size: int,
+    met: Callable[[Any, Any], int],
+    rng: _random.Random,
+    tries: int,
+) -> list[list[Any]]:
+    """The best of `tries` random draws, each improved by swaps (swap_descent), scored by
+    Σ met(a, b) over tablemates; the first with none wins at once."""
+    best: list[list[Any]] | None = None
     best_cost = -1
     for _ in range(max(1, tries)):
         order = list(players)
         rng.shuffle(order)
         tables = [order[i : i + size] for i in range(0, len(order), size)]
-        cost = _improve(tables, history)
+        cost = swap_descent(tables, met)
         if best is None or cost < best_cost:
             best, best_cost = tables, cost
         if best_cost == 0:
@@ -167,11 +179,6 @@ def assign_winds(
 
     best = min(orders, key=lambda o: sum(had(table[j], k) ** 2 for k, j in enumerate(o)))
     return [table[j] for j in best]
-
-
-def _improve(tables: list[list[Player]], history: Mapping[frozenset[Player], int]) -> int:
-    """Swap players between tables while a swap lowers the repeat count (a local search)."""
-    return swap_descent(tables, lambda a, b: history.get(pair(a, b), 0))
 
 
 def swap_descent(tables: list[list[Any]], met: Callable[[Any, Any], int]) -> int:

@@ -37,10 +37,16 @@ def plan_summary(event: Event) -> dict[str, Any] | None:
     plan = plan_of(event, kept)
     if kept is None or plan is None:
         return None
+    return {"kept": kept, "report": page_report(plan), "rounds": len(plan.rounds)}
+
+
+def page_report(plan: Plan) -> dict[str, Any]:
+    """A plan's report as the seating report template reads it: CONTRACT §5's, with the
+    players whose winds are uneven and the number of rounds."""
     report = plan.report()
     report["unbalanced"] = [p for p, c in report["winds"].items() if max(c) - min(c) > 1]
     report["rounds"] = len(plan.rounds)
-    return {"kept": kept, "report": report, "rounds": len(plan.rounds)}
+    return report
 
 
 def plan_csv(plan: Plan) -> str:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from scoring import parse_hand, replay
 from scoring.plans import Plan, PlannedRound
 from tournament.models import Event, Game, Hand, Round, Seat, SitOut, TableLink
+from tournament.selectors.plans import page_report
 
 
 @dataclass
@@ -252,7 +253,4 @@ def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | N
         tuple(players),
         size,
     )
-    report = plan.report()
-    report["unbalanced"] = [p for p, c in report["winds"].items() if max(c) - min(c) > 1]
-    report["rounds"] = len(numbers)
-    return report
+    return page_report(plan)

@@ -119,6 +119,25 @@ def _shortfall(
     return choose_byes(pool, extra, so_far, rng, ranked=method in RANKED_METHODS), []
 
 
+def _drawn(
+    event: Event, playing: list[str], size: int, method: str, rng: random.Random
+) -> list[list[str]]:
+    """The round's tables by `method`, against who has met whom, each player at the wind they
+    have had least (one query: the event's seats so far)."""
+    history_rows = Seat.objects.filter(round__event=event).values_list(
+        "game_id", "player__name", "position"
+    )
+    tables_before: dict[int, list[str]] = defaultdict(list)
+    winds_so_far: dict[str, list[int]] = defaultdict(lambda: [0] * size)
+    for game_id, name, position in history_rows:
+        tables_before[game_id].append(name)
+        if position < size:
+            winds_so_far[name][position] += 1
+    with engine_errors():
+        tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
+    return [assign_winds(table, winds_so_far, rng) for table in tables]
+
+
 def _planned(event: Event, number: int, pool: list[str]) -> tuple[list[list[str]], list[str]]:
     """Round `number` of the event's plan: its tables (in seat order) and byes — refused when
     there is no plan, no such round, or the players in play are not the plan's."""
@@ -187,20 +206,8 @@ def round_seat(
     else:
         byes, stand_ins = _shortfall(event, pool, size, shortfall, method, rng)
         playing = [p for p in pool if p not in byes] + [p.name for p in stand_ins]
-    history_rows = Seat.objects.filter(round__event=event).values_list(
-        "game_id", "player__name", "position"
-    )
-    tables_before: dict[int, list[str]] = defaultdict(list)
-    winds_so_far: dict[str, list[int]] = defaultdict(lambda: [0] * size)
-    for game_id, name, position in history_rows:
-        tables_before[game_id].append(name)
-        if position < size:
-            winds_so_far[name][position] += 1
-    if method != "plan":
-        with engine_errors():
-            tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
-        # Each player at the wind they have had least (a plan's winds are balanced already).
-        tables = [assign_winds(table, winds_so_far, rng) for table in tables]
+    if method != "plan":  # a plan's tables and winds are settled already
+        tables = _drawn(event, playing, size, method, rng)
     rnd = Round.objects.create(event=event, number=number)
     players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut + absent)}
     seated: list[list[str]] = []
