@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
     "value.nonempty_text": gettext_noop("must be a non-empty text"),
     "value.choice": gettext_noop("{value!r} is not one of {choices}"),
     "value.list": gettext_noop("must be a list"),
+    "value.date": gettext_noop("must be a date as YYYY-MM-DD, not {value!r}"),
     "seat.list": gettext_noop("must be a list of seats"),
     "seat.unknown": gettext_noop("unknown seat {value!r}: seats are 0–{last}"),
     "seat.twice": gettext_noop("{seat} is listed twice"),

@@ -11,19 +11,28 @@
 Then `assign_winds` orders each table: the first seat is East, the starting dealer (起家), and
 each player takes the wind they have had least (`draw_winds` for a table with no history).
 Byes go to whoever has sat out least (then, by standings, the lowest placed; randomly else).
+
+Teams (issue 34): given each player's team, every method keeps teammates apart where it can —
+a teammate at one's table costs more than any repeat meeting (TEAMMATE), so it goes first.
+`standings` and `swiss` do it by swaps between neighbouring tables, then — only while teammates
+still sit together — two tables apart, three, … (each player moved as few tables as it takes),
+`interval` by swapping players next to each other in the standings, a random draw by its swaps.
 """
 
 from __future__ import annotations
 
 import random as _random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from itertools import combinations, permutations
+from itertools import combinations, pairwise, permutations
 from typing import Any
 
 from scoring.messages import fail
 
 Player = Hashable
 METHODS = ("random", "standings", "swiss", "interval")
+# A teammate at one's table weighs more than meeting someone a hundred times: a seating never
+# trades a teammate apart for a repeat avoided.
+TEAMMATE = 100
 
 
 def pair(a: Player, b: Player) -> frozenset[Player]:
@@ -69,9 +78,11 @@ def seat(
     rng: _random.Random | None = None,
     tries: int = 60,
     step: int | None = None,
+    teams: Mapping[Player, Hashable] | None = None,
 ) -> list[list[Player]]:
     """Split `players` (a multiple of `size`) into tables; for `standings`, `swiss` and
-    `interval`, `players` are in standings order."""
+    `interval`, `players` are in standings order. `teams`: each player's team (a player not
+    in it plays for themselves), teammates kept apart where possible."""
     if method not in METHODS:
         raise fail("seating.method", "method", method=method, known=", ".join(METHODS))
     if size < 2:
@@ -82,13 +93,22 @@ def seat(
         raise fail("seating.twice", "players")
     rng = rng or _random.Random()
     history = history or {}
+    team_of = teams or {}
+
+    def teammates(a: Player, b: Player) -> int:
+        team = team_of.get(a)
+        return TEAMMATE if team is not None and team == team_of.get(b) else 0
+
+    def met(a: Player, b: Player) -> int:
+        return history.get(pair(a, b), 0) + teammates(a, b)
+
     if method == "standings":
-        return [list(players[i : i + size]) for i in range(0, len(players), size)]
+        return swiss(players, size, teammates, teammates if team_of else None)
     if method == "swiss":
-        return swiss(players, size, history)
+        return swiss(players, size, met, teammates if team_of else None)
     if method == "interval":
-        return interval(players, size, step)
-    return best_draw(players, size, lambda a, b: history.get(pair(a, b), 0), rng, tries)
+        return rank_swaps(interval(players, size, step), players, teammates)
+    return best_draw(players, size, met, rng, tries)
 
 
 def best_draw(
@@ -116,37 +136,63 @@ def best_draw(
 
 
 def swiss(
-    players: Sequence[Player], size: int, history: Mapping[frozenset[Player], int]
+    players: Sequence[Player],
+    size: int,
+    met: Callable[[Player, Player], int],
+    apart: Callable[[Player, Player], int] | None = None,
 ) -> list[list[Player]]:
     """Tables by standings, then the best swap between two neighbouring tables while one lowers
-    the repeat pairings: a player moves one table at most, so the strong still meet the
-    strong, and nobody meets again where such a swap avoids it."""
+    Σ met(a, b) over tablemates (repeat pairings, teammates): a player moves one table at
+    most, so the strong still meet the strong, and nobody meets again where such a swap
+    avoids it. Then, if `apart` (teammates) still finds pairs, swaps reach two tables, three,
+    … while one lowers Σ apart(a, b): teammates are kept apart wherever it is possible, each
+    player moved as few tables as it takes."""
     tables = [list(players[i : i + size]) for i in range(0, len(players), size)]
     home = {p: i // size for i, p in enumerate(players)}  # the table the standings give
+    _swaps(tables, home, met, 1)
+    if apart is not None:
+        for reach in range(2, len(tables)):
+            if not _swaps(tables, home, apart, reach):
+                break
+    return tables
+
+
+def _swaps(
+    tables: list[list[Player]],
+    home: Mapping[Player, int],
+    met: Callable[[Player, Player], int],
+    reach: int,
+) -> int:
+    """The best swap between two tables up to `reach` apart, keeping everyone within `reach`
+    tables of `home`, while one lowers Σ met(a, b) over tablemates; in place. What is left."""
+    size = len(tables[0]) if tables else 0
 
     def cost(t: Sequence[Player]) -> int:
-        return sum(history.get(pair(a, b), 0) for a, b in combinations(t, 2))
+        return sum(met(a, b) for a, b in combinations(t, 2))
 
-    for _ in range(len(tables) * size * size):  # each swap lowers the total: a bound
+    costs = [cost(t) for t in tables]
+    for _ in range(len(tables) * size * size * reach):  # each swap lowers the total: a bound
         best = None
-        for i in range(len(tables) - 1):
-            here, there = tables[i], tables[i + 1]
-            before = cost(here) + cost(there)
-            if not before:
-                continue
-            for a in range(size):
-                for b in range(size):
-                    if abs(home[here[a]] - (i + 1)) > 1 or abs(home[there[b]] - i) > 1:
-                        continue  # never two tables from where the standings put them
-                    ti, tj = here[:], there[:]
-                    ti[a], tj[b] = tj[b], ti[a]
-                    gain = before - cost(ti) - cost(tj)
-                    if gain > 0 and (best is None or gain > best[0]):
-                        best = (gain, i, ti, tj)
+        for i in range(len(tables)):
+            for j in range(i + 1, min(i + reach + 1, len(tables))):
+                before = costs[i] + costs[j]
+                if not before:
+                    continue
+                here, there = tables[i], tables[j]
+                for a in range(size):
+                    for b in range(size):
+                        if abs(home[here[a]] - j) > reach or abs(home[there[b]] - i) > reach:
+                            continue  # never further from where the standings put them
+                        ti, tj = here[:], there[:]
+                        ti[a], tj[b] = tj[b], ti[a]
+                        ci, cj = cost(ti), cost(tj)
+                        gain = before - ci - cj
+                        if gain > 0 and (best is None or gain > best[0]):
+                            best = (gain, i, j, ti, tj, ci, cj)
         if best is None:
             break
-        _gain, i, tables[i], tables[i + 1] = best
-    return tables
+        _gain, i, j, tables[i], tables[j], costs[i], costs[j] = best
+    return sum(costs)
 
 
 def interval(players: Sequence[Player], size: int, step: int | None = None) -> list[list[Player]]:
@@ -160,6 +206,36 @@ def interval(players: Sequence[Player], size: int, step: int | None = None) -> l
         block = players[start : start + k * size]
         width = len(block) // size
         tables += [list(block[j::width]) for j in range(width)]
+    return tables
+
+
+def rank_swaps(
+    tables: list[list[Player]], players: Sequence[Player], met: Callable[[Player, Player], int]
+) -> list[list[Player]]:
+    """Swap two players next to each other in the standings, at different tables, while a
+    swap lowers Σ met(a, b) over tablemates: each moves one place in the order a method
+    seated by, no further. Changes `tables` in place; returns them."""
+    where = {p: (t, k) for t, table in enumerate(tables) for k, p in enumerate(table)}
+
+    def cost(t: Sequence[Player]) -> int:
+        return sum(met(a, b) for a, b in combinations(t, 2))
+
+    improved = True
+    while improved:
+        improved = False
+        for a, b in pairwise(players):
+            (ta, ka), (tb, kb) = where[a], where[b]
+            if ta == tb:
+                continue
+            before = cost(tables[ta]) + cost(tables[tb])
+            if not before:
+                continue
+            tables[ta][ka], tables[tb][kb] = b, a
+            if cost(tables[ta]) + cost(tables[tb]) < before:
+                where[a], where[b] = (tb, kb), (ta, ka)
+                improved = True
+            else:
+                tables[ta][ka], tables[tb][kb] = a, b
     return tables
 
 

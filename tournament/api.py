@@ -12,6 +12,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from django.utils.http import urlencode
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError, ValidationError
 
@@ -20,6 +21,7 @@ from tournament.exports import iterate_series, iterate_standings, iterate_statis
 from tournament.models import Event, Game, Player, Series
 from tournament.selectors.games import game_detail, seat_score
 from tournament.selectors.players import player_record
+from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_has_stage, event_list
 from tournament.selectors.statistics import player_statistics
@@ -133,6 +135,19 @@ class PlayerOut(Schema):
     statistics: dict[str, Any]
 
 
+class RatingOut(Schema):
+    player: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+
+
+class RatingPage(Schema):
+    results: list[RatingOut]
+    next: str | None
+
+
 class ErrorOut(Schema):
     error: str
     field: str
@@ -223,6 +238,28 @@ def teams(request: HttpRequest, slug: str) -> dict[str, Any]:
             for row in team_rows(event)
         ]
     }
+
+
+@api.get("/ratings/", response={200: RatingPage, **ERRORS})
+def ratings(request: HttpRequest, series: str = "", page: str = "1") -> dict[str, Any]:
+    """CONTRACT §4: the site's ratings (a series' own pool with `?series=`), best first, 50 a
+    page: openskill's Plackett–Luce mu and sigma, and the rating the site shows."""
+    found = None
+    if series:
+        found = Series.objects.filter(slug=series).first()
+        if found is None:
+            raise ApiError(404, f"no series {series!r}", "series")
+    board = rating_board(pool_of(found, "ratings"))
+    answer = _paginated(
+        request,
+        board,
+        page,
+        "api-v1:ratings",
+        lambda r: {"player": r[0], "rating": r[2], "mu": r[3], "sigma": r[4], "games": r[5]},
+    )
+    if answer["next"] and series:
+        answer["next"] += "&" + urlencode({"series": series})
+    return answer
 
 
 @api.get("/events/{slug}/games/{game_id}", response={200: GameOut, **ERRORS})

@@ -21,6 +21,7 @@ from scoring.standings import Row, StageResult
 from scoring.statistics import RATES, STATISTICS
 from tournament.i18n import ordinal, round_heading
 from tournament.models import Event
+from tournament.selectors.ratings import Pool, rating_board
 from tournament.selectors.series import SeriesStandings
 from tournament.selectors.standings import published_standings
 from tournament.selectors.statistics import event_statistics
@@ -64,9 +65,17 @@ COLUMN_LABELS = {
     "counted": _("Events counted"),
     "team": _("Team"),
     "members": _("Members"),
+    "rating": _("Rating"),
+    "mu": "μ",
+    "sigma": "σ",
     **STAT_LABELS,
 }
-SHEET_TITLES = {"standings": _("Standings"), "statistics": _("Statistics"), "teams": _("Teams")}
+SHEET_TITLES = {
+    "standings": _("Standings"),
+    "statistics": _("Statistics"),
+    "teams": _("Teams"),
+    "ratings": _("Ratings"),
+}
 _NUMBERED = re.compile(r"(r|e|rank_)(\d+)")
 
 
@@ -85,7 +94,7 @@ def column_heading(name: str) -> str:
     return gettext("Event %(number)d") % {"number": number}
 
 
-THREE_DECIMALS = ("top_rate", *RATES)  # fractions shown to three decimals
+THREE_DECIMALS = ("top_rate", *RATES, "mu", "sigma")  # fractions, and a skill's mean and spread
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -478,3 +487,19 @@ def export_series(result: SeriesStandings, fmt: str) -> bytes:
     """A season's standings file, through the same renderers."""
     whole = all(e.rules.whole_points for e in result.events)
     return FORMATS[fmt].render(iterate_series(result), result.series, "standings", whole)
+
+
+def iterate_ratings(pool: Pool, min_games: int = 0) -> Iterator[list[Any]]:
+    """A rating pool's leaderboard (CONTRACT §4's keys): rank (equal ratings share one),
+    player, rating, mu, sigma, games — players with `min_games` or more."""
+    yield ["rank", "player", "rating", "mu", "sigma", "games"]
+    rank, last = 0, None
+    for i, (name, _pk, rating, mu, sigma, games) in enumerate(rating_board(pool, min_games)):
+        if rating != last:
+            rank, last = i + 1, rating
+        yield [rank, name, rating, round(mu, 3), round(sigma, 3), games]
+
+
+def export_ratings(pool: Pool, fmt: str, min_games: int = 0) -> bytes:
+    """The leaderboard file, through the same renderers."""
+    return FORMATS[fmt].render(iterate_ratings(pool, min_games), pool, "ratings", False)

@@ -9,10 +9,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
+from scoring.ratings import MODEL, SCALE_ALPHA, SCALE_TARGET
 from scoring.rules import ABORT_NAMES, Ruleset
 from scoring.standings import StageResult
 from tournament.services.errors import ServiceError, StageName, Tables, template
@@ -233,3 +234,25 @@ def cut_tie_text(result: StageResult, whole: bool) -> str:
         )
         % params
     )
+
+
+def team_rule_text(rule: str, best: int | None) -> str:
+    """How a team's total is made (scoring/teams.py), said on the team pages."""
+    if rule == "best":
+        return ngettext(
+            "A team's total is its best member's total.",
+            "A team's total is the sum of its best %(n)d members' totals.",
+            best or 1,
+        ) % {"n": best or 1}
+    if rule == "average":
+        return gettext("A team's total is the average of its members' totals.")
+    return gettext("A team's total is the sum of its members' totals.")
+
+
+def scale_text() -> str:
+    """How the rating is made, said beside every rating."""
+    return gettext(
+        "Rating = %(target)d + %(alpha)d × (μ − 3σ): openskill's Plackett–Luce model, updated "
+        "after every game in the order played. A newcomer has μ %(mu)g and σ %(sigma).2f, so "
+        "starts at %(target)d; σ shrinks with each game."
+    ) % {"target": SCALE_TARGET, "alpha": SCALE_ALPHA, "mu": MODEL.mu, "sigma": MODEL.sigma}

@@ -8,7 +8,7 @@ from tournament.converters import (
     ExportFormatConverter,
     StageActionConverter,
 )
-from tournament.views import accounts, entry, organize, public, series, table
+from tournament.views import accounts, entry, organize, public, ratings, series, table, teams
 
 register_converter(EventSlugConverter, "event")
 register_converter(StageActionConverter, "stage_action")
@@ -24,6 +24,7 @@ manage = [
     path("checkin/", organize.checkin_require_view, name="checkin-require"),
     path("checkin/<int:entry_id>/", organize.checkin_mark_view, name="checkin-mark"),
     path("checkin/absent/", organize.withdraw_absent_view, name="checkin-absent"),
+    path("teams/", teams.teams_edit, name="event-teams-edit"),
     path("plan/", organize.plan_make_view, name="plan-make"),
     path("plan/upload/", organize.plan_upload_view, name="plan-upload"),
     path("plan/remove/", organize.plan_remove_view, name="plan-remove"),
@@ -74,12 +75,18 @@ urlpatterns = [
     path("events/<event:slug>/screen/", public.standings_screen, name="standings-screen"),
     path("events/<event:slug>/seat/", public.find_seat, name="find-seat"),
     path("events/<event:slug>/checkin/", public.event_checkin, name="event-checkin"),
+    path("events/<event:slug>/teams/", teams.teams_page, name="event-teams"),
+    path("events/<event:slug>/teams/screen/", teams.teams_screen, name="teams-screen"),
+    path("events/<event:slug>/teams/<int:team_id>/", teams.team_page, name="team-detail"),
+    path("events/<event:slug>/teams.<export:fmt>", teams.teams_export, name="teams-export"),
     path(
         "events/<event:slug>/standings.<export:fmt>",
         public.standings_export,
         name="standings-export",
     ),
     path("events/<event:slug>/stats/", public.event_statistics_page, name="event-statistics"),
+    path("ratings/", ratings.ratings_page, name="ratings"),
+    path("ratings.<export:fmt>", ratings.ratings_export, name="ratings-export"),
     path("series/new/", series.series_new, name="series-new"),
     path("series/<str:slug>/", series.series_detail, name="series-detail"),
     path("series/<str:slug>/standings.<export:fmt>", series.series_export, name="series-export"),

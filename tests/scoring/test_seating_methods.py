@@ -24,7 +24,7 @@ def test_swiss_keeps_the_standings_and_moves_a_player_one_table_at_most():
     history = meetings([PLAYERS[i : i + 4] for i in range(0, 16, 4)])
     by_standings = seat(PLAYERS, 4, "standings")
     assert repeats(by_standings, history) == 24
-    tables = swiss(PLAYERS, 4, history)
+    tables = seat(PLAYERS, 4, "swiss", history=history)
     assert repeats(tables, history) < repeats(by_standings, history)
     assert sorted(p for t in tables for p in t) == sorted(PLAYERS)
     where = table_of(tables)
@@ -33,7 +33,7 @@ def test_swiss_keeps_the_standings_and_moves_a_player_one_table_at_most():
 
 
 def test_swiss_without_history_is_the_standings():
-    assert swiss(PLAYERS, 4, {}) == seat(PLAYERS, 4, "standings")
+    assert swiss(PLAYERS, 4, lambda a, b: 0) == seat(PLAYERS, 4, "standings")
 
 
 def test_interval_spreads_the_standings_over_the_tables():
@@ -72,3 +72,55 @@ def test_an_unknown_method_is_named():
     with pytest.raises(ScoringError) as raised:
         seat(PLAYERS, 4, "alphabetical")
     assert raised.value.field == "method"
+
+
+# --- teams (issue 34): teammates kept apart where possible --------------------------------
+
+# Four teams of four whose members stand next to each other in the standings: by standings,
+# each table would be one team.
+TEAMS = {p: f"T{i // 4}" for i, p in enumerate(PLAYERS)}
+
+
+def teammates_together(tables) -> int:
+    return sum(
+        1 for t in tables for i, a in enumerate(t) for b in t[i + 1 :] if TEAMS[a] == TEAMS[b]
+    )
+
+
+@pytest.mark.parametrize("method", ["standings", "swiss", "interval", "random"])
+def test_every_method_keeps_teammates_apart_where_it_can(method):
+    # Interval with a step of 2 puts 1, 3, 5, 7 together: teammates, unless it swaps.
+    step = 2 if method == "interval" else None
+    plain = seat(PLAYERS, 4, method, rng=random.Random(5), step=step)
+    apart = seat(PLAYERS, 4, method, rng=random.Random(5), step=step, teams=TEAMS)
+    assert teammates_together(plain) > 0  # the case is a real one
+    assert teammates_together(apart) < teammates_together(plain)
+    assert sorted(p for t in apart for p in t) == sorted(PLAYERS)
+    if method != "interval":  # four teams of four: one of each at every table
+        assert teammates_together(apart) == 0
+
+
+def test_by_standings_teammates_move_no_further_than_it_takes():
+    # Two teams of two, each pair side by side in the standings at tables 1 and 3: a swap
+    # with the next table parts them; nobody needs to move two tables.
+    teams = {"S00": "A", "S01": "A", "S08": "B", "S09": "B"}
+    tables = seat(PLAYERS, 4, "standings", teams=teams)
+    where = table_of(tables)
+    assert where["S00"] != where["S01"] and where["S08"] != where["S09"]
+    assert all(abs(where[p] - r // 4) <= 1 for r, p in enumerate(PLAYERS))
+    moved = [p for r, p in enumerate(PLAYERS) if where[p] != r // 4]
+    assert len(moved) == 4  # two swaps, one per team
+
+
+def test_teams_scattered_in_the_standings_leave_the_standings_seating_alone():
+    teams = {p: f"T{i % 4}" for i, p in enumerate(PLAYERS)}  # no two teammates at a table
+    assert seat(PLAYERS, 4, "standings", teams=teams) == seat(PLAYERS, 4, "standings")
+
+
+def test_a_teammate_weighs_more_than_a_repeat():
+    # A and B are teammates; C and D met before. A swap that splits A and B but pairs C and D
+    # again is worth making.
+    history = meetings([["S00", "S04"]])
+    teams = {"S00": "X", "S01": "X"}
+    tables = seat(PLAYERS, 4, "swiss", history=history, teams=teams)
+    assert table_of(tables)["S00"] != table_of(tables)["S01"]

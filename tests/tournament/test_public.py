@@ -58,9 +58,10 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     # * its stages · registered players with their figures · penalties (the standings, 3:
     #   no seat is read)
     # * the rounds with results and the first with a table still playing (columns, marker)
+    # * whether the event has teams (their tab beside the stages' — issue 34)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == 5
+    assert few == many == 6
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -71,7 +72,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     warm, html = queries(client, address)
     # The warm page: the event alone; the standings come from this process, the rounds and
     # the table from the shared cache.
-    assert (cold, warm) == (5, 1)
+    assert (cold, warm) == (6, 1)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -229,14 +230,16 @@ def test_player_page_lists_every_game_across_events(client):
     # Their events (for the ETag) · their own games' versions (the shared part's key) · their
     # finished seats with round, event and game · two for the statistics · where they stand:
     # per event the event itself, and its standings unless this process ranked that version
-    # (the first event's page did; the second's are read: stages, entries, penalties).
-    assert len(captured) == 10
+    # (the first event's page did; the second's are read: stages, entries, penalties) · their
+    # rating: its newest step (for the ETag) and its history (issue 34).
+    assert len(captured) == 12
     with CaptureQueriesContext(connection) as captured:
         again = text(client.get(url("player-detail", player.pk)))
     # Their events (the ETag) and their own games' versions (the shared part's key): the
-    # rest is shared until one of them moves on; the frame is drawn per request.
-    assert len(captured) == 2 and main(again) == main(html)
-    assert html.count("<polyline") == 2 and small.name in html and second.name in html
+    # rest is shared until one of them moves on; the frame is drawn per request, with the
+    # rating (its newest step for the ETag, its history).
+    assert len(captured) == 4 and main(again) == main(html)
+    assert html.count("<polyline") == 3 and small.name in html and second.name in html
     assert "5 games" in html
     assert client.get("/players/Nobody/").status_code == 404
     assert client.get(url("player-detail", 10**9)).status_code == 404
@@ -258,9 +261,9 @@ def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_pa
     assert "1 of 8" in after and "500.0" in after
     seen = event_standings(event).rows
     assert next(r for r in seen if r.player == last.player).total == last.total + 500
-    # Their events · their own games · the event and its standings for the new placings:
-    # their seats and statistics are not read again.
-    assert len(captured) == 6
+    # Their events · their own games · the event and its standings for the new placings ·
+    # their rating (newest step, history): their seats and statistics are not read again.
+    assert len(captured) == 8
 
     def from_places(html: str) -> str:
         return html[html.index('class="stats places"') :]

@@ -91,3 +91,159 @@ def test_the_team_answer_costs_the_same_queries_for_two_teams_or_twenty():
         return len(captured.captured_queries)
 
     assert queries("two", 8) == queries("twenty", 80)
+
+
+# --- the organizer's screen, the pages, the screen, the downloads (issue 34) -----------------
+
+
+@pytest.fixture
+def organizer():
+    from django.contrib.auth import get_user_model
+
+    client = Client()
+    client.force_login(get_user_model().objects.create_superuser("o", "o@example.com", "pw"))
+    return client
+
+
+def test_teams_set_on_the_organizer_screen_and_shown_before_any_game(organizer):
+    event_import({**league_data(8, 0), "slug": "early"})
+    page = organizer.get("/events/early/manage/teams/")
+    assert page.status_code == 200
+    answer = organizer.post(
+        "/events/early/manage/teams/",
+        {"teams": "赤：Player 0000、Player 0001\nBlue: Player 0002, Player 0003", "rule": "sum"},
+    )
+    assert answer.status_code == 302
+    event = Event.objects.get(slug="early")
+    from tournament.selectors.teams import event_teams
+
+    assert event_teams(event) == {
+        "赤": ["Player 0000", "Player 0001"],
+        "Blue": ["Player 0002", "Player 0003"],
+    }
+    # Before any game: the tab on the standings, and every team listed sharing the first place.
+    standings = Client().get("/events/early/").content.decode()
+    assert 'href="/events/early/teams/"' in standings
+    teams = Client().get("/events/early/teams/").content.decode()
+    assert "赤" in teams and "Blue" in teams and teams.count('<td class="num">1</td>') == 2
+    # The box keeps the teams as lines to edit.
+    assert (
+        "赤: Player 0000, Player 0001"
+        in organizer.get("/events/early/manage/teams/").content.decode()
+    )
+    # Emptied: no teams, no tab.
+    organizer.post("/events/early/manage/teams/", {"teams": "", "rule": "sum"})
+    assert not Team.objects.filter(event=event).exists()
+    assert Client().get("/events/early/teams/").status_code == 404
+    assert 'href="/events/early/teams/"' not in Client().get("/events/early/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("赤 Player 0000", "Line 1: write the team's name, a colon, then its members."),
+        ("赤: Player 0000\n赤: Player 0001", "Line 2: team 赤 is listed twice."),
+        ("赤: Player 0000\n青: Player 0000", "Player 0000 is in team 赤 and in team 青"),
+        ("赤: Nobody", "team 赤: Nobody is not a player of this event"),
+        ("赤:", "team 赤 has no members"),
+    ],
+)
+def test_a_bad_team_on_the_screen_is_named_and_what_was_typed_stays(organizer, typed, said):
+    event_import({**league_data(8, 0), "slug": "typo"})
+    answer = organizer.post("/events/typo/manage/teams/", {"teams": typed, "rule": "sum"})
+    html = answer.content.decode()
+    assert answer.status_code == 400
+    assert said.replace("'", "&#x27;") in html
+    assert typed.split("\n")[0] in html  # kept in the box
+    assert not Team.objects.exists()
+
+
+def test_a_bad_team_is_said_in_japanese(organizer):
+    event_import({**league_data(8, 0), "slug": "ja"})
+    answer = organizer.post(
+        "/events/ja/manage/teams/",
+        {"teams": "赤: Nobody", "rule": "sum"},
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    html = answer.content.decode()
+    assert answer.status_code == 400 and "Nobody" in html and "not a player" not in html
+
+
+def test_the_best_members_rule_counts_the_best_and_says_so(organizer):
+    event_import(league_with_teams())
+    answer = organizer.post(
+        "/events/teams/manage/teams/",
+        {"teams": "赤: Player 0000, Player 0001, Player 0002, Player 0003", "rule": "best"},
+    )
+    assert answer.status_code == 400  # how many count is asked for
+    organizer.post(
+        "/events/teams/manage/teams/",
+        {
+            "teams": "赤: Player 0000, Player 0001, Player 0002, Player 0003",
+            "rule": "best",
+            "best": "2",
+        },
+    )
+    event = Event.objects.get(slug="teams")
+    assert (event.team_rule, event.team_best) == ("best", 2)
+    standings = json.loads(Client().get("/api/v1/events/teams/standings").content)["standings"]
+    totals = sorted((r["total"] for r in standings if r["player"] in data_red()), reverse=True)
+    page = Client().get("/events/teams/teams/").content.decode()
+    assert "best 2 members" in page
+    answer = json.loads(Client().get("/api/v1/events/teams/teams").content)
+    assert answer["results"][0]["total"] == pytest.approx(totals[0] + totals[1])
+    # Written back by export_event, and read again.
+    assert event_export(event)["team_rule"] == {"rule": "best", "best": 2}
+
+
+def data_red() -> list[str]:
+    return ["Player 0000", "Player 0001", "Player 0002", "Player 0003"]
+
+
+def test_the_team_page_lists_members_games_and_a_chart():
+    event = event_import(league_with_teams())
+    red = Team.objects.get(event=event, name="赤")
+    page = Client().get(f"/events/teams/teams/{red.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert all(name in html for name in data_red())
+    assert "<svg" in html and "<polyline" in html
+    assert html.count("/games/") >= 4  # each member's games link to their sheets
+    assert Client().get("/events/teams/teams/999999/").status_code == 404
+    other = event_import({**league_with_teams(), "slug": "other"})
+    other_red = Team.objects.get(event=other, name="赤")
+    assert Client().get(f"/events/teams/teams/{other_red.pk}/").status_code == 404
+
+
+def test_the_venue_screen_team_view_and_the_downloads():
+    event_import(league_with_teams())
+    screen = Client().get("/events/teams/teams/screen/")
+    assert screen.status_code == 200 and b"data-screen" in screen.content
+    body = Client().get("/events/teams/teams/screen/", HTTP_X_REQUESTED_WITH="fetch")
+    assert b"<table" in body.content and b"<html" not in body.content
+    assert b'href="/events/teams/teams/screen/"' in Client().get("/events/teams/screen/").content
+    for fmt in ("csv", "json", "xlsx"):
+        got = Client().get(f"/events/teams/teams.{fmt}")
+        assert got.status_code == 200 and "teams" in got["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(Client().get("/events/teams/teams.csv").content.decode())))
+    assert rows[0] == ["rank", "team", "total", "games", "members"] and len(rows) == 3
+
+
+def test_seating_by_standings_keeps_teammates_apart():
+    from tournament.models import Seat
+    from tournament.services.rounds import round_seat
+
+    data = league_data(16, 0)
+    data["slug"] = "apart"
+    names = data["players"]
+    data["teams"] = {f"T{k}": names[k * 4 : k * 4 + 4] for k in range(4)}  # 1–4, 5–8, …
+    event = event_import(data)
+    round_seat(event=event, method="standings", number=1)
+    team_of = {n: k // 4 for k, n in enumerate(names)}
+    tables: dict[int, list[str]] = {}
+    for table, name in Seat.objects.filter(round__event=event).values_list(
+        "game__table", "player__name"
+    ):
+        tables.setdefault(table, []).append(name)
+    for table in tables.values():
+        assert len({team_of[n] for n in table}) == 4  # one of each team at every table

@@ -14,6 +14,7 @@ from tournament.models.events import (
     TeamMember,
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
+from tournament.models.ratings import Rating, RatingStep
 from tournament.models.venues import Player, Venue, preset_choices
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "Hand",
     "Penalty",
     "Player",
+    "Rating",
+    "RatingStep",
     "Round",
     "Seat",
     "SeatingPlan",

@@ -7,6 +7,7 @@ from functools import cached_property
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Ruleset, ruleset_from_json
@@ -25,6 +26,11 @@ TABLE_ENTRY_CHOICES = [
     ("tables", _("Tables enter their own results; another seat confirms")),
 ]
 TABLE_MODE_CHOICES = [("hands", _("hand by hand")), ("scores", _("final scores"))]
+TEAM_RULE_CHOICES = [  # scoring/teams.py RULES
+    ("sum", _("the sum of the members' totals")),
+    ("best", _("the sum of the best members' totals")),
+    ("average", _("the members' average")),
+]
 
 
 class Event(models.Model):
@@ -68,6 +74,12 @@ class Event(models.Model):
     # checks in on the event's page with this code (shown at the venue), or the organizer ticks.
     checkin_required = models.BooleanField(_("seat only players checked in"), default=False)
     checkin_code = models.CharField(_("check-in code"), max_length=8, blank=True)
+    # Teams (issue 34): a team's total from its members' (scoring/teams.py) — the sum (CONTRACT
+    # §2), the best `team_best` members' totals, or their average.
+    team_rule = models.CharField(
+        _("team total"), max_length=10, choices=TEAM_RULE_CHOICES, default="sum"
+    )
+    team_best = models.PositiveSmallIntegerField(_("members counted"), null=True, blank=True)
     # Bumped by every change to the event's players, games or stages (services/changes.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -76,6 +88,9 @@ class Event(models.Model):
     # later version re-reads only the entries games have recounted since (`Entry.
     # figures_version`); one holding older standings ranks the event from scratch.
     structure_version = models.PositiveIntegerField(default=0, editable=False)
+    # The day it is played: ratings follow the order of play (events by day, then round and
+    # table); an event file may give it (`"date"`), else the day it was made.
+    held_on = models.DateField(_("date"), default=timezone.localdate)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -91,6 +106,11 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(table_mode__in=["hands", "scores"]),
                 name="tournament_event_table_mode_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(team_rule__in=["sum", "average"])
+                | Q(team_rule="best", team_best__gte=1),
+                name="tournament_event_team_rule_known",
             ),
         ]
 

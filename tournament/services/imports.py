@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from scoring import FORMATS, PRESETS
 from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import Doc, load_json
-from scoring.teams import check_teams
+from scoring.teams import check_teams, team_standings
 from tournament.models import (
     Entry,
     Event,
@@ -22,8 +23,6 @@ from tournament.models import (
     Round,
     Seat,
     Stage,
-    Team,
-    TeamMember,
 )
 from tournament.selectors.teams import event_teams
 from tournament.services.changes import change_record, results_changed
@@ -37,15 +36,22 @@ from tournament.services.game_data import (
     game_rows,
     game_to_data,
 )
+from tournament.services.ratings import ratings_forget_event
+from tournament.services.teams import teams_write
 
 EVENT_KEYS = (
     *("name", "slug", "ruleset", "format", "players", "games", "entries", "stages"),
     "teams",  # CONTRACT §2: {"Team name": [members, …], …}
+    "team_rule",
+    "date",
 )
 # Beyond CONTRACT §2, optional, so that a backup restores an event whole (older files, and
 # files written by hand, simply leave them out):
 #   "entries": {"withdrawn": [names], "substitutes": [names]}  — among "players"
 #   "stages": [{"name": "qualifier", "closed": true, "decision": [names]}]
+#   "team_rule": {"rule": "best", "best": 2}  — a team's total (scoring/teams.py); "sum" if absent
+#   "date": "2026-11-24"  — the day it was played (ratings follow the order of play); the
+#                           day of the import if absent
 
 
 def event_file_read(path: Path) -> Any:
@@ -97,11 +103,14 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         flags = _entry_flags(doc, players)
         stage_states = _stage_states(doc, fmt, players)
         teams = _teams(doc, players)
+        team_rule = _team_rule(doc)
+        held_on = _held_on(doc)
     rules = parse_ruleset(data.get("ruleset", "baba"))
     existing = Event.objects.filter(slug=slug).first()
     if existing is not None:
         if not replace:
             raise ServiceError("file.slug_taken", "slug", slug=slug)
+        ratings_forget_event(existing)
         existing.delete()
     event = event_create(
         name=name,
@@ -111,6 +120,9 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         players=players,
         user=user,
     )
+    if held_on is not None:  # before the games: their ratings follow the day
+        event.held_on = held_on
+        event.save(update_fields=["held_on"])
     entries = {
         e.player.name: e.player for e in Entry.objects.filter(event=event).select_related("player")
     }
@@ -120,6 +132,8 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
     for name, state in stage_states.items():
         Stage.objects.filter(event=event, name=name).update(**state)
     teams_write(event, teams)
+    if team_rule != ("sum", None):
+        Event.objects.filter(pk=event.pk).update(team_rule=team_rule[0], team_best=team_rule[1])
     transaction.on_commit(_planner_statistics_refresh)
     return event
 
@@ -138,6 +152,30 @@ def _planner_statistics_refresh() -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
+def _held_on(doc: Doc) -> date | None:
+    """The day the event was played, as ISO 8601 (YYYY-MM-DD)."""
+    text = doc.text("date", default=None)
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise fail("value.date", "date", value=text) from None
+
+
+def _team_rule(doc: Doc) -> tuple[str, int | None]:
+    """How a team's total is made: sum (CONTRACT §2, the default), best N, or average."""
+    raw = doc.raw("team_rule", default={"rule": "sum"})
+    if not isinstance(raw, dict):
+        raise fail("value.object", "team_rule")
+    rule, best = raw.get("rule", "sum"), raw.get("best")
+    if best is not None and (isinstance(best, bool) or not isinstance(best, int)):
+        raise fail("value.int", "team_rule.best", value=best)
+    best = best if rule == "best" else None
+    team_standings({}, {}, {}, str(rule), best)  # the engine's check of rule and count
+    return rule, best
+
+
 def _teams(doc: Doc, players: list[str]) -> dict[str, list[str]]:
     """CONTRACT §2's teams: each named, with members, each a player, in one team at most."""
     raw = doc.raw("teams", default={})
@@ -151,21 +189,6 @@ def _teams(doc: Doc, players: list[str]) -> dict[str, list[str]]:
     }
     check_teams(teams, players)
     return teams
-
-
-def teams_write(event: Event, teams: dict[str, list[str]]) -> None:
-    """The teams as rows, in the order given (the event's new entries, already written)."""
-    if not teams:
-        return
-    entries = {e.player.name: e for e in Entry.objects.filter(event=event).select_related("player")}
-    made = Team.objects.bulk_create(
-        Team(event=event, name=name, position=i) for i, name in enumerate(teams)
-    )
-    TeamMember.objects.bulk_create(
-        TeamMember(team=team, entry=entries[member], position=k)
-        for team, members in zip(made, teams.values(), strict=True)
-        for k, member in enumerate(members)
-    )
 
 
 def _entry_flags(doc: Doc, players: list[str]) -> dict[str, list[str]]:
@@ -281,6 +304,7 @@ def event_export(event: Event) -> dict[str, Any]:
         "slug": event.slug,
         "ruleset": _spec(event.rules),
         "format": event.format,
+        "date": event.held_on.isoformat(),
         "players": [name for name, _, _ in entries],
         "games": [game_to_data(g, list(g.seats.all()), list(g.hands.all())) for g in games],
     }
@@ -300,6 +324,8 @@ def event_export(event: Event) -> dict[str, Any]:
     teams = event_teams(event)
     if teams:
         out["teams"] = teams
+    if event.team_rule != "sum":
+        out["team_rule"] = {"rule": event.team_rule, "best": event.team_best}
     return out
 
 
@@ -314,4 +340,5 @@ def event_delete(*, event: Event, user: Any = None) -> None:
         summary=f"deleted {event.name} ({event.slug})",
         before=event_export(event),
     )
+    ratings_forget_event(event)
     event.delete()

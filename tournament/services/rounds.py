@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 
 from scoring.seating import assign_winds, choose_byes, meetings, seat
-from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut
+from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut, TeamMember
 from tournament.selectors.plans import plan_of
 from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
@@ -122,8 +122,9 @@ def _shortfall(
 def _drawn(
     event: Event, playing: list[str], size: int, method: str, rng: random.Random
 ) -> list[list[str]]:
-    """The round's tables by `method`, against who has met whom, each player at the wind they
-    have had least (one query: the event's seats so far)."""
+    """The round's tables by `method`, against who has met whom and keeping teammates apart,
+    each player at the wind they have had least (two queries: the event's seats so far, its
+    teams)."""
     history_rows = Seat.objects.filter(round__event=event).values_list(
         "game_id", "player__name", "position"
     )
@@ -133,8 +134,18 @@ def _drawn(
         tables_before[game_id].append(name)
         if position < size:
             winds_so_far[name][position] += 1
+    teams = dict(
+        TeamMember.objects.filter(team__event=event).values_list("entry__player__name", "team_id")
+    )
     with engine_errors():
-        tables = seat(playing, size, method, history=meetings(tables_before.values()), rng=rng)
+        tables = seat(
+            playing,
+            size,
+            method,
+            history=meetings(tables_before.values()),
+            rng=rng,
+            teams=teams,
+        )
     return [assign_winds(table, winds_so_far, rng) for table in tables]
 
 

@@ -18,6 +18,7 @@ from tournament.models import Event, Series, SeriesEvent
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.events import check_slug
+from tournament.services.ratings import ratings_rebuild
 
 
 def _rule(rule: Any, best_of: Any, min_games: Any) -> SeriesRule:
@@ -95,6 +96,7 @@ def series_add_event(*, series: Series, slug: str, user: Any = None) -> SeriesEv
     except IntegrityError:  # added meanwhile by another request
         raise ServiceError("series.event_twice", "event", name=event.name) from None
     _logged(series, user, "series.add_event", after={"event": event.slug})
+    ratings_rebuild(series)  # the series' own pool, its events in their order of play
     return member
 
 
@@ -103,3 +105,4 @@ def series_remove_event(*, series: Series, event_id: int, user: Any = None) -> N
     slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
     if series.members.filter(event_id=event_id).delete()[0]:
         _logged(series, user, "series.remove_event", before={"event": slug})
+        ratings_rebuild(series)

@@ -9,7 +9,7 @@ from django import template
 
 from scoring.rules import Ruleset
 from tournament import i18n
-from tournament.exports import FORMATS, STATUS_LABELS, ExportFormat
+from tournament.exports import FORMATS, STATUS_LABELS, ExportFormat, format_points
 from tournament.i18n import seat_label
 from tournament.selectors import games
 
@@ -81,3 +81,15 @@ def hand_label(label: str) -> str:
 def rules_name(rules: Ruleset) -> str:
     """A ruleset's name in the reader's language (天鳳 四人打ち東南戦 / Tenhou 4-player …)."""
     return i18n.rules_name(rules)
+
+
+@register.filter
+def points(value: Any, whole: bool = False) -> str:
+    """Points as the downloads write them: whole where the venue keeps whole points."""
+    return format_points(value, bool(whole))
+
+
+@register.filter
+def round_heading(number: int) -> str:
+    """A round as its column heads it: R1, 1回戦."""
+    return i18n.round_heading(number)

@@ -25,6 +25,7 @@ from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
 from tournament.selectors.compiled import EVENT_BY_SLUG, GAME_VERSION, PLAYER_EVENTS
+from tournament.selectors.ratings import rating_stamp
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -118,8 +119,9 @@ class PlayerEvents:
 
 def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For a player's page, `view(request, player_id, entered)`: the page shows where they
-    stand in every event they entered, so its tag holds each one's stamp and the player's
-    name (one query) — `entered`, a PlayerEvents, None for a player in no event."""
+    stand in every event they entered, so its tag holds each one's stamp, the player's name
+    (one query) and their rating's newest step (one) — `entered`, a PlayerEvents, None for a
+    player in no event."""
 
     @wraps(view)
     def read_events(request: HttpRequest, player_id: int) -> HttpResponse:
@@ -133,7 +135,8 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
                 for _n, pk, created, number, name, slug in rows
             },
         )
-        stamps = [entered.name, *entered.events.items()]
+        # Their rating too: a correction in an earlier event replays it in later ones.
+        stamps = [entered.name, *entered.events.items(), rating_stamp(player_id)]
         return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
 
     return read_events

@@ -31,7 +31,7 @@ from tournament.forms.events import (
     TenhouImportForm,
     TieDecisionForm,
 )
-from tournament.i18n import error_text
+from tournament.i18n import error_text, team_rule_text
 from tournament.models import Entry, Event, Game, Penalty, Round, SeatingPlan, Stage
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
@@ -51,6 +51,7 @@ from tournament.selectors.tables import (
     seating_report,
     table_states,
 )
+from tournament.selectors.teams import event_teams
 from tournament.services.checkin import checkin_mark, checkin_require, withdraw_absent
 from tournament.services.clock import (
     event_round_minutes_set,
@@ -167,6 +168,8 @@ def _dashboard(
             "seat_form": seat_form
             or SeatRoundForm(initial={"round": next_round}, has_plan=plan is not None),
             "plan": plan,
+            "teams": event_teams(event),
+            "team_rule": team_rule_text(event.team_rule, event.team_best),
             "plan_form": plan_form or PlanMakeForm(),
             "upload_form": upload_form or PlanUploadForm(),
         },

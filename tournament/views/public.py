@@ -20,17 +20,19 @@ from django_tables2 import RequestConfig
 
 from scoring import ScoringError
 from scoring.names import NAME_MAX, normalize_name
+from scoring.ratings import NEW
 from scoring.rules import Ruleset
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import FORMATS, STAT_LABELS, export_standings, export_statistics
 from tournament.forms.events import CheckinForm
 from tournament.html_tables import standings_table, statistics_table
-from tournament.i18n import cut_tie_text, hand_label, round_heading
+from tournament.i18n import cut_tie_text, hand_label, round_heading, scale_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
 from tournament.selectors.games import game_detail, hand_log, round_list
 from tournament.selectors.players import own_games_key, player_games
+from tournament.selectors.ratings import rating_history
 from tournament.selectors.series import series_list
 from tournament.selectors.standings import (
     event_has_stage,
@@ -49,6 +51,7 @@ from tournament.selectors.tables import (
     round_seating,
     seats_named,
 )
+from tournament.selectors.teams import has_teams
 from tournament.services.checkin import checkin_code_right, checkin_self
 from tournament.services.errors import ServiceError
 from tournament.services.throttle import Throttled, client_address, guess_take
@@ -101,7 +104,7 @@ def _standings_context(
         "standings-summary",
         stamp,
         (query.stage, get_language()),
-        lambda: _standings_summary(event, query.stage),
+        lambda: standings_summary(event, query.stage),
     )
     # The round columns, the live marker and, at a venue of whole points, the rounds with a
     # fraction of a point: once per version (every write that starts, ends or changes a game
@@ -146,6 +149,7 @@ def _standings_context(
         "table_html": shared("standings-table", stamp, key, render_table),
         "stages": summary["stages"],
         "tab": summary["tab"],
+        "has_teams": summary["has_teams"],
         "in_progress": in_progress,
         "round_numbers": sorted(played),
         "live": not (summary["complete"] and in_progress is None),
@@ -155,10 +159,11 @@ def _standings_context(
     }
 
 
-def _standings_summary(event: Event, tab: str) -> dict[str, Any]:
+def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     """What a standings page says besides its table, from the ranking: the stage tabs (names;
-    none for a single stage that advances nobody), the tab asked for if it is one, the cut
-    notes of the stages shown, and whether the last stage is complete."""
+    none for a single stage that advances nobody), the tab asked for if it is one, whether
+    the event has teams (their tab), the cut notes of the stages shown, and whether the last
+    stage is complete."""
     result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
@@ -168,6 +173,7 @@ def _standings_summary(event: Event, tab: str) -> dict[str, Any]:
     return {
         "stages": [s.stage.name for s in result.stages] if staged else [],
         "tab": stage.stage.name if stage else "",
+        "has_teams": has_teams(event),
         "cut_notes": [str(n) for n in notes if n],
         "complete": bool(last and last.complete and staged),
     }
@@ -247,7 +253,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
             "standings-summary",
             event_stamp(event),
             (query.stage, get_language()),
-            lambda: _standings_summary(event, query.stage),
+            lambda: standings_summary(event, query.stage),
         ),
     }
     response = render(request, "tournament/screen.html", context)
@@ -558,9 +564,25 @@ def player_detail(
             _stamp, name, slug = events[section["event_id"]]
             placing = placings.get(section["event_id"])
             sections.append({**section, "name": name, "slug": slug, "placing": placing})
-        return {"page": page, "sections": sections}
+        return {"page": page, "sections": sections, "rating": _rating_section(player_id)}
 
     return render(request, "tournament/player_page.html", context())
+
+
+def _rating_section(player_id: int) -> dict[str, Any] | None:
+    """The player's site rating, its scale and its history after each game as a chart (one
+    query: their steps). Read per request: a correction in an earlier event replays ratings
+    in later ones (the page's tag holds the player's newest step, views/conditional.py)."""
+    history = rating_history(player_id)
+    if not history:
+        return None
+    chart = score_chart(
+        [_("Rating")],
+        NEW.rating,
+        [[point.rating] for point in history],
+        [str(k) for k in range(1, len(history) + 1)],
+    )
+    return {"now": history[-1].rating, "games": len(history), "chart": chart, "scale": scale_text()}
 
 
 def _player_body(player: Player) -> dict[str, Any]:

@@ -1,0 +1,83 @@
+"""Ratings across events (issue 34): each player's skill per rating pool — the whole site
+(`series` empty) or one series' events — and every step of it, one per finished game.
+
+The steps are the history (a player's chart) and what a correction rewinds to: each holds the
+skill before and after one game, keyed by where the game stands in the order of play
+(`RatingStep.key`). `Rating` is the skill after a player's last step, for the leaderboard.
+services/ratings.py keeps both in step with the games, inside each write's transaction."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models.events import Event, Series
+from tournament.models.venues import Player
+
+
+class Rating(models.Model):
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    rating = models.FloatField(_("rating"))  # what the site shows (scoring.ratings.shown)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(series__isnull=True),
+                name="tournament_rating_one_site_rating",
+            ),
+            models.UniqueConstraint(
+                fields=["series", "player"], name="tournament_rating_one_per_series"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["series", "-rating"], name="tournament_rating_board"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating}"
+
+
+class RatingStep(models.Model):
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_steps"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    # The event and the game, kept as ids beside the event: a deleted game leaves its steps
+    # for the next write to find and rewind (a deleted event takes its steps with it, and its
+    # deletion replays what followed).
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_steps")
+    game_id = models.PositiveIntegerField()
+    # The order of play, as text that sorts: the event's day, the event, round, table
+    # (services/ratings.py `order_key`).
+    key = models.CharField(max_length=40)
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()  # after this game
+
+    class Meta:
+        verbose_name = _("rating step")
+        verbose_name_plural = _("rating steps")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "game_id", "player"],
+                name="tournament_ratingstep_one_per_game",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["series", "key"], name="tournament_ratingstep_order"),
+            models.Index(fields=["player", "series", "key"], name="tournament_ratingstep_player"),
+            models.Index(fields=["event", "series"], name="tournament_ratingstep_event"),
+        ]

@@ -1,0 +1,199 @@
+"""Ratings kept in step with the games (issue 34, CONTRACT §4), inside each write's transaction.
+
+A rating pool is the whole site (`series` None) or one series' events. In each pool every
+finished game is one step of its players' skills (scoring/ratings.py), in the order of play:
+events by day (`Event.held_on`), then event, round and table — `order_key`.
+
+Every write that changes results goes through `changes.results_changed`, which calls
+`ratings_follow`: the event's finished games of the players it names are compared with the
+steps kept for them; from the first game that differs (a new result, a correction, a game
+deleted) the pool is rewound — each player back to their skill before their first step from
+there — and replayed to its end. A result entered last replays one game; a correction to an
+old game replays what followed it. `ratings_rebuild` replays a pool from its start
+(`manage.py rebuild_ratings`), which every replay must equal (tests/tournament/test_ratings.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Q
+
+from scoring.ratings import NEW, Skill, rate, shown
+from tournament.models import Event, Rating, RatingStep, Seat, Series, SeriesEvent
+
+KEY_START = ""  # before every game
+BATCH = 2000  # rows per INSERT when a pool is replayed at length
+
+
+def order_key(held_on: date, event_id: int, number: int, table: int) -> str:
+    """Where a game stands in the order of play, as text that sorts: day, event, round, table."""
+    return f"{held_on.isoformat()}|{event_id:010d}|{number:05d}|{table:05d}"
+
+
+def _after(key: str) -> Q:
+    """Seats of games at `key` or after it in the order of play."""
+    if key == KEY_START:
+        return Q()
+    day, event_id, number, table = key.split("|")
+    held_on, eid, rnd, tbl = date.fromisoformat(day), int(event_id), int(number), int(table)
+    return (
+        Q(round__event__held_on__gt=held_on)
+        | Q(round__event__held_on=held_on, round__event_id__gt=eid)
+        | Q(round__event_id=eid, round__number__gt=rnd)
+        | Q(round__event_id=eid, round__number=rnd, game__table__gte=tbl)
+    )
+
+
+SEAT_FIELDS = (
+    "round__event__held_on",
+    "round__event_id",
+    "round__number",
+    "game__table",
+    "game_id",
+    "player_id",
+    "rank",
+)
+
+
+def _finished_seats() -> Iterable[Seat]:
+    return Seat.objects.filter(game__finished=True, rank__isnull=False)
+
+
+Game = tuple[str, int, int, list[tuple[int, int]]]  # key, event id, game id, (player, place)…
+
+
+def _games(rows: Iterable[tuple]) -> list[Game]:
+    """Seats grouped into games, in the order of play; a game of fewer than two rated seats
+    (never one a player could finish) is left out."""
+    games: dict[int, Game] = {}
+    for held_on, event_id, number, table, game_id, player_id, place in rows:
+        game = games.get(game_id)
+        if game is None:
+            game = games[game_id] = (
+                order_key(held_on, event_id, number, table),
+                event_id,
+                game_id,
+                [],
+            )
+        game[3].append((player_id, place))
+    return sorted((g for g in games.values() if len(g[3]) > 1), key=lambda g: g[0])
+
+
+def pools_of(event: Event) -> list[int | None]:
+    """The pools an event's games count in: the site's, and each series it belongs to."""
+    return [None, *SeriesEvent.objects.filter(event=event).values_list("series_id", flat=True)]
+
+
+def _in_pool(pool: int | None) -> Q:
+    return Q() if pool is None else Q(round__event__series_members__series_id=pool)
+
+
+def _first_change(pool: int | None, event: Event, players: list[int] | None) -> str | None:
+    """The first game, in the order of play, at which the event's finished games of `players`
+    (None: everyone's) and the steps kept for them differ; None when they agree. Two
+    queries."""
+    seats = _finished_seats().filter(round__event=event)
+    steps = RatingStep.objects.filter(series_id=pool, event=event)
+    if players is not None:
+        seats = seats.filter(player_id__in=players)
+        steps = steps.filter(player_id__in=players)
+    now = {
+        (order_key(d, e, n, t), g, p, r) for d, e, n, t, g, p, r in seats.values_list(*SEAT_FIELDS)
+    }
+    kept = set(steps.values_list("key", "game_id", "player_id", "place"))
+    differ = now ^ kept
+    return min(k for k, *_rest in differ) if differ else None
+
+
+def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
+    """Rewind the pool to just before `key` and rate every game from there again (leaving out
+    the games of event `leave_out`, about to be deleted); how many games were rated."""
+    stale = RatingStep.objects.filter(series_id=pool, key__gte=key)
+    state: dict[int, Skill] = {}
+    if key == KEY_START:  # from nothing: what was kept is not trusted
+        Rating.objects.filter(series_id=pool).delete()
+    else:
+        for player_id, mu, sigma, games in stale.order_by("key").values_list(
+            "player_id", "mu_before", "sigma_before", "games"
+        ):
+            state.setdefault(player_id, Skill(mu, sigma, games - 1))
+    stale.delete()
+    seats = _finished_seats().filter(_in_pool(pool) & _after(key))
+    if leave_out is not None:
+        seats = seats.exclude(round__event_id=leave_out)
+    games = _games(seats.values_list(*SEAT_FIELDS))
+    newcomers = {p for g in games for p, _place in g[3]} - set(state)
+    if newcomers:
+        for player_id, mu, sigma, played in Rating.objects.filter(
+            series_id=pool, player_id__in=newcomers
+        ).values_list("player_id", "mu", "sigma", "games"):
+            state[player_id] = Skill(mu, sigma, played)
+    steps = []
+    for game_key, event_id, game_id, seated in games:
+        before = [state.get(p, NEW) for p, _place in seated]
+        after = rate(before, [place for _p, place in seated])
+        for (player_id, place), old, new in zip(seated, before, after, strict=True):
+            state[player_id] = new
+            steps.append(
+                RatingStep(
+                    series_id=pool,
+                    player_id=player_id,
+                    event_id=event_id,
+                    game_id=game_id,
+                    key=game_key,
+                    place=place,
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    games=new.games,
+                )
+            )
+    RatingStep.objects.bulk_create(steps, batch_size=BATCH)
+    Rating.objects.filter(series_id=pool, player_id__in=list(state)).delete()
+    Rating.objects.bulk_create(
+        (
+            Rating(
+                series_id=pool,
+                player_id=player_id,
+                mu=skill.mu,
+                sigma=skill.sigma,
+                games=skill.games,
+                rating=shown(skill.mu, skill.sigma),
+            )
+            for player_id, skill in state.items()
+            if skill.games
+        ),
+        batch_size=BATCH,
+    )
+    return len(games)
+
+
+def ratings_follow(event: Event, players: Iterable[int] | None) -> None:
+    """After a write that changed the event's results (inside its transaction, from
+    `results_changed`): every pool of the event replayed from the first game that changed,
+    if one did. `players`: every player whose results the write may have moved (None: all)."""
+    named = None if players is None else sorted(set(players))
+    if named == []:
+        return  # a hand entered at an open table: no finished game changed
+    for pool in pools_of(event):
+        key = _first_change(pool, event, named)
+        if key is not None:
+            _replay(pool, key)
+
+
+def ratings_forget_event(event: Event) -> None:
+    """Before an event is deleted: every pool it counts in replayed without its games."""
+    start = order_key(event.held_on, event.pk, 0, 0)
+    for pool in pools_of(event):
+        _replay(pool, start, leave_out=event.pk)
+
+
+@transaction.atomic
+def ratings_rebuild(series: Series | None = None) -> int:
+    """A pool (the site's, or a series') replayed from its first game; how many games were
+    rated. What every incremental update must equal."""
+    return _replay(series.pk if series else None, KEY_START)

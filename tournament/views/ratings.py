@@ -1,0 +1,112 @@
+"""Ratings across events (issue 34): the leaderboard of a pool (the site's, or a series' with
+`?series=`), players below a minimum of games set aside, and its downloads. A player's rating
+and its history are on their page (views/public.py). Reads only: services/ratings.py keeps the
+ratings in step with the games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tournament.exports import export_ratings
+from tournament.i18n import scale_text
+from tournament.models import Series
+from tournament.selectors.ratings import (
+    MIN_GAMES_CHOICES,
+    MIN_GAMES_DEFAULT,
+    Pool,
+    pool_of,
+    rating_board,
+)
+from tournament.views.public import download
+from tournament.views.query import known_query
+
+PER_PAGE = 100
+MOST_GAMES = 100_000  # a minimum beyond any player's games: no one listed, never an error
+
+
+def _pool(request: HttpRequest) -> Pool:
+    slug = request.GET.get("series", "")
+    if not slug:
+        return pool_of(None, _("Ratings"))
+    series = Series.objects.filter(slug=slug).first()
+    if series is None:
+        raise Http404
+    return pool_of(series, series.name)
+
+
+def _least(request: HttpRequest) -> int:
+    try:
+        least = int(request.GET.get("min", MIN_GAMES_DEFAULT))
+    except ValueError:
+        least = MIN_GAMES_DEFAULT
+    return max(0, min(least, MOST_GAMES))
+
+
+@require_GET
+@known_query("series", "min", "page")
+def ratings_page(request: HttpRequest) -> HttpResponse:
+    """The leaderboard, 100 a page: rank, player, rating, games (μ and σ beside)."""
+    pool = _pool(request)
+    least = _least(request)
+    paginator = Paginator(rating_board(pool, least), PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    offset = (page.number - 1) * PER_PAGE
+    rows = _ranked(list(page.object_list), offset, pool, least)
+    return render(
+        request,
+        "tournament/ratings.html",
+        {
+            "pool": pool,
+            "page": page,
+            "rows": rows,
+            "least": least,
+            "choices": sorted({*MIN_GAMES_CHOICES, least}),
+            "scale": scale_text(),
+            "series_list": Series.objects.order_by("-created_at", "name").values_list(
+                "slug", "name"
+            ),
+        },
+    )
+
+
+def _ranked(rows: list[tuple], offset: int, pool: Pool, least: int) -> list[dict[str, Any]]:
+    """Ranks for a page of the board: equal ratings share one, counted across pages (the
+    first row of a page asks how many rate above it: one query, pages after the first)."""
+    out = []
+    rank = None
+    last = None
+    for i, (name, player_id, rating, mu, sigma, games) in enumerate(rows):
+        if rating != last:
+            if i == 0 and offset:
+                above = rating_board(pool, least).filter(rating__gt=rating).count()
+                rank = above + 1
+            else:
+                rank = offset + i + 1
+            last = rating
+        out.append(
+            {
+                "rank": rank,
+                "player": name,
+                "player_id": player_id,
+                "rating": rating,
+                "mu": mu,
+                "sigma": sigma,
+                "games": games,
+            }
+        )
+    return out
+
+
+@require_GET
+@known_query("series", "min")
+def ratings_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The leaderboard as CSV, XLSX or JSON (CONTRACT §4's keys), the same minimum of games."""
+    pool = _pool(request)
+    least = _least(request) if "min" in request.GET else 0
+    return download(export_ratings(pool, fmt, least), fmt, pool.slug)

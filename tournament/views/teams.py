@@ -1,0 +1,173 @@
+"""An event's teams (issue 34): the team standings (a tab beside the stages, shown before any
+game), a team's page, the venue screen's team view and downloads; the organizer's screen to
+set the teams and the rule of a team's total. Thin: the form collects, services/teams.py
+writes, selectors/teams.py reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+
+from tournament.caching import event_stamp, shared
+from tournament.charts import score_chart
+from tournament.exports import export_teams
+from tournament.forms.teams import TeamsForm
+from tournament.i18n import round_heading, team_rule_text
+from tournament.models import Event
+from tournament.permissions import can_referee, organizer_required
+from tournament.selectors.teams import event_teams, team_detail, team_table
+from tournament.services.errors import ServiceError
+from tournament.services.teams import teams_set
+from tournament.views.conditional import by_event_version
+from tournament.views.public import REFRESH_SECONDS, download, standings_summary
+
+
+def _team_context(event: Event) -> dict[str, Any]:
+    """What the team table says, the same for the page and the screen."""
+    return {
+        "event": event,
+        "lines": team_table(event),
+        "rule": team_rule_text(event.team_rule, event.team_best),
+        "best_rule": event.team_rule == "best",
+        "whole": event.rules.whole_points,
+        **standings_summary(event, ""),
+        "team_tab": True,
+    }
+
+
+@require_GET
+@by_event_version
+def teams_page(request: HttpRequest, event: Event) -> HttpResponse:
+    """The team standings, by the event's rule (said above the table); a tab of the standings
+    page. Every team is listed before any game. Made once per version and language."""
+
+    def content() -> dict[str, str]:
+        context = _team_context(event)
+        if not context["lines"]:
+            return {}
+        return {"content": render_to_string("tournament/_teams.html", context)}
+
+    shown = shared("teams-page", event_stamp(event), (get_language(),), content)
+    if not shown:
+        raise Http404
+    return render(
+        request,
+        "tournament/teams.html",
+        {"event": event, "can_manage": can_referee(request.user, event), **shown},
+    )
+
+
+@require_GET
+@by_event_version
+def team_page(request: HttpRequest, event: Event, team_id: int) -> HttpResponse:
+    """One team: its place, its members with their totals (those its total counts marked),
+    their games, and the team's total and each member's round by round."""
+    detail = team_detail(event, team_id)
+    if detail is None:
+        raise Http404
+    chart = None
+    if detail.rounds:
+        names = [name for name, _values in detail.lines]
+        series = [[values[i] for _name, values in detail.lines] for i in range(len(detail.rounds))]
+        labels = [round_heading(n) for n in detail.rounds]
+        chart = score_chart(names, 0, series, labels)
+    return render(
+        request,
+        "tournament/team_page.html",
+        {
+            "event": event,
+            "detail": detail,
+            "chart": chart,
+            "rule": team_rule_text(event.team_rule, event.team_best),
+            "best_rule": event.team_rule == "best",
+            "whole": event.rules.whole_points,
+        },
+    )
+
+
+@require_GET
+@vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
+def teams_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The venue screen's team view: the team table in type sized to the room (screen.js),
+    fetched again every interval."""
+    event = get_object_or_404(Event, slug=slug)
+
+    def body() -> str:
+        return render_to_string(
+            "tournament/_team_table.html", {**_team_context(event), "screen": True}
+        )
+
+    html = shared("teams-screen", event_stamp(event), (get_language(),), body)
+    if request.headers.get("X-Requested-With") == "fetch":
+        response = HttpResponse(html)
+    else:
+        context = {
+            **standings_summary(event, ""),
+            "event": event,
+            "body": html,
+            "refresh": REFRESH_SECONDS,
+            "team_tab": True,
+        }
+        response = render(request, "tournament/teams_screen.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+@by_event_version
+def teams_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
+    """`export_standings --teams` as a download (CONTRACT §2 columns), from the same rows."""
+    data = shared(
+        "teams-file", event_stamp(event), (fmt, get_language()), lambda: export_teams(event, fmt)
+    )
+    return download(data, fmt, f"{event.slug}-teams")
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def teams_edit(request: HttpRequest, event: Event) -> HttpResponse:
+    """Set the teams (one line each: the team's name, a colon, its members) and how a team's
+    total is made. A mistake is named and what was typed stays in the box."""
+    initial = {
+        "teams": "\n".join(
+            f"{name}: {', '.join(members)}" for name, members in event_teams(event).items()
+        ),
+        "rule": event.team_rule,
+        "best": event.team_best,
+    }
+    form = TeamsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            teams_set(event=event, **form.service_kwargs(), user=request.user)
+        except ServiceError as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, _("The teams are saved."))
+            return redirect("event-teams-edit", event.slug)
+    status = 400 if form.is_bound else 200
+    return render(
+        request,
+        "tournament/manage/teams.html",
+        {"event": event, "form": form, "players": _unteamed(event)},
+        status=status,
+    )
+
+
+def _unteamed(event: Event) -> list[str]:
+    """The players in no team, in registration order: what is left to place."""
+    teamed = {name for members in event_teams(event).values() for name in members}
+    return [
+        name
+        for name in event.entries.filter(withdrawn=False)
+        .order_by("substitute", "pk")
+        .values_list("player__name", flat=True)
+        if name not in teamed
+    ]
