@@ -245,6 +245,7 @@ def baba_event(seed: int = 11) -> dict[str, Any]:
         "slug": "baba-demo",
         "ruleset": "baba",
         "format": "baba",
+        "date": "2026-11-03",
         "players": players,
         "games": games,
     }
@@ -309,8 +310,16 @@ def league_event(seed: int = 7) -> dict[str, Any]:
         "slug": "jan-niki-league",
         "ruleset": "jan-niki",
         "format": "league",
+        "date": "2026-10-05",
         "players": players,
         "games": games,
+        # A team league (issue 34): four pairs, the members' totals summed.
+        "teams": {
+            "赤鬼": players[0:2],
+            "青龍": players[2:4],
+            "白虎": players[4:6],
+            "玄武": players[6:8],
+        },
     }
 
 
@@ -329,6 +338,7 @@ def hyper_event(seed: int = 3) -> dict[str, Any]:
         "slug": "hyper-club-night",
         "ruleset": "hyper",
         "format": "league",
+        "date": "2026-10-16",
         "players": players,
         "games": games,
     }
@@ -353,6 +363,7 @@ def sanma_event(seed: int = 5) -> dict[str, Any]:
         "slug": "free-sanma-day",
         "ruleset": "free-sanma",
         "format": "league",
+        "date": "2026-10-25",
         "players": players,
         "games": games,
     }
@@ -374,6 +385,7 @@ def emperor_event(seed: int = 2) -> dict[str, Any]:
         "slug": "emperor-series",
         "ruleset": "emperor",
         "format": "league",
+        "date": "2026-11-01",
         "players": players,
         "games": games,
     }

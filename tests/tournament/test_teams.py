@@ -247,3 +247,36 @@ def test_seating_by_standings_keeps_teammates_apart():
         tables.setdefault(table, []).append(name)
     for table in tables.values():
         assert len({team_of[n] for n in table}) == 4  # one of each team at every table
+
+
+def test_a_series_ranks_its_teams_by_every_event_or_the_best_n():
+    from tournament.selectors.teams import series_teams
+    from tournament.services.series import series_add_event, series_create, series_set_rule
+
+    red = ["Player 0000", "Player 0001"]
+    blue = ["Player 0002", "Player 0003"]
+    for k in (1, 2, 3):
+        data = league_data(8, k)  # more rounds, more points to share
+        data["slug"] = f"night-{k}"
+        data["teams"] = {"Red": red, "Blue": blue}
+        event_import(data)
+    season = series_create(name="Season", slug="season")
+    for k in (1, 2, 3):
+        series_add_event(series=season, slug=f"night-{k}")
+    every = series_teams(season)
+    per_event = [
+        {
+            r["team"]: r["total"]
+            for r in json.loads(Client().get(f"/api/v1/events/night-{k}/teams").content)["results"]
+        }
+        for k in (1, 2, 3)
+    ]
+    totals = {row.player: float(row.total) for row in every.rows}
+    for team in ("Red", "Blue"):
+        assert totals[team] == pytest.approx(sum(e[team] for e in per_event))
+    series_set_rule(series=season, rule="best", best_of=2, min_games=0)
+    best = {row.player: float(row.total) for row in series_teams(season).rows}
+    for team in ("Red", "Blue"):
+        assert best[team] == pytest.approx(sum(sorted((e[team] for e in per_event))[-2:]))
+    page = Client().get("/series/season/").content.decode()
+    assert "Team league" in page and "Red" in page and "<s " in page  # one event struck out

@@ -93,3 +93,10 @@ def points(value: Any, whole: bool = False) -> str:
 def round_heading(number: int) -> str:
     """A round as its column heads it: R1, 1回戦."""
     return i18n.round_heading(number)
+
+
+@register.filter
+def series_cells(row: Any, events: list[Any]) -> list[dict[str, Any]]:
+    """A season row's cell per event: its result there (None: not played) and whether it
+    counts under the series' rule."""
+    return [{"result": row.results.get(k), "counted": k in row.counted} for k in range(len(events))]

@@ -20,6 +20,7 @@ from tournament.permissions import (
     series_organizer_required,
 )
 from tournament.selectors.series import series_standings
+from tournament.selectors.teams import series_teams
 from tournament.services.errors import ServiceError
 from tournament.services.series import (
     series_add_event,
@@ -41,6 +42,8 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "series": series,
             "result": result,
             "table": series_table(result),
+            "teams": series_teams(series),
+            "whole": all(e.rules.whole_points for e in result.events),
             "can_manage": can_manage_series(request.user, series),
         },
     )
