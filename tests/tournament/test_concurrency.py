@@ -127,3 +127,42 @@ def test_correct_a_game_twice_at_once(monkeypatch):
     codes = race(monkeypatch, lambda: client.post(url("game-scores", event.slug, game.pk), post))
     assert codes == [302, 302]
     assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_two_events_finish_a_game_at_once_and_the_site_ratings_stay_whole(monkeypatch):
+    """Two events' locks do not keep apart the site's rating pool, which spans both: its own
+    lock does (services/locks.py pool_lock). Without it the second replay writes steps the
+    first is replacing, and a unique constraint answers 500."""
+    from types import SimpleNamespace
+
+    from tournament.models import Rating
+    from tournament.services.games import game_record
+    from tournament.services.ratings import ratings_rebuild
+
+    early = make_event(slug="race-early", players=PLAYERS[:4])
+    late = make_event(slug="race-late", players=PLAYERS[:4])
+    Event.objects.filter(pk=early.pk).update(held_on="2026-01-01")
+    early.refresh_from_db()
+    events = iter([late, early])  # the later day first: the second must replay it
+
+    def send() -> Any:
+        event = next(events)
+        try:
+            game_record(
+                event=event,
+                data={
+                    "round": 1,
+                    "table": 1,
+                    "seats": PLAYERS[:4],
+                    "scores": [40000, 30000, 20000, 10000],
+                },
+            )
+        except Exception:
+            return SimpleNamespace(status_code=500)
+        return SimpleNamespace(status_code=200)
+
+    assert race(monkeypatch, send) == [200, 200]
+    kept = dict(Rating.objects.filter(series=None).values_list("player__name", "mu"))
+    ratings_rebuild(None)
+    assert dict(Rating.objects.filter(series=None).values_list("player__name", "mu")) == kept
+    assert Rating.objects.get(series=None, player__name=PLAYERS[0]).games == 2

@@ -231,14 +231,14 @@ def test_player_page_lists_every_game_across_events(client):
     # finished seats with round, event and game · two for the statistics · where they stand:
     # per event the event itself, and its standings unless this process ranked that version
     # (the first event's page did; the second's are read: stages, entries, penalties) · their
-    # rating: its newest step (for the ETag) and its history (issue 34).
-    assert len(captured) == 12
+    # rating's history (issue 34; its newest step is in the first query, for the ETag).
+    assert len(captured) == 11
     with CaptureQueriesContext(connection) as captured:
         again = text(client.get(url("player-detail", player.pk)))
     # Their events (the ETag) and their own games' versions (the shared part's key): the
     # rest is shared until one of them moves on; the frame is drawn per request, with the
-    # rating (its newest step for the ETag, its history).
-    assert len(captured) == 4 and main(again) == main(html)
+    # rating's history.
+    assert len(captured) == 3 and main(again) == main(html)
     assert html.count("<polyline") == 3 and small.name in html and second.name in html
     assert "5 games" in html
     assert client.get("/players/Nobody/").status_code == 404
@@ -262,8 +262,8 @@ def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_pa
     seen = event_standings(event).rows
     assert next(r for r in seen if r.player == last.player).total == last.total + 500
     # Their events · their own games · the event and its standings for the new placings ·
-    # their rating (newest step, history): their seats and statistics are not read again.
-    assert len(captured) == 8
+    # their rating's history: their seats and statistics are not read again.
+    assert len(captured) == 7
 
     def from_places(html: str) -> str:
         return html[html.index('class="stats places"') :]

@@ -256,3 +256,21 @@ def test_rebuild_ratings_recomputes_every_pool(capsys):
     assert Rating.objects.get(series=None, player__name="Player 0000").rating > 1000
     with pytest.raises(Exception, match="no series"):
         call_command("rebuild_ratings", "--series", "nope")
+
+
+def test_a_correction_in_an_earlier_event_changes_a_later_player_s_page():
+    first = event("first", "2026-11-01")
+    event("second", "2026-11-08")
+    player = Rating.objects.get(series=None, player__name="Player 0004")
+    address = f"/players/{player.player_id}/"
+    tag = Client().get(address)["ETag"]
+    assert Client().get(address, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    game = Game.objects.filter(round__event=first).order_by("round__number", "table").first()
+    seats = [s.player.name for s in game.seats.order_by("position")]
+    game_correct(
+        game=game,
+        data={"round": 1, "table": 1, "seats": seats, "scores": [9500, 17500, 31000, 42000]},
+        expected_version=game.version,
+    )
+    answer = Client().get(address, HTTP_IF_NONE_MATCH=tag)
+    assert answer.status_code == 200 and answer["ETag"] != tag

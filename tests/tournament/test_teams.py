@@ -277,6 +277,6 @@ def test_a_series_ranks_its_teams_by_every_event_or_the_best_n():
     series_set_rule(series=season, rule="best", best_of=2, min_games=0)
     best = {row.player: float(row.total) for row in series_teams(season).rows}
     for team in ("Red", "Blue"):
-        assert best[team] == pytest.approx(sum(sorted((e[team] for e in per_event))[-2:]))
+        assert best[team] == pytest.approx(sum(sorted(e[team] for e in per_event)[-2:]))
     page = Client().get("/series/season/").content.decode()
     assert "Team league" in page and "Red" in page and "<s " in page  # one event struck out

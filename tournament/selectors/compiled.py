@@ -22,9 +22,9 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import Model, OuterRef, QuerySet, Subquery
 
-from tournament.models import Entry, Event, Seat
+from tournament.models import Entry, Event, RatingStep, Seat
 
 # Stand-ins for the usual arguments: values no address gives (they only mark the places).
 STAND_IN_ID, STAND_IN_SLUG = -2_000_000_001, "compiled-stand-in-slug"
@@ -109,10 +109,17 @@ def game_version_rows(game_id: int, slug: str) -> QuerySet[Seat]:
 
 def player_event_rows(player_id: int) -> QuerySet[Entry]:
     """What a player's page is keyed by, a row per event entered: the player's name, the
-    event's id, stamp (created, version), name and address."""
+    event's id, stamp (created, version), name and address; and their site rating's newest
+    step (a correction in an earlier event replays ratings in later ones: issue 34)."""
+    newest_step = (
+        RatingStep.objects.filter(player_id=OuterRef("player_id"), series__isnull=True)
+        .order_by("-pk")
+        .values("pk")[:1]
+    )
     return (
         Entry.objects.filter(player_id=player_id)
         .order_by("event_id")
+        .annotate(rating_step=Subquery(newest_step))
         .values_list(
             "player__name",
             "event_id",
@@ -120,6 +127,7 @@ def player_event_rows(player_id: int) -> QuerySet[Entry]:
             "event__version",
             "event__name",
             "event__slug",
+            "rating_step",
         )
     )
 

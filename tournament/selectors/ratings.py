@@ -67,15 +67,3 @@ def rating_history(player_id: int, series_id: int | None = None) -> list[History
         HistoryPoint(name, slug, game_id, place, shown(mu, sigma))
         for name, slug, game_id, place, mu, sigma in steps
     ]
-
-
-def rating_stamp(player_id: int) -> int:
-    """What moves whenever a player's site rating is replayed (a correction in an earlier
-    event replays games in later ones): their newest step's id. One query."""
-    last = (
-        RatingStep.objects.filter(player_id=player_id, series__isnull=True)
-        .order_by("-pk")
-        .values_list("pk", flat=True)
-        .first()
-    )
-    return last or 0

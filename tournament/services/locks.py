@@ -14,3 +14,21 @@ from tournament.models import Event
 def event_lock(event_id: int) -> None:
     """Take the event's row lock for the rest of the transaction (call inside `atomic`)."""
     list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
+
+
+# Rating pools span events, so an event's lock does not keep two replays of one pool apart (two
+# events' tables finishing at once): each replay holds its pool's lock, taken after the event's
+# and pools in one order (the site's, then series by id), so no two writes wait in a circle.
+# PostgreSQL: a transaction-scoped advisory lock on a number of the pool's own; SQLite has one
+# writer at a time already.
+POOL_LOCK_BASE = 0x5241_0000  # "RA": apart from any other advisory lock a deployment takes
+
+
+def pool_lock(series_id: int | None) -> None:
+    """Take a rating pool's lock for the rest of the transaction (call inside `atomic`)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK_BASE, series_id or 0])

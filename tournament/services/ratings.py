@@ -23,6 +23,7 @@ from django.db.models import Q
 
 from scoring.ratings import NEW, Skill, rate, shown
 from tournament.models import Event, Rating, RatingStep, Seat, Series, SeriesEvent
+from tournament.services.locks import pool_lock
 
 KEY_START = ""  # before every game
 BATCH = 2000  # rows per INSERT when a pool is replayed at length
@@ -83,8 +84,10 @@ def _games(rows: Iterable[tuple]) -> list[Game]:
 
 
 def pools_of(event: Event) -> list[int | None]:
-    """The pools an event's games count in: the site's, and each series it belongs to."""
-    return [None, *SeriesEvent.objects.filter(event=event).values_list("series_id", flat=True)]
+    """The pools an event's games count in: the site's, and each series it belongs to (by id,
+    the order their locks are taken in)."""
+    series = SeriesEvent.objects.filter(event=event).order_by("series_id")
+    return [None, *series.values_list("series_id", flat=True)]
 
 
 def _in_pool(pool: int | None) -> Q:
@@ -110,7 +113,9 @@ def _first_change(pool: int | None, event: Event, players: list[int] | None) -> 
 
 def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
     """Rewind the pool to just before `key` and rate every game from there again (leaving out
-    the games of event `leave_out`, about to be deleted); how many games were rated."""
+    the games of event `leave_out`, about to be deleted); how many games were rated. Holds the
+    pool's lock (services/locks.py) for the rest of the transaction."""
+    pool_lock(pool)
     stale = RatingStep.objects.filter(series_id=pool, key__gte=key)
     state: dict[int, Skill] = {}
     if key == KEY_START:  # from nothing: what was kept is not trusted
@@ -179,7 +184,8 @@ def ratings_follow(event: Event, players: Iterable[int] | None) -> None:
     named = None if players is None else sorted(set(players))
     if named == []:
         return  # a hand entered at an open table: no finished game changed
-    for pool in pools_of(event):
+    for pool in pools_of(event):  # the site's first, then series by id: the locks' order
+        pool_lock(pool)  # taken again by _replay: the same transaction holds it already
         key = _first_change(pool, event, named)
         if key is not None:
             _replay(pool, key)

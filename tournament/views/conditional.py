@@ -25,7 +25,6 @@ from django.views.decorators.http import condition
 
 from tournament.caching import event_stamp
 from tournament.selectors.compiled import EVENT_BY_SLUG, GAME_VERSION, PLAYER_EVENTS
-from tournament.selectors.ratings import rating_stamp
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -120,7 +119,7 @@ class PlayerEvents:
 def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For a player's page, `view(request, player_id, entered)`: the page shows where they
     stand in every event they entered, so its tag holds each one's stamp, the player's name
-    (one query) and their rating's newest step (one) — `entered`, a PlayerEvents, None for a
+    and their rating's newest step (one query) — `entered`, a PlayerEvents, None for a
     player in no event."""
 
     @wraps(view)
@@ -132,11 +131,11 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             rows[0][0],
             {
                 pk: (event_stamp((pk, created, number)), name, slug)
-                for _n, pk, created, number, name, slug in rows
+                for _n, pk, created, number, name, slug, _step in rows
             },
         )
         # Their rating too: a correction in an earlier event replays it in later ones.
-        stamps = [entered.name, *entered.events.items(), rating_stamp(player_id)]
+        stamps = [entered.name, *entered.events.items(), rows[0][-1]]
         return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
 
     return read_events
