@@ -280,3 +280,36 @@ def test_a_series_ranks_its_teams_by_every_event_or_the_best_n():
         assert best[team] == pytest.approx(sum(sorted(e[team] for e in per_event)[-2:]))
     page = Client().get("/series/season/").content.decode()
     assert "Team league" in page and "Red" in page and "<s " in page  # one event struck out
+
+
+def test_every_team_page_costs_the_same_queries_for_two_teams_or_twenty():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.caching import clear_all
+
+    def queries(slug: str, players: int) -> tuple[int, ...]:
+        data = league_data(players, 3)
+        data["slug"] = slug
+        names = data["players"]
+        data["teams"] = {f"T{k}": names[k : k + 4] for k in range(0, players, 4)}
+        event = event_import(data)
+        team = Team.objects.filter(event=event).first()
+        counts = []
+        for address in (
+            f"/events/{slug}/teams/",
+            f"/events/{slug}/teams/{team.pk}/",
+            f"/events/{slug}/teams/screen/",
+            f"/events/{slug}/teams.csv",
+        ):
+            clear_all()  # nothing shared: what a page costs when it is made
+            Client().get(address)  # the process's standings, once (as every page)
+            clear_all()
+            with CaptureQueriesContext(connection) as captured:
+                assert Client().get(address).status_code == 200, address
+            counts.append(len(captured.captured_queries))
+        return tuple(counts)
+
+    # Made from nothing shared, the process holding the standings: the team table, the team's
+    # page (members, their games, the chart), the screen, the file — the same for any size.
+    assert queries("two", 8) == queries("twenty", 80) == (7, 7, 7, 5)
