@@ -45,6 +45,14 @@ def check_teams(teams: Mapping[str, Sequence[str]], players: Sequence[str]) -> N
             seen[member] = name
 
 
+def check_rule(rule: str, best: int | None) -> None:
+    """A rule the engine knows; "best" says how many members count (1 or more)."""
+    if rule not in RULES:
+        raise fail("team.rule", "rule", rule=rule, known=", ".join(RULES))
+    if rule == "best" and (best is None or best < 1):
+        raise fail("team.best", "best")
+
+
 def team_standings(
     teams: Mapping[str, Sequence[str]],
     totals: Mapping[str, Decimal],
@@ -54,10 +62,7 @@ def team_standings(
 ) -> list[TeamRow]:
     """Each team's total by `rule` (sum, best `best` members, average), best first; equal
     totals share a rank (then listed by name)."""
-    if rule not in RULES:
-        raise fail("team.rule", "rule", rule=rule, known=", ".join(RULES))
-    if rule == "best" and (best is None or best < 1):
-        raise fail("team.best", "best")
+    check_rule(rule, best)
     rows = []
     for name, members in teams.items():
         scored = sorted(members, key=lambda m: -totals.get(m, Decimal(0)))

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from scoring.series import EventResult, SeriesRow, SeriesRule, rank_series
 from scoring.teams import TeamRow, team_standings
-from tournament.caching import shared
+from tournament.caching import event_stamp, shared
 from tournament.models import Event, Seat, Series, Team, TeamMember
 from tournament.selectors.standings import (
     published_player_ids,
@@ -186,5 +186,5 @@ def has_teams(event: Event) -> bool:
     write that is not a result (services/teams.py, an import), which moves the event's
     `structure_version`: kept by it, a result entered asks nothing more. One query when not
     kept."""
-    stamp = f"{event.pk}.{event.created_at.timestamp():.6f}.s{event.structure_version}"
+    stamp = event_stamp((event.pk, event.created_at, f"s{event.structure_version}"))
     return shared("event-has-teams", stamp, None, Team.objects.filter(event=event).exists)

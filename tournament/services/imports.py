@@ -13,7 +13,7 @@ from scoring import FORMATS, PRESETS
 from scoring.errors import ScoringError
 from scoring.messages import fail
 from scoring.parse import Doc, load_json
-from scoring.teams import check_teams, team_standings
+from scoring.teams import check_rule, check_teams
 from tournament.models import (
     Entry,
     Event,
@@ -172,7 +172,7 @@ def _team_rule(doc: Doc) -> tuple[str, int | None]:
     if best is not None and (isinstance(best, bool) or not isinstance(best, int)):
         raise fail("value.int", "team_rule.best", value=best)
     best = best if rule == "best" else None
-    team_standings({}, {}, {}, str(rule), best)  # the engine's check of rule and count
+    check_rule(str(rule), best)
     return rule, best
 
 

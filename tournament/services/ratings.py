@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from scoring.ratings import NEW, Skill, rate, shown
 from tournament.models import Event, Rating, RatingStep, Seat, Series, SeriesEvent
@@ -59,17 +59,17 @@ SEAT_FIELDS = (
 )
 
 
-def _finished_seats() -> Iterable[Seat]:
+def _finished_seats() -> QuerySet[Seat]:
     return Seat.objects.filter(game__finished=True, rank__isnull=False)
 
 
-Game = tuple[str, int, int, list[tuple[int, int]]]  # key, event id, game id, (player, place)…
+RatedGame = tuple[str, int, int, list[tuple[int, int]]]  # key, event, game, (player, place)…
 
 
-def _games(rows: Iterable[tuple]) -> list[Game]:
+def _games(rows: Iterable[tuple]) -> list[RatedGame]:
     """Seats grouped into games, in the order of play; a game of fewer than two rated seats
     (never one a player could finish) is left out."""
-    games: dict[int, Game] = {}
+    games: dict[int, RatedGame] = {}
     for held_on, event_id, number, table, game_id, player_id, place in rows:
         game = games.get(game_id)
         if game is None:
@@ -111,6 +111,12 @@ def _first_change(pool: int | None, event: Event, players: list[int] | None) -> 
     return min(k for k, *_rest in differ) if differ else None
 
 
+def _parts(ids: list[int]) -> Iterable[list[int]]:
+    """Ids in slices a query can hold (SQLite takes 32,766 parameters at most; a replay from a
+    site's first game names every player)."""
+    return (ids[i : i + BATCH] for i in range(0, len(ids), BATCH))
+
+
 def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
     """Rewind the pool to just before `key` and rate every game from there again (leaving out
     the games of event `leave_out`, about to be deleted); how many games were rated. Holds the
@@ -130,10 +136,10 @@ def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
     if leave_out is not None:
         seats = seats.exclude(round__event_id=leave_out)
     games = _games(seats.values_list(*SEAT_FIELDS))
-    newcomers = {p for g in games for p, _place in g[3]} - set(state)
-    if newcomers:
+    newcomers = sorted({p for g in games for p, _place in g[3]} - set(state))
+    for part in _parts(newcomers):
         for player_id, mu, sigma, played in Rating.objects.filter(
-            series_id=pool, player_id__in=newcomers
+            series_id=pool, player_id__in=part
         ).values_list("player_id", "mu", "sigma", "games"):
             state[player_id] = Skill(mu, sigma, played)
     steps = []
@@ -158,7 +164,9 @@ def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
                 )
             )
     RatingStep.objects.bulk_create(steps, batch_size=BATCH)
-    Rating.objects.filter(series_id=pool, player_id__in=list(state)).delete()
+    if key != KEY_START:  # from nothing, the pool's ratings are gone already
+        for part in _parts(list(state)):
+            Rating.objects.filter(series_id=pool, player_id__in=part).delete()
     Rating.objects.bulk_create(
         (
             Rating(

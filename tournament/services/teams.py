@@ -9,18 +9,12 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring.teams import check_teams, team_standings
+from scoring.teams import check_rule, check_teams
 from tournament.models import Entry, Event, Team, TeamMember
 from tournament.selectors.teams import event_teams
 from tournament.services.changes import change_record
 from tournament.services.errors import engine_errors
 from tournament.services.locks import event_lock
-
-
-def check_team_rule(rule: str, best: int | None) -> None:
-    """The rule is one the engine knows, and "best" says how many members count."""
-    with engine_errors():
-        team_standings({}, {}, {}, rule, best)
 
 
 def teams_write(event: Event, teams: dict[str, list[str]]) -> None:
@@ -55,7 +49,7 @@ def teams_set(
     best = best if rule == "best" else None
     with engine_errors():
         check_teams(teams, players)
-    check_team_rule(rule, best)
+        check_rule(rule, best)
     before = {"teams": event_teams(event), "rule": event.team_rule, "best": event.team_best}
     Team.objects.filter(event=event).delete()
     teams_write(event, teams)

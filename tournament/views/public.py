@@ -100,12 +100,7 @@ def _standings_context(
     progress). `per_page` None: every row (the venue screen pages through them itself);
     `links` False: names as plain text (the projector: nobody clicks it)."""
     stamp = event_stamp(event)
-    summary = shared(
-        "standings-summary",
-        stamp,
-        (query.stage, get_language()),
-        lambda: standings_summary(event, query.stage),
-    )
+    summary = standings_summary(event, query.stage)
     # The round columns, the live marker and, at a venue of whole points, the rounds with a
     # fraction of a point: once per version (every write that starts, ends or changes a game
     # moves it on), so the columns are chosen without reading every player's rounds and only
@@ -163,7 +158,17 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     """What a standings page says besides its table, from the ranking: the stage tabs (names;
     none for a single stage that advances nobody), the tab asked for if it is one, whether
     the event has teams (their tab), the cut notes of the stages shown, and whether the last
-    stage is complete."""
+    stage is complete. Made once per version, tab and language, and shared (every page with
+    the tabs: the standings, the venue screen, the team pages)."""
+    return shared(
+        "standings-summary",
+        event_stamp(event),
+        (tab, get_language()),
+        lambda: _summary(event, tab),
+    )
+
+
+def _summary(event: Event, tab: str) -> dict[str, Any]:
     result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
@@ -249,12 +254,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "in_progress": shared(
             "standings-rounds", event_stamp(event), None, lambda: round_progress(event)
         )[1],
-        **shared(
-            "standings-summary",
-            event_stamp(event),
-            (query.stage, get_language()),
-            lambda: standings_summary(event, query.stage),
-        ),
+        **standings_summary(event, query.stage),
     }
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"

@@ -30,14 +30,21 @@ from tournament.views.conditional import by_event_version
 from tournament.views.public import REFRESH_SECONDS, download, standings_summary
 
 
+def _rule(event: Event) -> dict[str, Any]:
+    """How the event makes a team's total, said on every team page, and how points are shown."""
+    return {
+        "rule": team_rule_text(event.team_rule, event.team_best),
+        "best_rule": event.team_rule == "best",
+        "whole": event.rules.whole_points,
+    }
+
+
 def _team_context(event: Event) -> dict[str, Any]:
     """What the team table says, the same for the page and the screen."""
     return {
         "event": event,
         "lines": team_table(event),
-        "rule": team_rule_text(event.team_rule, event.team_best),
-        "best_rule": event.team_rule == "best",
-        "whole": event.rules.whole_points,
+        **_rule(event),
         **standings_summary(event, ""),
         "team_tab": True,
     }
@@ -86,9 +93,7 @@ def team_page(request: HttpRequest, event: Event, team_id: int) -> HttpResponse:
             "event": event,
             "detail": detail,
             "chart": chart,
-            "rule": team_rule_text(event.team_rule, event.team_best),
-            "best_rule": event.team_rule == "best",
-            "whole": event.rules.whole_points,
+            **_rule(event),
         },
     )
 
