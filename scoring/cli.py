@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from scoring.busts import busts_after
+from scoring.conditions import conditions_command
 from scoring.errors import ScoringError
 from scoring.evaluate import evaluate
 from scoring.game_types import game_type
@@ -22,7 +23,9 @@ from scoring.payments import price_hand
 from scoring.plans import MAX_ROUNDS, SIZES, plan
 from scoring.presets import PRESETS, ruleset_from_json
 
-USAGE = "usage: python -m scoring presets | hand | game | settle | seat   (JSON on stdin)"
+USAGE = (
+    "usage: python -m scoring presets | hand | game | settle | seat | conditions   (JSON on stdin)"
+)
 
 
 def presets() -> list[dict[str, Any]]:
@@ -133,6 +136,7 @@ COMMANDS: dict[str, Callable[[Any], Any]] = {
     "game": game,
     "settle": settle_command,
     "seat": seat_command,
+    "conditions": conditions_command,
 }
 
 

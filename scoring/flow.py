@@ -7,6 +7,7 @@ caused them, every yakuman — so a game recorded hand by hand settles with no e
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,7 +104,54 @@ class GameFlow:
 
     @property
     def is_last_hand(self) -> bool:
-        return self.game.rotating_deal and self.passes == self.limit - 1
+        """The hand to play is the game's last if the deal passes (オーラス), or — in the emperor
+        game — the last counted hand."""
+        if not self.game.rotating_deal:
+            return self.counted == (self.rules.hands_per_game or 0) - 1
+        return self.passes == self.limit - 1
+
+    @classmethod
+    def at_last_hand(
+        cls,
+        rules: Ruleset,
+        scores: Sequence[int],
+        *,
+        dealer: int,
+        honba: int = 0,
+        deposits: int = 0,
+        extended: bool = False,
+        emperor: int | None = None,
+    ) -> GameFlow:
+        """A game about to play its last hand with these scores (CONTRACT §6: the table's
+        state is all a caller knows). `extended`: the hand is the extension's last (West 4).
+        Emperor game: its last counted hand, `emperor` reigning (or none yet)."""
+        flow = cls(rules, len(scores))
+        flow.scores = list(scores)
+        flow.honba = honba
+        flow.deposits = deposits
+        if flow.game.rotating_deal:
+            if extended:
+                flow.extended = True
+                flow.limit += rules.extension_winds * flow.n
+            flow.passes = flow.limit - 1
+            flow.dealer = dealer
+        else:
+            flow.counted = (rules.hands_per_game or 1) - 1
+            flow.emperor = emperor
+            if emperor is not None:
+                flow.dynasty = flow.generation = 1
+            flow.dealer = emperor if emperor is not None else dealer
+        return flow
+
+    def fork(self) -> GameFlow:
+        """An independent copy to play a hand on (what-if: conditions try every win)."""
+        other = copy.copy(self)
+        other.scores = list(self.scores)
+        other.records = list(self.records)
+        other.busts = list(self.busts)
+        other.yakuman = list(self.yakuman)
+        other.penalties = list(self.penalties)
+        return other
 
     # --- playing a hand -----------------------------------------------------------------------
 

@@ -198,6 +198,13 @@ MESSAGES: dict[str, str] = {
     "rules.renchan_rule": gettext_noop("must be tenpai, always or never"),
     "rules.emperor_missing": gettext_noop("needs a value for {players} players"),
     "rules.hands_per_game": gettext_noop("only the emperor game counts hands"),
+    # --- conditions at the last hand (CONTRACT §6) ---
+    "conditions.unranked": gettext_noop("{player} is not in the standings"),
+    "conditions.target": gettext_noop(
+        "rank {target} is beyond the field: the standings rank {ranked} players"
+    ),
+    "conditions.twice": gettext_noop("{name} is in the standings twice"),
+    "conditions.no_standings": gettext_noop("needs every ranked player's total"),
     # --- series (seasons) ---
     "series.best_of": gettext_noop("give how many events count (1 or more) for a best-of rule"),
     # --- Tenhou game logs ---

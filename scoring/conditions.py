@@ -1,0 +1,350 @@
+"""What each player needs at the last hand (オーラス条件, CONTRACT §6).
+
+For every seat and every way to win — tsumo, or ron from each other seat — the cheapest win
+that ends the game with the player at rank `target` or better in the stage. Nothing here is a
+formula of its own: each candidate win is played on a copy of the table's game (`GameFlow`:
+honba, deposits to the winner, busts that end the game, a dealer who plays on or stops) and the
+game is settled by the ruleset (uma, oka, chips as points), so a condition is exactly what
+entering that hand would give.
+
+The scan goes from the cheapest win up and stops at the first win that is not a failure: one
+that reaches the target, or one that does not end the game (`"continues"`: the dealer plays
+on, or an extension is played) — the player is not out then, and a dearer win that happened to
+end the game (a bust) is not what they need.
+
+A tie on total is not enough: a player reaches rank `target` when fewer than `target` players
+end at or above their total (CONTRACT §6).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from scoring.emperor import MAX_YAKU
+from scoring.errors import ScoringError
+from scoring.flow import GameFlow
+from scoring.game_types import game_type
+from scoring.hand_types import MAX_HAN, EmperorWin, Hand, Ron, Tsumo, Win
+from scoring.messages import fail
+from scoring.names import normalize_name
+from scoring.parse import Doc, check_int, check_table_names
+from scoring.payments import price_hand
+from scoring.presets import ruleset_from_json
+from scoring.prices import basic_points
+from scoring.riichi import parse_result as parse_riichi_result
+from scoring.rules import Ruleset
+from scoring.settlement import Penalty, parse_penalties
+
+Player = Hashable
+ANY, NONE, CONTINUES = "any", "none", "continues"
+
+# A limit hand's name by its basic points (RULES.md §1); below a mangan a hand is "3翻40符".
+LIMITS = {2000: "mangan", 3000: "haneman", 4000: "baiman", 5000: "hanebaiman", 6000: "sanbaiman"}
+FU_STEPS = (20, 25, *range(30, 120, 10))
+MAX_EMPEROR_BONUS = 10  # bonus yaku (500 each) to fill the gaps between two yaku counts
+
+
+@dataclass(frozen=True)
+class WinNeeded:
+    """One win: han and fu (fu None where the venue counts none, or from mangan up), or a
+    yakuman multiple; the emperor game counts yaku and bonus yaku. `points`: what the winner
+    receives without honba or deposits."""
+
+    points: int
+    han: int | None = None
+    fu: int | None = None
+    yakuman: float | None = None
+    limit: str | None = None  # mangan … sanbaiman, "kazoe" (counted yakuman), "yakuman"
+    yaku: int | None = None  # the emperor game
+    bonus: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"points": self.points}
+        if self.yaku is not None:
+            out.update(yaku=self.yaku, bonus=self.bonus)
+            return out
+        if self.yakuman is not None:
+            out.update(yakuman=self.yakuman, limit="yakuman")
+            return out
+        out.update(han=self.han, fu=self.fu)
+        if self.limit is not None:
+            out["limit"] = self.limit
+        return out
+
+    @property
+    def order(self) -> tuple[float, float, float]:
+        """Cheapest first: fewest points, then fewest han, then fewest fu (CONTRACT §6)."""
+        han = self.han if self.han is not None else (self.yaku or 0)
+        if self.yakuman is not None:
+            han = MAX_HAN + self.yakuman
+        return (self.points, han, self.fu or self.bonus or 0)
+
+
+Need = WinNeeded | str  # or ANY, NONE, CONTINUES
+
+
+@dataclass
+class SeatNeeds:
+    seat: int
+    player: Player
+    now: int  # the stage rank if the game ended with the scores as they are
+    tsumo: Need
+    ron: dict[int, Need] = field(default_factory=dict)  # discarder's seat → need
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "now": self.now,
+            "tsumo": _need_json(self.tsumo),
+            "ron": {str(seat): _need_json(need) for seat, need in self.ron.items()},
+        }
+
+
+def _need_json(need: Need) -> Any:
+    return need if isinstance(need, str) else need.to_json()
+
+
+# --- the candidates ---------------------------------------------------------------------------
+
+
+def _limit(rules: Ruleset, han: int, fu: int | None) -> str | None:
+    if rules.kazoe_han is not None and han >= rules.kazoe_han:
+        return "kazoe"
+    if rules.payment_table is not None:  # a fixed table: the limit rows by han
+        value = max((b for h, b in rules.limits if han >= h), default=0)
+    else:
+        value = int(basic_points(rules, han, fu, None))
+        if value < rules.mangan_value():
+            return None
+    return LIMITS.get(value)
+
+
+def _riichi_wins(rules: Ruleset, players: int, *, tsumo: bool) -> list[dict[str, Any]]:
+    """Every win the venue accepts, as the table would enter it: han 1 … counted yakuman with
+    each fu, then each yakuman multiple — the parser says which exist (25 fu needs 2 han, no
+    20 fu ron, no fu where the venue counts none)."""
+    top = rules.kazoe_han if rules.kazoe_han is not None else rules.limits[-1][0]
+    shapes: list[dict[str, Any]] = []
+    for han in range(1, top + 1):
+        if not rules.fu or han >= rules.limits[0][0]:
+            shapes.append({"han": han})
+        if rules.fu:
+            shapes.extend({"han": han, "fu": fu} for fu in FU_STEPS)
+    step = 0.5 if rules.yakuman_half_steps else 1
+    most = rules.yakuman_max or 6
+    shapes.extend({"yakuman": step * k} for k in range(int(1 / step), int(most / step) + 1))
+    accepted = []
+    for shape in shapes:
+        raw = (
+            {"type": "tsumo", "winner": 0, **shape}
+            if tsumo
+            else {"type": "ron", "discarder": 1, "wins": [{"seat": 0, **shape}]}
+        )
+        try:
+            parse_riichi_result(Doc(raw), rules, players)
+        except ScoringError:
+            continue
+        accepted.append(shape)
+    return accepted
+
+
+def _candidates(
+    flow: GameFlow, winner: int, discarder: int | None, shapes: Mapping[bool, list[dict[str, Any]]]
+) -> list[tuple[WinNeeded, Hand]]:
+    """The wins `winner` could make this hand, cheapest first, one per price (a dearer way to
+    the same points changes nothing), each with the hand to play. `shapes`: the venue's wins
+    for a tsumo (True) and a ron (False)."""
+    rules, n = flow.rules, flow.n
+    found: list[tuple[WinNeeded, Hand]] = []
+    if not game_type(rules).rotating_deal:
+        kind = "tsumo" if discarder is None else "ron"
+        for yaku in range(rules.emperor_min_yaku[n], MAX_YAKU + 1):
+            for bonus in range(MAX_EMPEROR_BONUS + 1):
+                win = EmperorWin(kind, winner, discarder, yaku, bonus)
+                found.append((WinNeeded(0, yaku=yaku, bonus=bonus), Hand(win)))
+    else:
+        for shape in shapes[discarder is None]:
+            w = Win(winner, shape.get("han"), shape.get("fu"), shape.get("yakuman"))
+            hand = Hand(Tsumo(w)) if discarder is None else Hand(Ron(discarder, (w,)))
+            limit = None if w.han is None else _limit(rules, w.han, w.fu)
+            found.append((WinNeeded(0, w.han, w.fu, w.yakuman, limit), hand))
+    priced = []
+    for need, hand in found:
+        outcome = price_hand(
+            rules, hand, players=n, dealer=flow.dealer, emperor=flow.emperor
+        )  # no honba, no deposits: the points the win itself is worth
+        priced.append((WinNeeded(outcome.details[0]["value"], *_fields(need)), hand))
+    priced.sort(key=lambda c: c[0].order)
+    out: list[tuple[WinNeeded, Hand]] = []
+    seen: set[tuple[int, bool]] = set()
+    for need, hand in priced:
+        key = (need.points, need.yakuman is not None)  # a yakuman's chips may count as points
+        if key not in seen:
+            seen.add(key)
+            out.append((need, hand))
+    return out
+
+
+def _fields(need: WinNeeded) -> tuple[Any, ...]:
+    return (need.han, need.fu, need.yakuman, need.limit, need.yaku, need.bonus)
+
+
+# --- the conditions ---------------------------------------------------------------------------
+
+
+class _Field:
+    """The stage's totals with this table's players taken out: who ends at or above a total."""
+
+    def __init__(self, standings: Mapping[Player, Decimal], table: Sequence[Player]) -> None:
+        seated = set(table)
+        self.others = sorted(total for player, total in standings.items() if player not in seated)
+        self.base = [standings[player] for player in table]
+
+    def totals(self, points: Sequence[float]) -> list[Decimal]:
+        return [b + Decimal(str(p)) for b, p in zip(self.base, points, strict=True)]
+
+    def at_or_above(self, totals: Sequence[Decimal], seat: int) -> int:
+        """How many players other than `seat` end at or above its total."""
+        mine = totals[seat]
+        table = sum(1 for s, t in enumerate(totals) if s != seat and t >= mine)
+        return len(self.others) - bisect_left(self.others, mine) + table
+
+    def above(self, totals: Sequence[Decimal], seat: int) -> int:
+        """How many players end above `seat`'s total."""
+        mine = totals[seat]
+        table = sum(1 for t in totals if t > mine)
+        return len(self.others) - bisect_right(self.others, mine) + table
+
+
+def conditions(
+    rules: Ruleset,
+    flow: GameFlow,
+    table: Sequence[Player],
+    standings: Mapping[Player, Decimal],
+    target: int,
+    penalties: Sequence[Penalty] = (),
+) -> list[SeatNeeds]:
+    """Each seat's needs at `flow`'s next hand, the game's last. `standings`: every ranked
+    player's stage total before this game (one decimal at most, as points are); `penalties`:
+    the organizer's, on this game."""
+    assert len(table) == flow.n and all(p in standings for p in table)
+    field_ = _Field(standings, table)
+    shapes = {tsumo: _riichi_wins(rules, flow.n, tsumo=tsumo) for tsumo in (True, False)}
+    now_totals = field_.totals([p.points for p in flow.settlement(penalties).players])
+    out = []
+    for seat, player in enumerate(table):
+        now = 1 + field_.above(now_totals, seat)
+        needs = SeatNeeds(
+            seat, player, now, _need(flow, field_, shapes, seat, None, target, penalties)
+        )
+        for discarder in range(flow.n):
+            if discarder != seat:
+                needs.ron[discarder] = _need(
+                    flow, field_, shapes, seat, discarder, target, penalties
+                )
+        out.append(needs)
+    return out
+
+
+def _need(
+    flow: GameFlow,
+    field_: _Field,
+    shapes: Mapping[bool, list[dict[str, Any]]],
+    winner: int,
+    discarder: int | None,
+    target: int,
+    penalties: Sequence[Penalty],
+) -> Need:
+    for i, (need, hand) in enumerate(_candidates(flow, winner, discarder, shapes)):
+        played = _play(flow, hand, winner)
+        if not played.over:
+            return CONTINUES
+        totals = field_.totals([p.points for p in played.settlement(penalties).players])
+        if field_.at_or_above(totals, winner) < target:
+            return ANY if i == 0 else need
+    return NONE
+
+
+def _play(flow: GameFlow, hand: Hand, winner: int) -> GameFlow:
+    """The hand played on a copy; a dealer who may stop after winning the last hand (アガリ止め)
+    stops, as the CONTRACT assumes."""
+    if flow.game.rotating_deal and winner == flow.dealer and flow.rules.table_marks_stop:
+        stopped = flow.fork()
+        try:
+            stopped.play(Hand(hand.result, stop=True))
+            return stopped
+        except ScoringError:
+            pass  # not allowed here (not the top): the dealer plays on
+    played = flow.fork()
+    played.play(hand)
+    return played
+
+
+# --- the command line (CONTRACT §6) -------------------------------------------------------------
+
+
+def conditions_command(data: Any) -> dict[str, Any]:
+    doc = Doc(data).only(
+        "ruleset",
+        "target",
+        "standings",
+        "table",
+        "scores",
+        "dealer",
+        "honba",
+        "deposits",
+        "extended",
+        "emperor",
+        "penalties",
+    )
+    rules = ruleset_from_json(doc.raw("ruleset"))
+    standings = read_standings(doc.raw("standings"))
+    table = check_table_names(doc.list("table"), "table")
+    if len(table) not in rules.player_counts:
+        counts = " or ".join(str(c) for c in rules.player_counts)
+        raise fail("players.count", "table", venue=rules.slug, counts=counts, players=len(table))
+    for i, player in enumerate(table):
+        if player not in standings:
+            raise fail("conditions.unranked", f"table[{i}]", player=player)
+    target = doc.int("target", default=1, low=1)
+    if target > len(standings):
+        raise fail("conditions.target", "target", target=target, ranked=len(standings))
+    n = len(table)
+    raw_scores = doc.list("scores")
+    if len(raw_scores) != n:
+        raise fail("scores.per_seat", "scores", players=n)
+    scores = [check_int(v, f"scores[{i}]") for i, v in enumerate(raw_scores)]
+    emperor = None
+    if not game_type(rules).rotating_deal:
+        emperor = doc.seat("emperor", n, default=None)
+    flow = GameFlow.at_last_hand(
+        rules,
+        scores,
+        dealer=doc.seat("dealer", n, default=n - 1),
+        honba=doc.int("honba", default=0, low=0),
+        deposits=doc.int("deposits", default=0, low=0),
+        extended=doc.bool("extended"),
+        emperor=emperor,
+    )
+    penalties = parse_penalties(doc, n)
+    seats = conditions(rules, flow, table, standings, target, penalties)
+    return {"target": target, "seats": [s.to_json() for s in seats]}
+
+
+def read_standings(raw: Any) -> dict[str, Decimal]:
+    """`{"name": total, …}`: names in their one spelling, totals as exact decimals."""
+    doc = Doc(raw, "standings")
+    out: dict[str, Decimal] = {}
+    for key in doc.data:
+        name = normalize_name(key, f"standings.{key}")
+        total = doc.number(key)
+        if name in out:
+            raise fail("conditions.twice", f"standings.{key}", name=name)
+        out[name] = Decimal(str(total))
+    if not out:
+        raise fail("conditions.no_standings", "standings")
+    return out
