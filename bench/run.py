@@ -515,6 +515,38 @@ def bench_plans() -> None:
         )
 
 
+# Conditions at the last hand (CONTRACT §6, issue 35): computed again on every hand a table
+# enters at its オーラス, so one table's answer must fit well inside a hand's save (100 ms).
+CONDITIONS_TARGET_MS = 100
+
+
+def bench_conditions(runs: int) -> None:
+    import random
+    from decimal import Decimal
+
+    from scoring.conditions import conditions
+    from scoring.flow import GameFlow
+    from scoring.presets import PRESETS
+
+    print("\n== conditions at the last hand, one core: a 4-player table, 1,024 ranked ==")
+    rng = random.Random(7)
+    names = [f"P{i:04d}" for i in range(1024)]
+    standings = {p: Decimal(rng.randint(-1500, 1500)) / 10 for p in names}
+    leaders = sorted(names, key=standings.__getitem__, reverse=True)
+    for slug in ("baba", "tenhou", "mleague"):
+        rules = PRESETS[slug]
+        for target, table in ((1, leaders[:4]), (64, leaders[60:64])):
+            flow = GameFlow.at_last_hand(
+                rules, [32000, 27000, 23000, 18000], dealer=3, honba=1, deposits=0
+            )
+            ms = median_ms(lambda: conditions(rules, flow, table, standings, target), runs)
+            line(
+                f"{slug}, target {target} (16 ways)",
+                f"{ms:,.1f} ms",
+                f"≤ {CONDITIONS_TARGET_MS} ms {verdict(ms <= CONDITIONS_TARGET_MS)}",
+            )
+
+
 def _result_json(result: Any) -> dict[str, Any]:
     from scoring.hands import Tsumo
 
@@ -539,6 +571,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.engine:
         bench_engine(args.runs)
+        bench_conditions(args.runs)
         bench_plans()
         return
     if args.database != "both":

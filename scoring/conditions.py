@@ -152,41 +152,65 @@ def _riichi_wins(rules: Ruleset, players: int, *, tsumo: bool) -> list[dict[str,
     return accepted
 
 
-def _candidates(
-    flow: GameFlow, winner: int, discarder: int | None, shapes: Mapping[bool, list[dict[str, Any]]]
-) -> list[tuple[WinNeeded, Hand]]:
-    """The wins `winner` could make this hand, cheapest first, one per price (a dearer way to
-    the same points changes nothing), each with the hand to play. `shapes`: the venue's wins
-    for a tsumo (True) and a ron (False)."""
-    rules, n = flow.rules, flow.n
-    found: list[tuple[WinNeeded, Hand]] = []
-    if not game_type(rules).rotating_deal:
+class _Wins:
+    """The wins a seat could make this hand, cheapest first, one per price (a dearer way to the
+    same points changes nothing). A price depends on whether the winner deals (or reigns, in
+    the emperor game) and on tsumo or ron, so each list is priced once per table."""
+
+    def __init__(self, flow: GameFlow) -> None:
+        self.flow = flow
+        rules = flow.rules
+        self.shapes = {t: _riichi_wins(rules, flow.n, tsumo=t) for t in (True, False)}
+        self.priced: dict[tuple[bool, bool, bool], list[WinNeeded]] = {}
+
+    def cheapest_first(self, winner: int, discarder: int | None) -> list[tuple[WinNeeded, Hand]]:
+        flow = self.flow
+        key = (winner == flow.dealer, winner == flow.emperor, discarder is None)
+        if key not in self.priced:
+            self.priced[key] = self._price(winner, discarder)
+        return [(need, _hand(need, winner, discarder)) for need in self.priced[key]]
+
+    def _price(self, winner: int, discarder: int | None) -> list[WinNeeded]:
+        flow = self.flow
+        rules = flow.rules
+        found: list[WinNeeded] = []
+        if not game_type(rules).rotating_deal:
+            for yaku in range(rules.emperor_min_yaku[flow.n], MAX_YAKU + 1):
+                found.extend(
+                    WinNeeded(0, yaku=yaku, bonus=bonus) for bonus in range(MAX_EMPEROR_BONUS + 1)
+                )
+        else:
+            for shape in self.shapes[discarder is None]:
+                han, fu = shape.get("han"), shape.get("fu")
+                limit = None if han is None else _limit(rules, han, fu)
+                found.append(WinNeeded(0, han, fu, shape.get("yakuman"), limit))
+        priced = []
+        for need in found:
+            outcome = price_hand(
+                rules,
+                _hand(need, winner, discarder),
+                players=flow.n,
+                dealer=flow.dealer,
+                emperor=flow.emperor,
+            )  # no honba, no deposits: the points the win itself is worth
+            priced.append(WinNeeded(outcome.details[0]["value"], *_fields(need)))
+        priced.sort(key=lambda need: need.order)
+        out: list[WinNeeded] = []
+        seen: set[tuple[int, bool]] = set()
+        for need in priced:
+            key = (need.points, need.yakuman is not None)  # a yakuman's chips may be points
+            if key not in seen:
+                seen.add(key)
+                out.append(need)
+        return out
+
+
+def _hand(need: WinNeeded, winner: int, discarder: int | None) -> Hand:
+    if need.yaku is not None:
         kind = "tsumo" if discarder is None else "ron"
-        for yaku in range(rules.emperor_min_yaku[n], MAX_YAKU + 1):
-            for bonus in range(MAX_EMPEROR_BONUS + 1):
-                win = EmperorWin(kind, winner, discarder, yaku, bonus)
-                found.append((WinNeeded(0, yaku=yaku, bonus=bonus), Hand(win)))
-    else:
-        for shape in shapes[discarder is None]:
-            w = Win(winner, shape.get("han"), shape.get("fu"), shape.get("yakuman"))
-            hand = Hand(Tsumo(w)) if discarder is None else Hand(Ron(discarder, (w,)))
-            limit = None if w.han is None else _limit(rules, w.han, w.fu)
-            found.append((WinNeeded(0, w.han, w.fu, w.yakuman, limit), hand))
-    priced = []
-    for need, hand in found:
-        outcome = price_hand(
-            rules, hand, players=n, dealer=flow.dealer, emperor=flow.emperor
-        )  # no honba, no deposits: the points the win itself is worth
-        priced.append((WinNeeded(outcome.details[0]["value"], *_fields(need)), hand))
-    priced.sort(key=lambda c: c[0].order)
-    out: list[tuple[WinNeeded, Hand]] = []
-    seen: set[tuple[int, bool]] = set()
-    for need, hand in priced:
-        key = (need.points, need.yakuman is not None)  # a yakuman's chips may count as points
-        if key not in seen:
-            seen.add(key)
-            out.append((need, hand))
-    return out
+        return Hand(EmperorWin(kind, winner, discarder, need.yaku, need.bonus or 0))
+    win = Win(winner, need.han, need.fu, need.yakuman)
+    return Hand(Tsumo(win)) if discarder is None else Hand(Ron(discarder, (win,)))
 
 
 def _fields(need: WinNeeded) -> tuple[Any, ...]:
@@ -233,19 +257,17 @@ def conditions(
     the organizer's, on this game."""
     assert len(table) == flow.n and all(p in standings for p in table)
     field_ = _Field(standings, table)
-    shapes = {tsumo: _riichi_wins(rules, flow.n, tsumo=tsumo) for tsumo in (True, False)}
+    wins = _Wins(flow)
     now_totals = field_.totals([p.points for p in flow.settlement(penalties).players])
     out = []
     for seat, player in enumerate(table):
         now = 1 + field_.above(now_totals, seat)
         needs = SeatNeeds(
-            seat, player, now, _need(flow, field_, shapes, seat, None, target, penalties)
+            seat, player, now, _need(flow, field_, wins, seat, None, target, penalties)
         )
         for discarder in range(flow.n):
             if discarder != seat:
-                needs.ron[discarder] = _need(
-                    flow, field_, shapes, seat, discarder, target, penalties
-                )
+                needs.ron[discarder] = _need(flow, field_, wins, seat, discarder, target, penalties)
         out.append(needs)
     return out
 
@@ -253,13 +275,13 @@ def conditions(
 def _need(
     flow: GameFlow,
     field_: _Field,
-    shapes: Mapping[bool, list[dict[str, Any]]],
+    wins: _Wins,
     winner: int,
     discarder: int | None,
     target: int,
     penalties: Sequence[Penalty],
 ) -> Need:
-    for i, (need, hand) in enumerate(_candidates(flow, winner, discarder, shapes)):
+    for i, (need, hand) in enumerate(wins.cheapest_first(winner, discarder)):
         played = _play(flow, hand, winner)
         if not played.over:
             return CONTINUES
