@@ -22,6 +22,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import permutations
 from typing import Any
 
 from scoring.emperor import MAX_YAKU
@@ -37,7 +38,7 @@ from scoring.presets import ruleset_from_json
 from scoring.prices import basic_points
 from scoring.riichi import parse_result as parse_riichi_result
 from scoring.rules import Ruleset
-from scoring.settlement import Penalty, parse_penalties
+from scoring.settlement import Penalty, parse_penalties, settle
 
 Player = Hashable
 ANY, NONE, CONTINUES = "any", "none", "continues"
@@ -370,3 +371,116 @@ def read_standings(raw: Any) -> dict[str, Decimal]:
     if not out:
         raise fail("conditions.no_standings", "standings")
     return out
+
+
+# --- before the last game: each place's floor -------------------------------------------------
+
+SCORE_STEP = 100
+
+
+@dataclass
+class PlaceNeeds:
+    """What a player needs from the last game for each place at the table: `"any"` (any score
+    in that place), the lowest final score that does it, or `"none"`. Every other table's
+    results stand; at this table the others share the rest of the points evenly on either side
+    of the player (those placed above at the player's score or more, those below at it or
+    less), and the places above go to whichever of them suits the player best."""
+
+    player: Player
+    now: int
+    places: list[int | str]  # place 1 … n
+
+
+def place_needs(
+    rules: Ruleset,
+    table: Sequence[Player],
+    standings: Mapping[Player, Decimal],
+    target: int,
+) -> list[PlaceNeeds]:
+    n = len(table)
+    total = rules.start * n
+    field_ = _Field(standings, table)
+    shapes = _PlacePoints(rules, n)
+    out = []
+    for seat, player in enumerate(table):
+        now = 1 + field_.above(field_.base, seat)
+        mine = field_.base[seat]
+        mates = [field_.base[s] for s in range(n) if s != seat]
+        places: list[int | str] = []
+        for place in range(1, n + 1):
+            low = _round_up(total / n) if place == 1 else -total
+            high = total // n // SCORE_STEP * SCORE_STEP if place == n else total
+            check = _Reaches(field_, shapes, mine, mates, place, target)
+            if check(low):
+                places.append(ANY)
+            elif not check(high):
+                places.append(NONE)
+            else:  # the total rises with the score: the lowest score that does it
+                lo, hi = low // SCORE_STEP, high // SCORE_STEP
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    if check(mid * SCORE_STEP):
+                        hi = mid
+                    else:
+                        lo = mid
+                places.append(hi * SCORE_STEP)
+        out.append(PlaceNeeds(player, now, places))
+    return out
+
+
+def _round_up(value: float) -> int:
+    return int(-(-value // SCORE_STEP) * SCORE_STEP)
+
+
+@dataclass
+class _Reaches:
+    """Whether the player, taking `place` with a final score, reaches the target."""
+
+    field_: _Field
+    shapes: _PlacePoints
+    mine: Decimal
+    mates: list[Decimal]
+    place: int
+    target: int
+
+    def __call__(self, score: int) -> bool:
+        points = self.shapes.of(self.place, score)
+        total = self.mine + points[self.place - 1]
+        others = self.field_.others
+        outside = len(others) - bisect_left(others, total)
+        # The places above: whichever tablemates it suits the player best to see there.
+        above = min(
+            sum(1 for q, j in enumerate(order) if self.mates[j] + points[q] >= total)
+            for order in permutations(range(len(self.mates)), self.place - 1)
+        )
+        return outside + above < self.target
+
+
+class _PlacePoints:
+    """Each place's points when the player ends in `place` with a score: the table shaped
+    around them (above at that score, below at it, the difference to the table's total shared
+    by whichever side must take it) and settled by the ruleset — rounding, oka, uma as the
+    venue counts them. Kept: a search asks the same few many times."""
+
+    def __init__(self, rules: Ruleset, n: int) -> None:
+        self.rules, self.n = rules, n
+        self.kept: dict[tuple[int, int], list[Decimal]] = {}
+
+    def of(self, place: int, score: int) -> list[Decimal]:
+        key = (place, score)
+        if key not in self.kept:
+            self.kept[key] = self._settle(place, score)
+        return self.kept[key]
+
+    def _settle(self, place: int, score: int) -> list[Decimal]:
+        n = self.n
+        scores = [score] * n  # seat order is rank order: a tie ranks the earlier seat first
+        gap = self.rules.start * n - score * n
+        side = range(place - 1) if gap > 0 else range(place, n)  # above take more, below less
+        if gap and side:  # (the search's bounds keep a side to take it)
+            share = int(gap / len(side)) // SCORE_STEP * SCORE_STEP
+            for s in side:
+                scores[s] += share
+            scores[side[0]] += gap - share * len(side)
+        players = settle(self.rules, scores).players
+        return [Decimal(str(players[s].points)) for s in range(n)]

@@ -320,3 +320,23 @@ def test_the_cheapest_reaches_the_target_and_the_next_cheaper_does_not(position)
             for p, h in cheaper:
                 if p == below:
                     assert _reaches(rules, flow, h, standings, table, seat, target) is False
+
+
+# --- before the last game: each place's floor ---------------------------------------------------
+
+
+def test_place_needs_by_hand():
+    from scoring.conditions import place_needs
+
+    standings = {p: Decimal(t) for p, t in BABA_FINAL["standings"].items()}
+    aoki, baba, _chiba, doi = place_needs(PRESETS["baba"], BABA_FINAL["table"], standings, 1)
+    # Before the final's last game nobody has played it: every one of them wins by coming first.
+    assert [aoki.places[0], baba.places[0], doi.places[0]] == ["any", "any", "any"]
+    # Aoki (40) second with S below 25,000: the first takes the rest, 100,000 − 3S, and the one
+    # best placed there for Aoki is Doi (10): 40 + (S − 30,000)/1000 + 5 beats
+    # 10 + (100,000 − 3S − 30,000)/1000 + 30 when 4S > 95,000 + … → S = 23,800 (38.8 to 38.6);
+    # 23,700 gives 38.7 against 38.9.
+    assert aoki.places[1] == 23800
+    # Third or fourth: someone above Aoki gains at least as much — the title is lost.
+    assert aoki.places[2:] == ["none", "none"]
+    assert aoki.now == 1 and doi.now == 4
