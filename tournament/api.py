@@ -19,7 +19,8 @@ from ninja.errors import HttpError, ValidationError
 from scoring.statistics import STATISTICS
 from tournament.exports import iterate_series, iterate_standings, iterate_statistics, rows_data
 from tournament.models import Event, Game, Player, Series
-from tournament.selectors.games import game_detail, seat_score
+from tournament.selectors.conditions import game_conditions
+from tournament.selectors.games import game_detail, game_for_entry, game_sheet, seat_score
 from tournament.selectors.players import player_record
 from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
@@ -112,6 +113,18 @@ class GameOut(Schema):
     scores: list[int | None]
     hands: list[dict[str, Any]] | None = None
     result: dict[str, Any]
+
+
+class ConditionsOut(Schema):
+    game: int
+    round: int
+    table: int
+    available: bool  # the game is at the last hand of its stage's deciding round
+    stage: str | None = None
+    target: int | None = None
+    hand: dict[str, Any] | None = None
+    scores: list[int] | None = None
+    seats: list[dict[str, Any]]
 
 
 class StatsOut(Schema):
@@ -296,6 +309,39 @@ def game(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
     }
     if found.mode == "hands":
         out["hands"] = [h.data for h in found.hands.all()]
+    return out
+
+
+@api.get("/events/{slug}/games/{game_id}/conditions", response={200: ConditionsOut, **ERRORS})
+def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
+    """CONTRACT §6 for one table, live: at the last hand of its stage's deciding round, what
+    each seat needs (`seats` as `python -m scoring conditions` answers); before or after it,
+    `available` false and no seats."""
+    event = _event(slug)
+    try:
+        found = game_for_entry(event, game_id)
+    except Game.DoesNotExist:
+        raise ApiError(404, f"no game {game_id} in {slug!r}", "game_id") from None
+    out: dict[str, Any] = {
+        "game": found.pk,
+        "round": found.round.number,
+        "table": found.table,
+        "available": False,
+        "seats": [],
+    }
+    if found.finished or found.mode != "hands":
+        return out
+    sheet = game_sheet(event, found)
+    answer = game_conditions(event, found, sheet.flow, sheet.names)
+    if answer is not None:
+        out.update(
+            available=True,
+            stage=answer["stage"],
+            target=answer["target"],
+            hand=answer["hand"],
+            scores=answer["scores"],
+            seats=answer["seats"],
+        )
     return out
 
 

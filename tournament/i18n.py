@@ -256,3 +256,52 @@ def scale_text() -> str:
         "after every game in the order played. A newcomer has μ %(mu)g and σ %(sigma).2f, so "
         "starts at %(target)d; σ shrinks with each game."
     ) % {"target": SCALE_TARGET, "alpha": SCALE_ALPHA, "mu": MODEL.mu, "sigma": MODEL.sigma}
+
+
+# --- conditions (CONTRACT §6): a win as people say it -------------------------------------------
+
+LIMIT_NAMES = {
+    "mangan": gettext_lazy("mangan"),
+    "haneman": gettext_lazy("haneman"),
+    "baiman": gettext_lazy("baiman"),
+    "hanebaiman": gettext_lazy("hane-baiman"),
+    "sanbaiman": gettext_lazy("sanbaiman"),
+    "kazoe": gettext_lazy("counted yakuman"),
+}
+NEED_WORDS = {
+    "any": gettext_lazy("any win"),
+    "none": gettext_lazy("cannot"),
+    "continues": gettext_lazy("plays on"),
+}
+
+
+def win_text(need: Any) -> str:
+    """A condition in words: 満貫, 3翻40符, 役満 — or any win, cannot, plays on."""
+    if isinstance(need, str):
+        return str(NEED_WORDS.get(need, need))
+    if "yaku" in need:  # the emperor game
+        text = gettext("%(yaku)d yaku") % {"yaku": need["yaku"]}
+        if need.get("bonus"):
+            text += gettext(" + %(bonus)d bonus") % {"bonus": need["bonus"]}
+        return text
+    if need.get("yakuman") is not None:
+        k = need["yakuman"]
+        if k == 1:
+            return gettext("yakuman")
+        if k == 2:
+            return gettext("double yakuman")
+        return gettext("%(k)s× yakuman") % {"k": f"{k:g}"}
+    if need.get("limit"):
+        return str(LIMIT_NAMES.get(need["limit"], need["limit"]))
+    if need.get("fu") is None:
+        return gettext("%(han)d han") % {"han": need["han"]}
+    return gettext("%(han)d han %(fu)d fu") % {"han": need["han"], "fu": need["fu"]}
+
+
+def place_text(need: Any) -> str:
+    """What a place at the table needs: any score, a score or more, or cannot."""
+    if need == "any":
+        return gettext("any score")
+    if need == "none":
+        return gettext("cannot")
+    return gettext("%(score)s or more") % {"score": f"{need:,}"}

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from scoring.rules import Ruleset
 from tournament import i18n
@@ -100,3 +101,38 @@ def series_cells(row: Any, events: list[Any]) -> list[dict[str, Any]]:
     """A season row's cell per event: its result there (None: not played) and whether it
     counts under the series' rule."""
     return [{"result": row.results.get(k), "counted": k in row.counted} for k in range(len(events))]
+
+
+@register.filter
+def condition_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """A table's conditions (selectors/conditions.py) as the panel lists them: each seat by
+    wind and name, where it stands, then tsumo and ron from each other seat in words."""
+    names = [seat["player"] for seat in answer["seats"]]
+    rows = []
+    for position, seat in enumerate(answer["seats"]):
+        ways = [(gettext("Tsumo"), seat["tsumo"])]
+        ways += [
+            (gettext("from %(seat)s") % {"seat": i18n.seat_label(int(other), names[int(other)])}, need)
+            for other, need in seat["ron"].items()
+        ]
+        rows.append(
+            {
+                "seat": i18n.seat_label(position, names[position]),
+                "now": seat["now"],
+                "ways": [
+                    {
+                        "way": way,
+                        "text": i18n.win_text(need),
+                        "points": need.get("points") if isinstance(need, dict) else None,
+                        "kind": need if isinstance(need, str) else "win",
+                    }
+                    for way, need in ways
+                ],
+            }
+        )
+    return rows
+
+
+@register.filter
+def place_text(need: Any) -> str:
+    return i18n.place_text(need)

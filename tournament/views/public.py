@@ -30,7 +30,14 @@ from tournament.html_tables import standings_table, statistics_table
 from tournament.i18n import cut_tie_text, hand_label, round_heading, scale_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
-from tournament.selectors.games import game_detail, hand_log, round_list
+from tournament.selectors.conditions import before_last_game, event_conditions, game_conditions
+from tournament.selectors.games import (
+    game_detail,
+    game_for_entry,
+    game_sheet,
+    hand_log,
+    round_list,
+)
 from tournament.selectors.players import own_games_key, player_games
 from tournament.selectors.ratings import rating_history
 from tournament.selectors.series import series_list
@@ -154,6 +161,16 @@ def _standings_context(
     }
 
 
+def _conditions_context(event: Event) -> dict[str, Any]:
+    """What each player needs (issue 35): the panels of the tables at their last hand in the
+    deciding round, and — before its games — the gaps and each place's need."""
+    return {
+        "table_conditions": event_conditions(event),
+        "before": before_last_game(event),
+        "whole": event.rules.whole_points,
+    }
+
+
 def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     """What a standings page says besides its table, from the ranking: the stage tabs (names;
     none for a single stage that advances nobody), the tab asked for if it is one, whether
@@ -194,7 +211,11 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     query = standings_query(request, event, PER_PAGE)
 
     def content() -> dict[str, Any]:
-        context = {**_standings_context(request, event, query), "can_manage": can_manage}
+        context = {
+            **_standings_context(request, event, query),
+            **_conditions_context(event),
+            "can_manage": can_manage,
+        }
         html = render_to_string("tournament/_event_standings.html", context)
         return {"content": html, "live": context["live"]}
 
@@ -273,6 +294,7 @@ def _screen_body(
             context["seating"] = round_seating(event, phase.number or 0)
         else:
             context.update(_standings_context(request, event, query, None, links=False))
+            context.update(_conditions_context(event))
         return render_to_string("tournament/_screen_body.html", context)
 
     parts = (query.key, get_language(), phase.key)
@@ -503,7 +525,38 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
         return f"{table} · {event.name}", "tournament/_game_sheet.html", context
 
     shown = (seated, found.event_name)  # a game never changes event; its rules never change
-    return shared_page(request, "game-sheet", found.stamp, shown, sheet)
+    page = shared(
+        "game-sheet", found.stamp, (*shown, get_language()), lambda: _sheet_body(sheet)
+    )
+    # At the deciding round's last hand, what each player needs: it moves with the other
+    # tables' results too, so it is made per version of the event (the page's tag).
+    needs = shared(
+        "game-conditions",
+        found.event_stamp,
+        (found.game_id, get_language()),
+        lambda: _sheet_conditions(found),
+    )
+    return render(request, "shared_page.html", {**page, "after": needs})
+
+
+def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, str]:
+    title, template, context = make()
+    return {"title": title, "content": render_to_string(template, context)}
+
+
+def _sheet_conditions(found: GameVersion) -> str:
+    event = Event.objects.get(pk=found.event_id)
+    try:
+        game = game_for_entry(event, found.game_id)
+    except Game.DoesNotExist:
+        return ""
+    if game.finished or game.mode != "hands":
+        return ""
+    sheet = game_sheet(event, game)
+    answer = game_conditions(event, game, sheet.flow, sheet.names)
+    if answer is None:
+        return ""
+    return render_to_string("tournament/_conditions.html", {"answer": answer})
 
 
 def _prize_columns(rules: Ruleset) -> dict[str, bool]:

@@ -27,6 +27,7 @@ from tournament.forms.base import ServiceForm
 from tournament.forms.games import HandForm, ScoresForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
+from tournament.selectors.conditions import game_conditions
 from tournament.selectors.games import game_sheet
 from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
 from tournament.services.confirmation import AtTable
@@ -401,6 +402,7 @@ class TablePage:
             seat=seat_label(seat, names[seat]) if seat is not None else "",
             waiting_by=waiting_by(game, names),
             clock=round_clock(game.round, game),
+            conditions=game_conditions(event, game, sheet.flow, names),
         )
         response = render(self.request, "tournament/table.html", context, status=status)
         return _stopped(response, self.stop) if self.stop is not None else response
