@@ -111,10 +111,9 @@ def condition_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for position, seat in enumerate(answer["seats"]):
         ways = [(gettext("Tsumo"), seat["tsumo"])]
-        ways += [
-            (gettext("from %(seat)s") % {"seat": i18n.seat_label(int(other), names[int(other)])}, need)
-            for other, need in seat["ron"].items()
-        ]
+        for other, need in seat["ron"].items():
+            source = i18n.seat_label(int(other), names[int(other)])
+            ways.append((gettext("from %(seat)s") % {"seat": source}, need))
         rows.append(
             {
                 "seat": i18n.seat_label(position, names[position]),

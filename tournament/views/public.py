@@ -525,9 +525,7 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
         return f"{table} · {event.name}", "tournament/_game_sheet.html", context
 
     shown = (seated, found.event_name)  # a game never changes event; its rules never change
-    page = shared(
-        "game-sheet", found.stamp, (*shown, get_language()), lambda: _sheet_body(sheet)
-    )
+    page = shared("game-sheet", found.stamp, (*shown, get_language()), lambda: _sheet_body(sheet))
     # At the deciding round's last hand, what each player needs: it moves with the other
     # tables' results too, so it is made per version of the event (the page's tag).
     needs = shared(
