@@ -294,7 +294,7 @@ def _screen_body(
             context["seating"] = round_seating(event, phase.number or 0)
         else:
             context.update(_standings_context(request, event, query, None, links=False))
-            context.update(_conditions_context(event))
+        context.update(_conditions_context(event))
         return render_to_string("tournament/_screen_body.html", context)
 
     parts = (query.key, get_language(), phase.key)
