@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Max, Prefetch
+from django.db.models import Prefetch
 
 from scoring import parse_hand, replay
 from scoring.conditions import conditions, place_needs
@@ -23,7 +23,7 @@ from scoring.flow import GameFlow
 from scoring.standings import StageResult
 from tournament.caching import event_stamp, shared
 from tournament.models import Event, Game, Hand, Seat
-from tournament.selectors.standings import published_standings
+from tournament.selectors.standings import published_standings, shared_progress
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,10 @@ class Deciding:
 
 
 def deciding(event: Event) -> Deciding | None:
-    """The event's latest round if it is the last of a stage whose players are known. Two
-    queries (the latest round; the standings, shared by version)."""
-    latest = event.rounds.filter(games__isnull=False).aggregate(n=Max("number"))["n"]
+    """The event's latest round if it is the last of a stage whose players are known. No query
+    of its own: the rounds in play and the standings are shared by version."""
+    rounds, in_progress = shared_progress(event)
+    latest = max([*rounds, *([in_progress] if in_progress else [])], default=None)
     if latest is None:
         return None
     result = published_standings(event)
@@ -92,29 +93,33 @@ def _at_table(event: Event, found: Deciding, flow: GameFlow, names: list[str]) -
     }
 
 
-def event_conditions(event: Event) -> list[dict[str, Any]]:
-    """Every table of the deciding round at its last hand (the venue screen's panel), each
-    with its table number and game id. Four queries, shared by version."""
+def event_panels(event: Event) -> dict[str, Any]:
+    """The standings' and venue screen's panels: `table_conditions`, every table of the
+    deciding round at its last hand (with its table number and game id); `before`, while some
+    of its tables have not begun, their players' gaps and places (`before_last_game`). Made
+    once per version and shared; no query unless a round is in play, then three (its games
+    still playing, their seats, their hands)."""
 
-    def make() -> list[dict[str, Any]]:
+    def make() -> dict[str, Any]:
         found = deciding(event)
-        if found is None:
-            return []
-        out = []
+        if found is None or shared_progress(event)[1] is None:
+            return {"table_conditions": [], "before": None}
+        tables, not_begun = [], []
         for game, names, flow in _games_in_play(event, found.round):
-            if flow.over or not flow.is_last_hand:
-                continue
-            answer = _at_table(event, found, flow, names)
-            if answer is not None:
-                out.append({"table": game.table, "game": game.pk, "names": names, **answer})
-        return out
+            if not flow.records:  # no hand yet (or a table entering its final scores)
+                not_begun.append((game.table, names))
+            elif not flow.over and flow.is_last_hand:
+                answer = _at_table(event, found, flow, names)
+                if answer is not None:
+                    tables.append({"table": game.table, "game": game.pk, **answer})
+        return {"table_conditions": tables, "before": _before(event, found, not_begun)}
 
-    return shared("conditions-event", event_stamp(event), None, make)
+    return shared("conditions-panels", event_stamp(event), None, make)
 
 
 def _games_in_play(event: Event, number: int) -> list[tuple[Game, list[str], GameFlow]]:
     games = (
-        Game.objects.filter(round__event=event, round__number=number, finished=False, mode="hands")
+        Game.objects.filter(round__event=event, round__number=number, finished=False)
         .order_by("table")
         .prefetch_related(
             Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
@@ -133,65 +138,56 @@ def _games_in_play(event: Event, number: int) -> list[tuple[Game, list[str], Gam
 # --- before the last game ---------------------------------------------------------------------
 
 
+def _before(
+    event: Event, found: Deciding, tables: list[tuple[int, list[str]]]
+) -> dict[str, Any] | None:
+    """Before the deciding round's games: each player's gap to the lead and to the cut, and
+    each place's need, for the tables in `tables` (not begun)."""
+    if not tables:
+        return None
+    ranked = sorted(found.totals.values(), reverse=True)
+    lead = ranked[0]
+    inside = ranked[found.target - 1]  # the last one through
+    outside = ranked[found.target] if found.target < len(ranked) else None
+    rows = []
+    for number, names in tables:
+        if not all(name in found.totals for name in names):
+            continue
+        for needs in place_needs(event.rules, names, found.totals, found.target):
+            total = found.totals[str(needs.player)]
+            # Inside the cut: how far above the first one out; outside: how far below the
+            # last one in.
+            if total < inside:
+                to_cut: Decimal | None = total - inside
+            else:
+                to_cut = total - outside if outside is not None else None
+            rows.append(
+                {
+                    "table": number,
+                    "player": needs.player,
+                    "now": needs.now,
+                    "total": total,
+                    "to_lead": total - lead,
+                    "to_cut": to_cut,
+                    "places": needs.places,
+                }
+            )
+    if not rows:
+        return None
+    rows.sort(key=lambda r: (r["now"], r["player"]))
+    return {
+        "stage": found.stage,
+        "round": found.round,
+        "target": found.target,
+        "last_stage": found.last_stage,
+        "places": list(range(1, max(len(names) for _, names in tables) + 1)),
+        "rows": rows,
+    }
+
+
 def before_last_game(event: Event) -> dict[str, Any] | None:
-    """While the deciding round is seated and some of its tables have not begun: each of their
-    players' gap to the lead and to the cut, and each place's need. None otherwise. Shared by
-    version."""
-
-    def make() -> dict[str, Any] | None:
-        found = deciding(event)
-        if found is None:
-            return None
-        tables = _not_begun(event, found.round)
-        if not tables:
-            return None
-        ranked = sorted(found.totals.values(), reverse=True)
-        lead = ranked[0]
-        inside = ranked[found.target - 1]  # the last one through
-        outside = ranked[found.target] if found.target < len(ranked) else None
-        rows = []
-        for number, names in tables:
-            if not all(name in found.totals for name in names):
-                continue
-            for needs in place_needs(event.rules, names, found.totals, found.target):
-                total = found.totals[str(needs.player)]
-                # Inside the cut: how far above the first one out; outside: how far below the
-                # last one in.
-                to_cut = total - outside if total >= inside and outside is not None else None
-                if total < inside:
-                    to_cut = total - inside
-                rows.append(
-                    {
-                        "table": number,
-                        "player": needs.player,
-                        "now": needs.now,
-                        "total": total,
-                        "to_lead": total - lead,
-                        "to_cut": to_cut,
-                        "places": needs.places,
-                    }
-                )
-        rows.sort(key=lambda r: (r["now"], r["player"]))
-        return {
-            "stage": found.stage,
-            "round": found.round,
-            "target": found.target,
-            "last_stage": found.last_stage,
-            "places": list(range(1, max(len(names) for _, names in tables) + 1)),
-            "rows": rows,
-        }
-
-    return shared("conditions-before", event_stamp(event), None, make)
+    return event_panels(event)["before"]
 
 
-def _not_begun(event: Event, number: int) -> list[tuple[int, list[str]]]:
-    """The deciding round's tables with no result and no hand yet, with their players."""
-    games = (
-        Game.objects.filter(round__event=event, round__number=number, finished=False)
-        .exclude(hands__isnull=False)
-        .order_by("table")
-        .prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-        )
-    )
-    return [(g.table, [s.player.name for s in g.seats.all()]) for g in games]
+def event_conditions(event: Event) -> list[dict[str, Any]]:
+    return event_panels(event)["table_conditions"]

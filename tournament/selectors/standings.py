@@ -19,7 +19,7 @@ from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
-from tournament.caching import event_stamp, shared_part, stamped_cache
+from tournament.caching import event_stamp, shared, shared_part, stamped_cache
 from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
 
 
@@ -345,6 +345,12 @@ def round_progress(event: Event) -> tuple[list[int], int | None]:
         if playing and in_progress is None:
             in_progress = number
     return rounds, in_progress
+
+
+def shared_progress(event: Event) -> tuple[list[int], int | None]:
+    """`round_progress`, asked once per version of the event and shared (the standings, the
+    venue screen and the conditions read it)."""
+    return shared("standings-rounds", event_stamp(event), None, lambda: round_progress(event))
 
 
 def fraction_rounds(result: Standings) -> set[int]:

@@ -30,7 +30,7 @@ from tournament.html_tables import standings_table, statistics_table
 from tournament.i18n import cut_tie_text, hand_label, round_heading, scale_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
-from tournament.selectors.conditions import before_last_game, event_conditions, game_conditions
+from tournament.selectors.conditions import event_panels, game_conditions
 from tournament.selectors.games import (
     game_detail,
     game_for_entry,
@@ -48,7 +48,7 @@ from tournament.selectors.standings import (
     published_placings,
     published_player_ids,
     published_standings,
-    round_progress,
+    shared_progress,
 )
 from tournament.selectors.statistics import event_statistics, fitting_minimum, player_statistics
 from tournament.selectors.tables import (
@@ -112,7 +112,7 @@ def _standings_context(
     # fraction of a point: once per version (every write that starts, ends or changes a game
     # moves it on), so the columns are chosen without reading every player's rounds and only
     # the rows shown are read.
-    rounds, in_progress = shared("standings-rounds", stamp, None, lambda: round_progress(event))
+    rounds, in_progress = shared_progress(event)
 
     def render_table() -> str:
         result = published_standings(event)
@@ -164,11 +164,7 @@ def _standings_context(
 def _conditions_context(event: Event) -> dict[str, Any]:
     """What each player needs (issue 35): the panels of the tables at their last hand in the
     deciding round, and — before its games — the gaps and each place's need."""
-    return {
-        "table_conditions": event_conditions(event),
-        "before": before_last_game(event),
-        "whole": event.rules.whole_points,
-    }
+    return {**event_panels(event), "whole": event.rules.whole_points}
 
 
 def standings_summary(event: Event, tab: str) -> dict[str, Any]:
@@ -272,9 +268,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "refresh": REFRESH_SECONDS,
         "query": query.encoded,
         "find_seat": request.build_absolute_uri(reverse("find-seat", args=[event.slug])),
-        "in_progress": shared(
-            "standings-rounds", event_stamp(event), None, lambda: round_progress(event)
-        )[1],
+        "in_progress": shared_progress(event)[1],
         **standings_summary(event, query.stage),
     }
     response = render(request, "tournament/screen.html", context)
@@ -528,18 +522,25 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     page = shared("game-sheet", found.stamp, (*shown, get_language()), lambda: _sheet_body(sheet))
     # At the deciding round's last hand, what each player needs: it moves with the other
     # tables' results too, so it is made per version of the event (the page's tag).
-    needs = shared(
-        "game-conditions",
-        found.event_stamp,
-        (found.game_id, get_language()),
-        lambda: _sheet_conditions(found),
-    )
+    needs = ""
+    if page.get("in_play"):
+        needs = shared(
+            "game-conditions",
+            found.event_stamp,
+            (found.game_id, get_language()),
+            lambda: _sheet_conditions(found),
+        )
     return render(request, "shared_page.html", {**page, "after": needs})
 
 
-def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, str]:
+def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
     title, template, context = make()
-    return {"title": title, "content": render_to_string(template, context)}
+    game = context["game"]
+    return {
+        "title": title,
+        "content": render_to_string(template, context),
+        "in_play": not game.finished and game.mode == "hands",  # may reach its last hand
+    }
 
 
 def _sheet_conditions(found: GameVersion) -> str:
