@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_venue_screen import _baba, _page
+from tests.browser.test_venue_screen import SMALLEST_TEXT, _baba, _page
 from tournament.models import Game
 from tournament.services.hands import game_hand_undo
 
@@ -42,6 +42,8 @@ def test_the_venue_screen_shows_the_panel_at_the_final_last_hand(live_server, br
         assert box["x"] >= 0 and box["x"] + box["width"] <= right
         # Tsumo and a ron from each of the three others.
         assert card.locator(".ways > li").count() == 4
+    smallest, where = page.evaluate(SMALLEST_TEXT)
+    assert smallest >= 32, where  # the room's type (issue 32), the panel's too
     assert page.problems == []
     context.close()
 
