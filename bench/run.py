@@ -17,6 +17,7 @@ figure is the median of --runs (the 10,000-player import is timed once).
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
@@ -539,7 +540,9 @@ def bench_conditions(runs: int) -> None:
             flow = GameFlow.at_last_hand(
                 rules, [32000, 27000, 23000, 18000], dealer=3, honba=1, deposits=0
             )
-            ms = median_ms(lambda: conditions(rules, flow, table, standings, target), runs)
+            ms = median_ms(
+                functools.partial(conditions, rules, flow, table, standings, target), runs
+            )
             line(
                 f"{slug}, target {target} (16 ways)",
                 f"{ms:,.1f} ms",
