@@ -19,7 +19,7 @@ end at or above their total (CONTRACT §6).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import permutations
@@ -37,10 +37,10 @@ from scoring.payments import price_hand
 from scoring.presets import ruleset_from_json
 from scoring.prices import basic_points
 from scoring.riichi import parse_result as parse_riichi_result
-from scoring.rules import Ruleset
+from scoring.rules import SCORE_STEP, Ruleset
 from scoring.settlement import Penalty, parse_penalties, settle
+from scoring.standings import Player
 
-Player = Hashable
 ANY, NONE, CONTINUES = "any", "none", "continues"
 
 # A limit hand's name by its basic points (RULES.md §1); below a mangan a hand is "3翻40符".
@@ -86,6 +86,7 @@ class WinNeeded:
 
 
 Need = WinNeeded | str  # or ANY, NONE, CONTINUES
+Shape = dict[str, Any]  # a win's WinNeeded fields but its points: han, fu, yakuman, limit, yaku…
 
 
 @dataclass
@@ -162,60 +163,59 @@ class _Wins:
         self.flow = flow
         rules = flow.rules
         self.shapes = {t: _riichi_wins(rules, flow.n, tsumo=t) for t in (True, False)}
-        self.priced: dict[tuple[bool, bool, bool], list[WinNeeded]] = {}
+        self.priced: dict[tuple[bool, bool, bool], list[tuple[WinNeeded, Shape]]] = {}
 
     def cheapest_first(self, winner: int, discarder: int | None) -> list[tuple[WinNeeded, Hand]]:
         flow = self.flow
         key = (winner == flow.dealer, winner == flow.emperor, discarder is None)
         if key not in self.priced:
             self.priced[key] = self._price(winner, discarder)
-        return [(need, _hand(need, winner, discarder)) for need in self.priced[key]]
+        return [(need, _hand(shape, winner, discarder)) for need, shape in self.priced[key]]
 
-    def _price(self, winner: int, discarder: int | None) -> list[WinNeeded]:
+    def _price(self, winner: int, discarder: int | None) -> list[tuple[WinNeeded, Shape]]:
         flow = self.flow
         rules = flow.rules
-        found: list[WinNeeded] = []
         if not game_type(rules).rotating_deal:
-            for yaku in range(rules.emperor_min_yaku[flow.n], MAX_YAKU + 1):
-                found.extend(
-                    WinNeeded(0, yaku=yaku, bonus=bonus) for bonus in range(MAX_EMPEROR_BONUS + 1)
-                )
+            shapes: list[Shape] = [
+                {"yaku": yaku, "bonus": bonus}
+                for yaku in range(rules.emperor_min_yaku[flow.n], MAX_YAKU + 1)
+                for bonus in range(MAX_EMPEROR_BONUS + 1)
+            ]
         else:
-            for shape in self.shapes[discarder is None]:
-                han, fu = shape.get("han"), shape.get("fu")
-                limit = None if han is None else _limit(rules, han, fu)
-                found.append(WinNeeded(0, han, fu, shape.get("yakuman"), limit))
+            shapes = [
+                {**shape, "limit": _limit(rules, shape["han"], shape.get("fu"))}
+                if "han" in shape
+                else shape
+                for shape in self.shapes[discarder is None]
+            ]
         priced = []
-        for need in found:
+        for shape in shapes:
             outcome = price_hand(
                 rules,
-                _hand(need, winner, discarder),
+                _hand(shape, winner, discarder),
                 players=flow.n,
                 dealer=flow.dealer,
                 emperor=flow.emperor,
             )  # no honba, no deposits: the points the win itself is worth
-            priced.append(WinNeeded(outcome.details[0]["value"], *_fields(need)))
-        priced.sort(key=lambda need: need.order)
-        out: list[WinNeeded] = []
+            priced.append((WinNeeded(outcome.details[0]["value"], **shape), shape))
+        priced.sort(key=lambda pair: pair[0].order)
+        out = []
         seen: set[tuple[int, bool]] = set()
-        for need in priced:
+        for need, shape in priced:
             key = (need.points, need.yakuman is not None)  # a yakuman's chips may be points
             if key not in seen:
                 seen.add(key)
-                out.append(need)
+                out.append((need, shape))
         return out
 
 
-def _hand(need: WinNeeded, winner: int, discarder: int | None) -> Hand:
-    if need.yaku is not None:
+def _hand(shape: Shape, winner: int, discarder: int | None) -> Hand:
+    """The hand that makes this win: `winner`'s tsumo, or ron from `discarder`."""
+    if "yaku" in shape:
         kind = "tsumo" if discarder is None else "ron"
-        return Hand(EmperorWin(kind, winner, discarder, need.yaku, need.bonus or 0))
-    win = Win(winner, need.han, need.fu, need.yakuman)
+        return Hand(EmperorWin(kind, winner, discarder, shape["yaku"], shape["bonus"]))
+    win = Win(winner, shape.get("han"), shape.get("fu"), shape.get("yakuman"))
     return Hand(Tsumo(win)) if discarder is None else Hand(Ron(discarder, (win,)))
-
-
-def _fields(need: WinNeeded) -> tuple[Any, ...]:
-    return (need.han, need.fu, need.yakuman, need.limit, need.yaku, need.bonus)
 
 
 # --- the conditions ---------------------------------------------------------------------------
@@ -374,8 +374,6 @@ def read_standings(raw: Any) -> dict[str, Decimal]:
 
 
 # --- before the last game: each place's floor -------------------------------------------------
-
-SCORE_STEP = 100
 
 
 @dataclass

@@ -19,8 +19,8 @@ from ninja.errors import HttpError, ValidationError
 from scoring.statistics import STATISTICS
 from tournament.exports import iterate_series, iterate_standings, iterate_statistics, rows_data
 from tournament.models import Event, Game, Player, Series
-from tournament.selectors.conditions import game_conditions
-from tournament.selectors.games import game_detail, game_for_entry, game_sheet, seat_score
+from tournament.selectors.conditions import conditions_of
+from tournament.selectors.games import game_detail, game_for_entry, seat_score
 from tournament.selectors.players import player_record
 from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
@@ -329,10 +329,7 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> dic
         "available": False,
         "seats": [],
     }
-    if found.finished or found.mode != "hands":
-        return out
-    sheet = game_sheet(event, found)
-    answer = game_conditions(event, found, sheet.flow, sheet.names)
+    answer = conditions_of(event, found)
     if answer is not None:
         out.update(
             available=True,

@@ -276,26 +276,18 @@ NEED_WORDS = {
 
 
 def win_text(need: Any) -> str:
-    """A condition in words: 満貫, 3翻40符, 役満 — or any win, cannot, plays on."""
+    """A condition in words: 満貫, 3翻40符, 役満 — or any win, cannot, plays on. A hand below a
+    limit is said as the hand log says it (`hand_value`)."""
     if isinstance(need, str):
         return str(NEED_WORDS.get(need, need))
-    if "yaku" in need:  # the emperor game
-        text = gettext("%(yaku)d yaku") % {"yaku": need["yaku"]}
-        if need.get("bonus"):
-            text += gettext(" + %(bonus)d bonus") % {"bonus": need["bonus"]}
-        return text
-    if need.get("yakuman") is not None:
-        k = need["yakuman"]
-        if k == 1:
-            return gettext("yakuman")
-        if k == 2:
-            return gettext("double yakuman")
-        return gettext("%(k)s× yakuman") % {"k": f"{k:g}"}
-    if need.get("limit"):
-        return str(LIMIT_NAMES.get(need["limit"], need["limit"]))
-    if need.get("fu") is None:
-        return gettext("%(han)d han") % {"han": need["han"]}
-    return gettext("%(han)d han %(fu)d fu") % {"han": need["han"], "fu": need["fu"]}
+    if need.get("limit") in LIMIT_NAMES:
+        return str(LIMIT_NAMES[need["limit"]])
+    if need.get("yakuman") == 2:
+        return gettext("double yakuman")
+    text = hand_value(need)
+    if need.get("bonus"):  # the emperor game's bonus yaku
+        text += gettext(" + %(bonus)d bonus") % {"bonus": need["bonus"]}
+    return text
 
 
 def place_text(need: Any) -> str:

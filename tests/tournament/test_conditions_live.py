@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from scoring.cli import main
 from tournament.models import Event, Game
-from tournament.selectors.conditions import before_last_game, deciding, event_conditions
+from tournament.selectors.conditions import deciding, event_panels
 from tournament.selectors.games import game_sheet
 from tournament.services.hands import game_hand_undo
 
@@ -42,7 +42,7 @@ def test_the_final_at_its_last_hand_answers_as_the_command_line(at_last_hand):
     event = Event.objects.get(slug="baba-demo")
     found = deciding(event)
     assert found is not None and (found.stage, found.round, found.target) == ("final", 8, 1)
-    tables = event_conditions(event)
+    tables = event_panels(event)["table_conditions"]
     assert [t["table"] for t in tables] == [1]
     sheet = game_sheet(event, at_last_hand)
     assert sheet.flow.is_last_hand and not sheet.flow.over
@@ -113,7 +113,7 @@ def test_before_the_last_game_gaps_and_places(client):
     game = final_game()
     undo(game, game.hands.count())  # the final's last game not begun
     event = Event.objects.get(slug="baba-demo")
-    before = before_last_game(event)
+    before = event_panels(event)["before"]
     assert before is not None and before["target"] == 1 and before["last_stage"]
     rows = before["rows"]
     assert len(rows) == 4 and rows[0]["now"] == 1 and rows[0]["to_lead"] == 0

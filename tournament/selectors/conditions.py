@@ -23,6 +23,7 @@ from scoring.flow import GameFlow
 from scoring.standings import StageResult
 from tournament.caching import event_stamp, shared
 from tournament.models import Event, Game, Hand, Seat
+from tournament.selectors.games import game_sheet
 from tournament.selectors.standings import published_standings, shared_progress
 
 
@@ -65,38 +66,55 @@ def _deciding(stage_result: StageResult, number: int, last_stage: bool) -> Decid
 
 def game_conditions(event: Event, game: Game, flow: GameFlow, names: list[str]) -> dict | None:
     """The conditions at this game's next hand if it is the last of the deciding round, as
-    CONTRACT §6's JSON with the stage, round, target and hand; else None. Shared by version."""
+    CONTRACT §6's JSON with the stage, round, target and hand; else None. `flow`: the game
+    played so far (a game not at its last hand costs nothing more)."""
     if game.mode != "hands" or flow.over or not flow.is_last_hand:
         return None
-
-    def make() -> dict | None:
-        found = deciding(event)
-        if found is None or game.round.number != found.round:
-            return None
-        return _at_table(event, found, flow, names)
-
-    return shared("conditions-game", event_stamp(event), game.pk, make)
+    found = deciding(event)
+    if found is None or game.round.number != found.round:
+        return None
+    return _at_table(event, found, game, flow, names)
 
 
-def _at_table(event: Event, found: Deciding, flow: GameFlow, names: list[str]) -> dict | None:
+def conditions_of(event: Event, game: Game) -> dict | None:
+    """`game_conditions` for a game read without its hands (the public sheet, the API): its
+    hands are read and played only while it is in play."""
+    if game.finished or game.mode != "hands":
+        return None
+    sheet = game_sheet(event, game)
+    return game_conditions(event, game, sheet.flow, sheet.names)
+
+
+def _at_table(
+    event: Event, found: Deciding, game: Game, flow: GameFlow, names: list[str]
+) -> dict | None:
+    """One table's answer, made once per version of the game and of the stage's totals and
+    shared: the table's sheet, the public sheet, the API and the venue screen read the same
+    (a hand at another table leaves it as it is)."""
     if not all(name in found.totals for name in names):
         return None  # a substitute, or a table outside the stage
-    seats = conditions(event.rules, flow, names, found.totals, found.target)
-    return {
-        "stage": found.stage,
-        "round": found.round,
-        "target": found.target,
-        "last_stage": found.last_stage,
-        "hand": flow.next(),
-        "scores": list(flow.scores),
-        "seats": [s.to_json() for s in seats],
-    }
+
+    def make() -> dict:
+        seats = conditions(event.rules, flow, names, found.totals, found.target)
+        return {
+            "stage": found.stage,
+            "round": found.round,
+            "target": found.target,
+            "last_stage": found.last_stage,
+            "hand": flow.next(),
+            "scores": list(flow.scores),
+            "seats": [s.to_json() for s in seats],
+        }
+
+    game_stamp = event_stamp((game.pk, game.created_at, game.version))
+    totals = tuple(sorted(found.totals.items()))
+    return shared("conditions-table", game_stamp, (found.stage, found.target, totals), make)
 
 
 def event_panels(event: Event) -> dict[str, Any]:
     """The standings' and venue screen's panels: `table_conditions`, every table of the
     deciding round at its last hand (with its table number and game id); `before`, while some
-    of its tables have not begun, their players' gaps and places (`before_last_game`). Made
+    of its tables have not begun, their players' gaps and places (`_before`). Made
     once per version and shared; no query unless a round is in play, then three (its games
     still playing, their seats, their hands)."""
 
@@ -109,7 +127,7 @@ def event_panels(event: Event) -> dict[str, Any]:
             if not flow.records:  # no hand yet (or a table entering its final scores)
                 not_begun.append((game.table, names))
             elif not flow.over and flow.is_last_hand:
-                answer = _at_table(event, found, flow, names)
+                answer = _at_table(event, found, game, flow, names)
                 if answer is not None:
                     tables.append({"table": game.table, "game": game.pk, **answer})
         return {"table_conditions": tables, "before": _before(event, found, not_begun)}
@@ -183,11 +201,3 @@ def _before(
         "places": list(range(1, max(len(names) for _, names in tables) + 1)),
         "rows": rows,
     }
-
-
-def before_last_game(event: Event) -> dict[str, Any] | None:
-    return event_panels(event)["before"]
-
-
-def event_conditions(event: Event) -> list[dict[str, Any]]:
-    return event_panels(event)["table_conditions"]

@@ -30,11 +30,10 @@ from tournament.html_tables import standings_table, statistics_table
 from tournament.i18n import cut_tie_text, hand_label, round_heading, scale_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
-from tournament.selectors.conditions import event_panels, game_conditions
+from tournament.selectors.conditions import conditions_of, event_panels
 from tournament.selectors.games import (
     game_detail,
     game_for_entry,
-    game_sheet,
     hand_log,
     round_list,
 )
@@ -460,26 +459,6 @@ def round_seating_page(request: HttpRequest, slug: str, number: int) -> HttpResp
     )
 
 
-def shared_page(
-    request: HttpRequest,
-    kind: str,
-    stamp: str,
-    parts: Any,
-    make: Callable[[], tuple[str, str, dict[str, Any]]],
-) -> HttpResponse:
-    """A page whose title and content are the same for every reader of this version: `make()`
-    gives (title, content template, its context), rendered once per version, `parts` and
-    language and shared by every server (tournament/caching.py); the frame around it —
-    header, language and sign-out forms — is drawn per request."""
-
-    def body() -> dict[str, str]:  # no request: nothing in it is a reader's own
-        title, template, context = make()
-        return {"title": title, "content": render_to_string(template, context)}
-
-    shown = shared(kind, stamp, (*parts, get_language()), body)
-    return render(request, "shared_page.html", shown)
-
-
 @known_query()
 @by_game_version
 def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
@@ -534,6 +513,9 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
 
 
 def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """A sheet's title and content, the same for every reader of the game's version (no
+    request in it: the frame around them — header, language and sign-out forms — is drawn per
+    request), and whether the game may still reach its last hand."""
     title, template, context = make()
     game = context["game"]
     return {
@@ -544,15 +526,13 @@ def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str
 
 
 def _sheet_conditions(found: GameVersion) -> str:
+    """The sheet's conditions panel (empty unless the game is at the deciding last hand)."""
     event = Event.objects.get(pk=found.event_id)
     try:
         game = game_for_entry(event, found.game_id)
     except Game.DoesNotExist:
         return ""
-    if game.finished or game.mode != "hands":
-        return ""
-    sheet = game_sheet(event, game)
-    answer = game_conditions(event, game, sheet.flow, sheet.names)
+    answer = conditions_of(event, game)
     if answer is None:
         return ""
     return render_to_string("tournament/_conditions.html", {"answer": answer})
