@@ -55,3 +55,10 @@ def normalize_name(
     if len(name) > max_length:
         raise fail("name.long", field, length=len(name), max=max_length)
     return name
+
+
+def name_key(text: str) -> str:
+    """A name as a search compares and sorts it: one spelling (NFKC), any case, no spaces —
+    鈴木花子 is 鈴木 花子, ｓｕｚｕｋｉ is Suzuki. "Find your seat" looks for it inside a name,
+    check-in compares it whole."""
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())

@@ -40,8 +40,12 @@ def event(organizer):
     return event
 
 
-def check_in(phone: Client, name: str, code: str):
-    return phone.post("/events/door/checkin/", {"name": name, "code": code})
+def check_in(phone: Client, name: str, code: str, language: str = "en"):
+    return phone.post(
+        "/events/door/checkin/",
+        {"name": name, "code": code},
+        headers={"accept-language": language},
+    )
 
 
 def test_a_player_checks_in_with_the_event_s_code(organizer, event):
@@ -119,3 +123,36 @@ def test_the_dashboard_ticks_a_player_present(organizer, event):
     assert entry.present
     page = text(organizer.get("/events/door/manage/"))
     assert "1 of 8 present" in page and 'aria-pressed="true"' in page
+
+
+def test_a_name_typed_as_find_your_seat_takes_it_and_a_full_width_code_are_accepted(organizer):
+    # Issue 43: 「鈴木花子」 without the space and the code typed on a Japanese keyboard in
+    # full width (ＹＴＨＦ) were refused, though "find your seat" found 鈴木 花子.
+    event = make_event(slug="door", players=["鈴木 花子", "Anna Berg", "山田 太郎", "佐藤 一"])
+    organizer.post("/events/door/manage/checkin/", {"required": "1"})
+    event.refresh_from_db()
+    wide = event.checkin_code.translate({c: c + 0xFEE0 for c in range(0x21, 0x7F)})
+    assert wide != event.checkin_code  # ＹＴＨＦ, not YTHF
+    reply = check_in(Client(), "鈴木花子", wide)
+    assert reply.status_code == 302
+    assert Entry.objects.get(event=event, player__name="鈴木 花子").present
+    # Any case and width; but the whole name, never a part of it (鈴木 alone is no one).
+    assert check_in(Client(), "ＡＮＮＡ ＢＥＲＧ", event.checkin_code).status_code == 302
+    part = check_in(Client(), "山田", event.checkin_code)
+    assert part.status_code == 400 and "nobody called 山田" in text(part)
+    assert not Entry.objects.get(event=event, player__name="山田 太郎").present
+
+
+def test_two_players_whose_names_read_alike_are_told_apart_by_the_name_as_registered(organizer):
+    event = make_event(slug="door", players=["Li Ming", "LiMing", "A", "B"])
+    organizer.post("/events/door/manage/checkin/", {"required": "1"})
+    event.refresh_from_db()
+    alike = check_in(Client(), "Li　Ming", event.checkin_code)  # an ideographic space: the one
+    assert alike.status_code == 302
+    present = set(Entry.objects.filter(event=event, present=True).values_list("player__name"))
+    assert present == {("Li Ming",)}
+    unsure = check_in(Client(), "li ming", event.checkin_code)  # either of the two
+    page = text(unsure)
+    assert unsure.status_code == 400 and "more than one player" in page
+    ja = check_in(Client(), "li ming", event.checkin_code, language="ja")
+    assert "と読める選手が複数います" in text(ja)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -12,6 +11,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from scoring import parse_hand, replay
+from scoring.names import name_key
 from scoring.plans import Plan, PlannedRound
 from tournament.models import Event, Game, Hand, Round, Seat, SitOut, TableLink
 from tournament.selectors.plans import page_report
@@ -165,23 +165,17 @@ class FoundSeat:
     position: int  # 0 is East
 
 
-def _folded(text: str) -> str:
-    """A name as a search compares and sorts it: one spelling (NFKC), any case, no spaces
-    (山田一郎 finds 山田 一郎)."""
-    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def seats_named(seating: list[SeatedTable], typed: str) -> list[FoundSeat]:
     """The seats whose player's name holds `typed` (all of them for ""), by name — the same
     family name together, as a list on the wall is read."""
-    wanted = _folded(typed)
+    wanted = name_key(typed)
     found = [
         FoundSeat(name, t.table, position)
         for t in seating
         for position, name in enumerate(t.players)
-        if wanted in _folded(name)
+        if wanted in name_key(name)
     ]
-    return sorted(found, key=lambda seat: (_folded(seat.name), seat.table))
+    return sorted(found, key=lambda seat: (name_key(seat.name), seat.table))
 
 
 @dataclass

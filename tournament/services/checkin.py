@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring.names import normalize_name
+from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
@@ -78,13 +78,8 @@ def checkin_self(*, event: Event, name: str) -> Entry:
         raise ServiceError("checkin.closed", "name")
     with engine_errors("name"):
         name = normalize_name(name, "name")
-    entry = (
-        Entry.objects.select_related("player", "event")
-        .filter(event=event, player__name=name, substitute=False)
-        .first()
-    )
-    if entry is None:
-        raise ServiceError("checkin.unknown", "name", name=name)
+    entry = _entry_named(event, name)
+    name = entry.player.name
     if entry.withdrawn:
         raise ServiceError("checkin.withdrawn", "name", name=name)
     if not entry.present:
@@ -98,6 +93,22 @@ def checkin_self(*, event: Event, name: str) -> Entry:
             after={"player": name, "present": True},
         )
     return entry
+
+
+def _entry_named(event: Event, typed: str) -> Entry:
+    """The player whose name is `typed` as "find your seat" compares names (name_key: any
+    width, any case, spaces aside — 鈴木花子 is 鈴木 花子), whole, never a part of it. Two
+    players whose names differ only so are told apart by the name as registered."""
+    wanted = name_key(typed)
+    entries = Entry.objects.select_related("player", "event").filter(event=event, substitute=False)
+    found = [e for e in entries if name_key(e.player.name) == wanted]
+    if len(found) > 1:
+        found = [e for e in found if e.player.name == typed]
+        if len(found) != 1:
+            raise ServiceError("checkin.ambiguous", "name", name=typed)
+    if not found:
+        raise ServiceError("checkin.unknown", "name", name=typed)
+    return found[0]
 
 
 @transaction.atomic

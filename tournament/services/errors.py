@@ -42,6 +42,10 @@ MESSAGES: dict[str, str] = {
     "checkin.unknown": gettext_noop(
         "nobody called {name} plays in this event: type your name as the organizer registered it"
     ),
+    "checkin.ambiguous": gettext_noop(
+        "more than one player's name reads as {name}: type yours exactly as registered, "
+        "spaces included, or ask the organizer"
+    ),
     "checkin.withdrawn": gettext_noop("{name} is withdrawn from this event: ask the organizer"),
     "checkin.code_wrong": gettext_noop("that is not this event's check-in code"),
     # --- whole-day seating plans (services/plans.py) ---

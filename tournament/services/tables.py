@@ -5,6 +5,7 @@ another seat's code (confirm or dispute), or the organizer's approval."""
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -38,8 +39,9 @@ def _seat_codes(seats: int) -> list[str]:
 
 
 def normalize_code(text: str) -> str:
-    """A code as typed: any case, spaces and dashes ignored."""
-    return "".join(c for c in text.upper() if c.isalnum())
+    """A code as typed: any case, any width (a Japanese keyboard's ＹＴＨＦ is YTHF), spaces and
+    dashes ignored."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text).upper() if c.isalnum())
 
 
 def table_link_issue(game: Game) -> TableLink:
