@@ -85,3 +85,41 @@ def test_chart_labels_stay_text_sized_on_a_desktop(live_server, browser):
         sizes = page.eval_on_selector_all("figure.chart text.tick", RENDERED_FONT_SIZES)
         assert sizes and max(sizes) <= 16, (path, max(sizes))
     context.close()
+
+
+# Every element of the page's main part whose right edge passes the viewport's (cut off on a
+# phone, or only reachable by scrolling sideways).
+PAST_THE_EDGE = """() => Array.from(document.querySelectorAll("main *"))
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_the_penalty_list_reads_on_a_phone_nothing_cut_off(live_server, browser, locale):
+    # Issue 43: the report was a six-column table, its cancel buttons past a 390-px screen.
+    from django.contrib.auth import get_user_model
+
+    from tests.tournament.factories import make_event
+    from tournament.services.penalties import penalty_cancel, penalty_give
+
+    names = ["長谷川 真理子", "Alexandra Montgomery-Smith", "山田 太郎", "佐藤 一"]
+    event = make_event(slug="fit", players=names)
+    penalty_give(event=event, player=names[0], points=-10, reason="遅刻（開始に10分遅れた）")
+    given = penalty_give(event=event, player=names[1], points=5, reason="best manners award")
+    penalty_cancel(penalty=given)
+    penalty_give(event=event, player=names[2], points=-20, reason="誤ツモ" * 12)
+    get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
+    context, page = _page(browser, 390, 844, locale)
+    page.goto(f"{live_server.url}/accounts/login/?next=/events/fit/manage/penalties/")
+    page.fill("#id_username", "admin")
+    page.fill("#id_password", "pw-admin")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/manage/penalties/")
+    page.wait_for_load_state()  # the style sheet in: the layout measured is the one shown
+    assert page.locator("table.penalties tbody tr").count() == 3
+    assert page.evaluate(PAST_THE_EDGE) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for button in page.locator("table.penalties button").all():  # each cancel within reach
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    context.close()

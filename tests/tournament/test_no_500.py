@@ -98,7 +98,7 @@ def test_a_nul_in_the_address_is_refused_at_the_edge(address, client, event):
 
 def test_a_nul_in_a_form_is_a_field_error_with_the_input_kept(event):
     organizer = logged_in(organizer_for(event))
-    post = {"player": "P1", "points": "-1", "reason": "late\x00ness"}
+    post = {"player": "P1", "kind": "penalty", "points": "1", "reason": "late\x00ness"}
     reply = organizer.post(url("penalties", event.slug), post)
     assert reply.status_code == 400 and "Null characters are not allowed" in reply.content.decode()
 
@@ -108,7 +108,13 @@ def test_a_penalty_for_round_32768_or_10_to_the_20_is_a_field_error(event):
     for number in ("32768", str(10**20), "2147483648"):
         reply = organizer.post(
             url("penalties", event.slug),
-            {"player": "P1", "points": "-10", "round_number": number, "reason": "late"},
+            {
+                "player": "P1",
+                "kind": "penalty",
+                "points": "10",
+                "round_number": number,
+                "reason": "late",
+            },
         )
         assert reply.status_code == 400, number
     assert not Penalty.objects.exists()
@@ -117,7 +123,13 @@ def test_a_penalty_for_round_32768_or_10_to_the_20_is_a_field_error(event):
 def test_a_penalty_for_a_round_that_does_not_exist_names_the_round(event):
     scores_game(event, 1, 1, ["P0", "P1", "P2", "P3"])
     organizer = logged_in(organizer_for(event))
-    post = {"player": "P1", "points": "-10", "round_number": "7", "reason": "late"}
+    post = {
+        "player": "P1",
+        "kind": "penalty",
+        "points": "10",
+        "round_number": "7",
+        "reason": "late",
+    }
     reply = organizer.post(url("penalties", event.slug), post)
     assert reply.status_code == 400 and "round 7" in reply.content.decode().lower()
     assert not Penalty.objects.exists()

@@ -65,7 +65,11 @@ def organizer_urls(event: Event) -> list[tuple[str, str, dict]]:
         ("post", url("round-clock", s, 1), {}),
         ("post", url("game-extra", s, game.pk), {"minutes": "5"}),
         ("get", url("penalties", s), {}),
-        ("post", url("penalties", s), {"player": entry.player.name, "points": "-1", "reason": "x"}),
+        (
+            "post",
+            url("penalties", s),
+            {"player": entry.player.name, "kind": "penalty", "points": "1", "reason": "x"},
+        ),
     ]
 
 

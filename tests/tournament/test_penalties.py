@@ -27,7 +27,13 @@ def test_a_referee_gives_and_cancels_a_penalty_and_the_standings_follow():
     client = logged_in(referee)
     reply = client.post(
         url("penalties", event.slug),
-        {"player": "P01", "points": "-10", "round_number": "", "reason": "late to round 2"},
+        {
+            "player": "P01",
+            "kind": "penalty",
+            "points": "10",
+            "round_number": "",
+            "reason": "late to round 2",
+        },
     )
     assert reply.status_code == 302
     assert totals(event)["P01"] == -10.0
@@ -48,29 +54,65 @@ def test_a_referee_gives_and_cancels_a_penalty_and_the_standings_follow():
 
 
 @pytest.mark.parametrize(
-    ("points", "field"),
-    [("0", "points"), ("-5000", "points"), ("abc", "points")],
+    ("kind", "points", "field"),
+    [
+        ("penalty", "0", "points"),
+        ("penalty", "5000", "points"),
+        ("bonus", "abc", "points"),
+        ("penalty", "-10", "points"),  # the size is typed, the sign chosen: never guessed
+        ("", "10", "kind"),  # "10" with no choice was once a +10 bonus without a word
+        ("minus", "10", "kind"),
+    ],
 )
-def test_a_bad_penalty_is_refused_next_to_its_field(points, field):
+def test_a_bad_penalty_is_refused_next_to_its_field(kind, points, field):
     event = make_event()
     client = logged_in(organizer_for(event))
     reply = client.post(
         url("penalties", event.slug),
-        {"player": "P01", "points": points, "reason": "x"},
+        {"player": "P01", "kind": kind, "points": points, "reason": "x"},
     )
     assert reply.status_code == 400 and f'id="id_{field}_error"' in text(reply)
     assert not Penalty.objects.exists()
+
+
+def test_the_sign_is_the_choice_and_the_number_its_size_in_both_languages():
+    event = make_event()
+    client = logged_in(organizer_for(event))
+    ja = {"accept-language": "ja"}
+    page = text(client.get(url("penalties", event.slug), headers=ja))
+    assert "ペナルティ" in page and "ボーナス" in page and "マイナスは受け付けません" in page
+    for kind, points in (("penalty", "10"), ("bonus", "2.5")):
+        reply = client.post(
+            url("penalties", event.slug),
+            {"player": "P01", "kind": kind, "points": points, "reason": "x"},
+            headers=ja,
+            follow=True,
+        )
+        said = "ペナルティを記録しました" if kind == "penalty" else "ボーナスを記録しました"
+        assert said in text(reply)
+    assert totals(event)["P01"] == -7.5
+    assert sorted(float(p) for p in Penalty.objects.values_list("points", flat=True)) == [-10, 2.5]
+    listed = text(client.get(url("penalties", event.slug), headers=ja))
+    assert "ペナルティ -10.0" in listed and "ボーナス +2.5" in listed
+    refused = client.post(
+        url("penalties", event.slug),
+        {"player": "P01", "kind": "penalty", "points": "-10", "reason": "x"},
+        headers=ja,
+    )
+    assert "−10 ではなく 10" in text(refused) and Penalty.objects.count() == 2
 
 
 def test_an_unknown_player_or_no_reason_is_refused():
     event = make_event()
     client = logged_in(organizer_for(event))
     reply = client.post(
-        url("penalties", event.slug), {"player": "Nobody", "points": "-5", "reason": "x"}
+        url("penalties", event.slug),
+        {"player": "Nobody", "kind": "penalty", "points": "5", "reason": "x"},
     )
     assert reply.status_code == 400 and not Penalty.objects.exists()
     reply = client.post(
-        url("penalties", event.slug), {"player": "P01", "points": "-5", "reason": " "}
+        url("penalties", event.slug),
+        {"player": "P01", "kind": "penalty", "points": "5", "reason": " "},
     )
     assert reply.status_code == 400 and not Penalty.objects.exists()
 

@@ -3,6 +3,7 @@ import online games."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -16,6 +17,7 @@ from scoring.tenhou import MAX_LOG_BYTES
 from tournament.forms.base import ADDRESS_HELP, ServiceForm
 from tournament.i18n import error_text, rules_name
 from tournament.models import FORMAT_CHOICES, Venue
+from tournament.services.penalties import MOST as PENALTY_MOST
 from tournament.services.tenhou import LogFile
 
 SEPARATORS = str.maketrans({"\t": "\n", ",": "\n", "、": "\n"})
@@ -239,15 +241,23 @@ class TieDecisionForm(ServiceForm):
 
 
 class PenaltyForm(ServiceForm):
-    """A penalty (or bonus) for one player; the service checks it."""
+    """A penalty (or bonus) for one player; the service checks it. Penalty or bonus is a choice
+    of its own and the points its size: "10" typed for a penalty was once saved as a +10 bonus.
+    `points` comes out signed, as the service stores it."""
 
     player = forms.ChoiceField(label=_("Player"))
+    kind = forms.ChoiceField(
+        label=_("Penalty or bonus"),
+        choices=[("penalty", _("Penalty")), ("bonus", _("Bonus"))],
+        widget=forms.RadioSelect,
+        help_text=_("A penalty takes the points off the player's total; a bonus adds them."),
+    )
     points = forms.DecimalField(
         label=_("Points"),
         max_digits=7,
         decimal_places=1,
-        help_text=_("Negative for a penalty (−10), positive for a bonus."),
-        widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}),
+        help_text=_("The size, without a sign: type 10, not −10 (a minus sign is refused)."),
+        widget=forms.NumberInput(attrs={"step": "0.1", "min": "0.1", "inputmode": "decimal"}),
     )
     round_number = forms.IntegerField(
         label=_("Round"),
@@ -261,6 +271,25 @@ class PenaltyForm(ServiceForm):
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", "—")] + [(p, p) for p in players]
+
+    def clean_points(self) -> Decimal:
+        size = self.cleaned_data["points"]
+        if size < 0:  # a sign typed out of habit: said, never guessed
+            raise forms.ValidationError(
+                _("Type the size without a minus sign (10, not −10) and choose penalty or bonus.")
+            )
+        if not 0 < size <= PENALTY_MOST:
+            raise forms.ValidationError(
+                _("Give a size above 0 and at most %(most)s, such as 10 or 5.5.")
+                % {"most": PENALTY_MOST}
+            )
+        return size
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("kind") == "penalty" and data.get("points") is not None:
+            data["points"] = -data["points"]
+        return data
 
 
 class MultipleFileInput(forms.ClearableFileInput):

@@ -525,7 +525,12 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
             except ServiceError as exc:
                 form.add_service_error(exc)
             else:
-                messages.success(request, _("The penalty is given; the standings count it."))
+                given = (
+                    _("The penalty is given; the standings count it.")
+                    if form.cleaned_data["points"] < 0
+                    else _("The bonus is given; the standings count it.")
+                )
+                messages.success(request, given)
                 return redirect("penalties", event.slug)
         status = 400
     rows = event.penalties.select_related("player", "created_by", "cancelled_by")
