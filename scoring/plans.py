@@ -7,13 +7,14 @@ How a plan is made:
    so each player's byes differ by at most one.
 2. Tables: where the players are a square of a prime-power table size (16 at tables of 4, 9 at
    tables of 3, 25 at tables of 5) and the rounds at most one more than the table size, the
-   lines of the affine plane — every pair meets exactly once over its q + 1 rounds. Otherwise
-   each round is drawn greedily against the meetings so far, then the whole day is improved by
-   tabu search (Dotú & Van Hentenryck's for the social golfer problem: swap two players of one
-   round, the best swap that is not tabu, a swap touching a player who has met someone
-   twice). The cost is the number of repeated meetings, Σ m(m−1)/2 over pairs; it stops at
-   zero or after a fixed amount of work — it always finishes, and the same seed gives the same
-   plan on every machine.
+   lines of the affine plane — every pair meets exactly once over its q + 1 rounds (over more
+   rounds, whole planes first, each drawn afresh). Otherwise each round is drawn greedily
+   against the meetings so far, then the whole day is improved by tabu search (Dotú & Van
+   Hentenryck's for the social golfer problem: swap two players of one round, the best swap
+   that is not tabu, a swap touching a player who has met someone twice). The cost is the
+   number of repeated meetings, Σ m(m−1)/2 over pairs; it stops at the floor no plan can go
+   below (`floor_of`), or after a fixed amount of work — it always finishes, and the same seed
+   gives the same plan on every machine.
 3. Winds: each table's order (East first) is the permutation that gives its players the winds
    they have had least, improved round by round until no player's counts differ by more than
    one (or nothing improves).
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import ceil
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.messages import fail
 from scoring.seating import best_draw
@@ -77,8 +78,10 @@ class Plan:
 
     def report(self) -> dict[str, Any]:
         """CONTRACT §5's report; added: `repeated_pairs` (who met more than once, and how
-        often), `best_max_meetings` and `best_pairs_met_more_than_once` (the least the
-        numbers allow: a floor, not always reachable) and `byes` (each player's)."""
+        often), `repeat_meetings` (the meetings after each pair's first: Σ (m − 1)), the floors
+        any plan of these players over these rounds must reach — `best_max_meetings`,
+        `best_pairs_met_more_than_once`, `best_repeat_meetings` (sound counting bounds, not
+        always reachable: see `floor_of`) — and `byes` (each player's)."""
         met = self.meetings()
         repeated = sorted(
             ([*sorted(pair), count] for pair, count in met.items() if count > 1),
@@ -88,17 +91,32 @@ class Plan:
         for rnd in self.rounds:
             for p in rnd.byes:
                 byes[p] += 1
-        best_max, best_pairs = floor_of(len(self.players), self.size, list(byes.values()),
-                                        len(self.rounds))  # fmt: skip
+        floor = self.floor()
         return {
             "max_meetings": max(met.values(), default=0),
             "pairs_met_more_than_once": len(repeated),
             "winds": self.winds(),
             "repeated_pairs": repeated,
-            "best_max_meetings": best_max,
-            "best_pairs_met_more_than_once": best_pairs,
+            "repeat_meetings": sum(count - 1 for count in met.values()),
+            "best_max_meetings": floor.max_meetings,
+            "best_pairs_met_more_than_once": floor.pairs,
+            "best_repeat_meetings": floor.repeats,
             "byes": byes,
         }
+
+    def floor(self) -> Floor:
+        """The floors for these players over these rounds (`floor_of`), each player counted for
+        the rounds they sit at a table (a bye, a cut or an absence is no meeting)."""
+        played = dict.fromkeys(self.players, 0)
+        full = True
+        for rnd in self.rounds:
+            for table in rnd.tables:
+                full = full and len(table) == self.size
+                for p in table:
+                    played[p] += 1
+        rounds = len(self.rounds)
+        full = full and all(count == rounds for count in played.values())
+        return floor_of(len(self.players), self.size, list(played.values()), rounds, full)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,31 +127,58 @@ class Plan:
         }
 
 
-def floor_of(n: int, size: int, byes: list[int], rounds: int) -> tuple[int, int]:
-    """The least the numbers allow: the most meetings of a pair (a player meeting size − 1
-    others a round over n − 1 possible partners), and the pairs that must meet twice."""
+class Floor(NamedTuple):
+    """The least any plan can have (each a sound lower bound; tests/scoring/test_plans.py
+    checks them against every plan of small rooms)."""
+
+    max_meetings: int  # the most games one pair shares
+    pairs: int  # pairs sharing two games or more
+    repeats: int  # meetings after a pair's first, Σ (m − 1) over the pairs that met
+    cost: int  # the search's cost, Σ m(m − 1)/2 over pairs
+
+
+def floor_of(n: int, size: int, played: Sequence[int], rounds: int, full: bool) -> Floor:
+    """The floors for `n` players at tables of `size`, player i sitting at a table in
+    `played[i]` of the `rounds` (`full`: everyone plays every round at full tables).
+
+    Each player has (size − 1) tablemates a round, s in all, among at most n − 1 others:
+    - the meetings beyond the first with each are at least s − (n − 1) (`repeats`: half the
+      sum over players, a repeat having two players);
+    - Σ C(m, 2) over their tablemates is least when the s meetings are spread evenly (`cost`);
+    - one tablemate takes at most (played − 1) of the extra meetings, so at least
+      ⌈extra / (played − 1)⌉ of them are met twice (`pairs`, halved likewise).
+    Where the room has fewer tables than a table has seats, a table of any round takes its
+    players from another round's tables, some of whom sat together there (pigeonhole): at least
+    `together` pairs meet again in every two rounds. None of these is always reachable: a plan
+    that reaches one has the fewest possible; above it, the floor is a lower bound only."""
     if n < 2:
-        return 0, 0
-    slots = [(rounds - b) * (size - 1) for b in byes]
-    most = max(slots, default=0)
-    best_max = max(1, ceil(most / (n - 1))) if most else 0
-    # A player with more meetings than others to meet repeats someone: with e meetings too
-    # many and r rounds played, at least e / (r − 1) partners (one partner can take a repeat
-    # a round at most).
-    over = 0
-    for b, s in zip(byes, slots, strict=True):
-        extra, played = s - (n - 1), rounds - b
-        if extra > 0 and played > 1:
-            over += ceil(extra / (played - 1))
-    pairs = ceil(over / 2)
-    if rounds > 1 and not any(byes):
-        # Fewer tables than seats at one: a table of the second round takes its players from
-        # the first round's tables, so some of them sat together (pigeonhole), at every table.
+        return Floor(0, 0, 0, 0)
+    others = n - 1
+    most = max(played, default=0) * (size - 1)
+    best_max = max(1, ceil(most / others)) if most else 0
+    over = repeats = cost = 0
+    for rounds_played in played:
+        slots = rounds_played * (size - 1)
+        extra = slots - others
+        base, more = divmod(slots, others)
+        cost += more * (base + 1) * base // 2 + (others - more) * base * (base - 1) // 2
+        if extra > 0:
+            repeats += extra
+            if rounds_played > 1:
+                over += ceil(extra / (rounds_played - 1))
+    pairs, repeats, cost = ceil(over / 2), ceil(repeats / 2), ceil(cost / 2)
+    if full and rounds > 1:
         tables = n // size
         share, more = divmod(size, tables)
-        together = more * (share + 1) * share // 2 + (tables - more) * share * (share - 1) // 2
-        pairs = max(pairs, tables * together)
-    return best_max, pairs
+        together = tables * (
+            more * (share + 1) * share // 2 + (tables - more) * share * (share - 1) // 2
+        )
+        if together:
+            pairs = max(pairs, together)
+            repeats = max(repeats, (rounds - 1) * together)
+            cost = max(cost, rounds * (rounds - 1) // 2 * together)
+            best_max = max(best_max, 2)
+    return Floor(best_max, pairs, repeats, cost)
 
 
 def plan(players: Sequence[str], rounds: int, size: int = 4, seed: int = 0) -> Plan:
@@ -153,7 +198,10 @@ def plan(players: Sequence[str], rounds: int, size: int = 4, seed: int = 0) -> P
     present = _present(n, rounds, byes_each, rng)
     tables = None if byes_each else _affine(n, size, rounds, rng) or _known(n, size, rounds, rng)
     if tables is None:
-        tables = _search(n, size, present, rng)
+        # The search stops where no plan can do better: at the floor of its cost.
+        played = [rounds - sum(p not in set(r) for r in present) for p in range(n)]
+        floor = floor_of(n, size, played, rounds, full=not byes_each).cost
+        tables = _search(n, size, present, rng, floor)
     ordered = _winds(n, size, tables, rng)
     planned = []
     for r in range(rounds):
@@ -276,8 +324,24 @@ def _doubled(n: int, size: int, rounds: int, rng: _random.Random) -> list[list[l
     return out
 
 
+def _planes(n: int, size: int, rounds: int, rng: _random.Random) -> list[list[list[int]]]:
+    """The first rounds for n = q² at tables of q over more rounds than one affine plane has
+    (16 at tables of 4 for 6 rounds or more): whole planes, each drawn afresh, so every pair
+    meets once in each — as evenly as the numbers allow, the floor of the search's cost once
+    the rest is drawn against them. Empty where there is no plane."""
+    q = size
+    if _field(q) is None or n != q * q:
+        return []
+    out: list[list[list[int]]] = []
+    for _ in range(rounds // (q + 1)):
+        plane = _affine(n, q, q + 1, rng)
+        assert plane is not None
+        out += plane
+    return out
+
+
 def _search(
-    n: int, size: int, present: list[list[int]], rng: _random.Random
+    n: int, size: int, present: list[list[int]], rng: _random.Random, floor: int = 0
 ) -> list[list[list[int]]]:
     meet = [[0] * n for _ in range(n)]
     best_day: list[list[list[int]]] | None = None
@@ -289,11 +353,13 @@ def _search(
     strangers = n <= SEARCHED_MOST and len(present) * (size - 1) <= most - 1
     for _attempt in range(ATTEMPTS if strangers else 1):  # whole days; the least repeats
         start = _doubled(n, size, len(present), rng) if everyone and strangers else []
+        if everyone and not start:
+            start = _planes(n, size, len(present), rng)
         day = _draw_day(present, size, meet, rng, start, strangers)
         cost = _recount(meet, day)
         if best_day is None or cost < best_start:
             best_day, best_start = day, cost
-        if cost == 0:
+        if cost <= floor:
             return day
     assert best_day is not None
     day = best_day
@@ -302,7 +368,7 @@ def _search(
     tabu: dict[tuple[int, int], int] = {}
     work = step = since_best = 0
     improved_at = 0
-    while cost and work < WORK and step - improved_at < STALL:
+    while cost > floor and work < WORK and step - improved_at < STALL:
         step += 1
         move = None
         move_delta = 0

@@ -9,12 +9,12 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 
 import pytest
 
 from scoring.errors import ScoringError
-from scoring.plans import KNOWN, plan
+from scoring.plans import KNOWN, Plan, PlannedRound, floor_of, plan
 
 
 def names(n: int) -> list[str]:
@@ -166,3 +166,104 @@ def test_bad_input_is_one_line_naming_the_field_and_exit_2(document, field):
     done = run(document)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"{field}:"), done.stderr
+
+
+# --- the floors: sound lower bounds, checked against every plan of small rooms ---------------
+
+
+def _partitions(players: list[int], size: int):
+    """Every way to seat `players` at tables of `size` (tables unordered)."""
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for mates in combinations(rest, size - 1):
+        left = [p for p in rest if p not in mates]
+        for tail in _partitions(left, size):
+            yield [(first, *mates), *tail]
+
+
+def _every_round(n: int, size: int) -> list[list[tuple[int, ...]]]:
+    """Every round of n players at tables of `size`, the n % size left over on a bye."""
+    out = []
+    for byes in combinations(range(n), n % size):
+        out += _partitions([p for p in range(n) if p not in byes], size)
+    return out
+
+
+# (players, table size, rounds): every plan of each (round 1 fixed: renaming the players
+# changes no count) is counted, then the least each count reaches is compared with the floor.
+SMALL_ROOMS = [
+    (6, 3, 2),
+    (6, 3, 3),
+    (6, 3, 4),
+    (8, 4, 2),
+    (8, 4, 3),
+    (9, 3, 2),
+    (10, 5, 2),
+    (10, 5, 3),
+    (12, 4, 2),
+    (5, 4, 3),  # a bye every round
+    (7, 3, 3),
+]
+
+
+@pytest.mark.parametrize(("n", "size", "rounds"), SMALL_ROOMS)
+def test_every_floor_is_a_floor_of_every_plan_of_a_small_room(n, size, rounds):
+    every = _every_round(n, size)
+    least: dict[str, int] = {}
+    for rest in product(every, repeat=rounds - 1):
+        day = [every[0], *rest]
+        met = Counter(
+            frozenset(pair) for tables in day for t in tables for pair in combinations(t, 2)
+        )
+        played = [sum(p in t for tables in day for t in tables) for p in range(n)]
+        floor = floor_of(n, size, played, rounds, full=all(c == rounds for c in played))
+        counts = {
+            "max_meetings": max(met.values()),
+            "pairs": sum(m > 1 for m in met.values()),
+            "repeats": sum(m - 1 for m in met.values()),
+            "cost": sum(m * (m - 1) // 2 for m in met.values()),
+        }
+        for key, value in counts.items():
+            assert value >= getattr(floor, key), (day, key, floor)
+            least[key] = min(least.get(key, value), value)
+    if n % size == 0:
+        # Everyone plays every round: one floor for every plan, and the search's own (cost)
+        # is the least some plan reaches in each of these rooms — the search may stop there.
+        assert least["cost"] == floor.cost
+
+
+def test_sixteen_players_over_six_rounds_are_planned_at_the_floor_at_once():
+    # The venue's day (issue 43): an affine plane meets every pair once in 5 rounds; any 6th
+    # round repeats its tables' 6 pairs, 24 in all — and no plan can repeat fewer, since each
+    # player has 18 tablemates over 6 rounds and only 15 others (3 repeats each, halved).
+    result = plan(names(16), 6, 4, seed=7)
+    check_shape(result, 16, 6, 4)
+    check_winds(result)
+    report = result.report()
+    met = result.meetings()
+    assert report["repeat_meetings"] == sum(m - 1 for m in met.values()) == 24
+    assert report["best_repeat_meetings"] == 24
+    assert report["max_meetings"] == 2  # nobody meets a third time
+    assert floor_of(16, 4, [6] * 16, 6, full=True).repeats == 16 * (18 - 15) // 2
+
+
+def test_a_pair_floor_is_honest_about_what_it_counts():
+    # Fewest pairs meeting twice is not fewest repeats: 8 pairs of friends who sit together
+    # all day, meeting a different pair of friends each round (a round robin of the 8 pairs,
+    # the circle method), make only 8 pairs that meet twice — a plan nobody wants, and the
+    # pair floor allows it. The report's headline is the repeats, whose floor it is far above.
+    def friends(k: int) -> tuple[str, str]:
+        return f"A{k}", f"B{k}"
+
+    rounds = []
+    for r in range(6):
+        circle = [7, *((r + i) % 7 for i in range(7))]
+        tables = tuple((*friends(circle[i]), *friends(circle[7 - i])) for i in range(4))
+        rounds.append(PlannedRound(tables, ()))
+    everyone = tuple(p for t in rounds[0].tables for p in t)
+    report = Plan(tuple(rounds), everyone, 4).report()
+    assert report["pairs_met_more_than_once"] == 8 == report["best_pairs_met_more_than_once"]
+    assert report["max_meetings"] == 6
+    assert report["repeat_meetings"] == 8 * 5 > report["best_repeat_meetings"] == 24
