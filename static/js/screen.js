@@ -6,30 +6,67 @@
 (function () {
   const box = document.querySelector("[data-screen]");
   if (!box) return;
+  const root = document.documentElement;
   const label = document.querySelector("[data-page-of]");
-  const lang = document.documentElement.lang;
+  const lang = root.lang;
   const PAGE_SECONDS = 12;
-  // Text never under 32 px at the back of a room; grown until the rows fill the screen.
-  const SMALLEST = 32;
+  // Text never under 32 px at the back of a room; grown until what is shown fills the screen.
+  // A phone (someone opened the screen's address) reads 16 px and scrolls instead of paging.
+  const NARROW = 800;
   const LARGEST = 96;
   let page = 0;
 
-  // A standings row, or a table of the seating.
+  function smallest() { return window.innerWidth < NARROW ? 16 : 32; }
+
+  // What pages: a standings row, a row of the before-the-last-game table, a table of the
+  // seating, a panel of what each player needs. A group (a table with its heading) shows
+  // only while one of its items does.
   function items() { return Array.from(box.querySelectorAll("tbody tr, [data-page-item]")); }
+  function groupOf(item) { return item.closest("[data-page-group]"); }
 
-  // Whether what is shown fits the screen: nothing below its foot, nothing past its side.
+  // Boxes that clip what sticks out of them rather than let it show (none, as the screen's
+  // sheet stands; a text for screen readers only clips on purpose). Found once per layout.
+  let clipping = [];
+  function findClipping() {
+    clipping = Array.from(document.querySelectorAll("main *")).filter((el) =>
+      getComputedStyle(el).overflowX !== "visible" && !el.closest(".visually-hidden"));
+  }
+
+  // Nothing past the screen's side: nothing sticks out of the page (whose width leaves out a
+  // browser's scroll bar), nothing is cut off inside a box that clips.
+  function fitsAcross() {
+    return root.scrollWidth <= root.clientWidth
+      && clipping.every((el) => el.scrollWidth <= el.clientWidth + 1);
+  }
+
+  // …and nothing below its foot.
   function fits() {
-    const table = box.querySelector("table");
-    const wide = table ? table.getBoundingClientRect().width : box.scrollWidth;
-    return box.getBoundingClientRect().bottom <= window.innerHeight - 8
-      && wide <= document.documentElement.clientWidth;
+    return box.getBoundingClientRect().bottom <= window.innerHeight - 8 && fitsAcross();
   }
 
-  function showOnly(all, from, size) {
-    all.forEach((item, i) => { item.hidden = i < from || i >= from + size; });
+  function showOnly(all, from, to) {
+    all.forEach((item, i) => { item.hidden = i < from || i >= to; });
+    box.querySelectorAll("[data-page-group]").forEach((group) => {
+      group.hidden = !Array.from(group.querySelectorAll("tbody tr, [data-page-item]"))
+        .some((item) => !item.hidden);
+    });
   }
 
-  // Columns a wide table gives up to keep 32 px text (data-drop: 1 first).
+  function reveal(item) {
+    item.hidden = false;
+    const group = groupOf(item);
+    if (group) group.hidden = false;
+  }
+
+  function conceal(item) {
+    item.hidden = true;
+    const group = groupOf(item);
+    if (group && !group.querySelector("tbody tr:not([hidden]), [data-page-item]:not([hidden])")) {
+      group.hidden = true;
+    }
+  }
+
+  // Columns a wide table gives up to keep the type large (data-drop: 1 first).
   function drop(level) {
     box.querySelectorAll("[data-drop]").forEach((cell) => {
       cell.hidden = parseInt(cell.dataset.drop, 10) <= level;
@@ -38,29 +75,49 @@
 
   function setSize(px) { document.body.style.fontSize = `${px}px`; }
 
-  // The largest type the width allows (the fewest columns dropped for 32 px first); then all
-  // the items at the largest type that holds them on one screen, or — when 32 px cannot —
-  // screenfuls of as many items as fit, each filling the screen.
+  // Screenfuls at the present size: each page as many items, in order, as fit (a panel of
+  // conditions is taller than a row: pages are filled by height, not by count). Null once
+  // there would be more than `most`. An item taller than the screen has a page to itself.
+  function paginate(all, most = Infinity) {
+    const pages = [];
+    let from = 0;
+    while (from < all.length) {
+      if (pages.length >= most) return null;
+      showOnly(all, from, from + 1);
+      let to = from + 1;
+      while (to < all.length) {
+        reveal(all[to]);
+        if (!fits()) { conceal(all[to]); break; }
+        to += 1;
+      }
+      pages.push([from, to]);
+      from = to;
+    }
+    return pages.length ? pages : [[0, 0]];
+  }
+
+  // The largest type the width allows (the fewest columns dropped for the smallest type
+  // first); then everything at the largest type that holds it on one screen, or — when the
+  // smallest cannot — the fewest screenfuls, at the largest type that needs no more of them.
   function fit(all) {
-    setSize(SMALLEST);
+    const low = smallest();
+    findClipping();
+    setSize(low);
     let level = 0;
     drop(level);
     showOnly(all, 0, all.length);
     while (!fitsAcross() && box.querySelector(`[data-drop="${level + 1}"]`)) drop(++level);
-    const widest = largest(SMALLEST, fitsAcross);
-    setSize(SMALLEST);
+    if (low < 32) return [[0, all.length]]; // a phone scrolls
+    const widest = largest(low, fitsAcross);
+    setSize(low);
     if (fits()) {
-      setSize(largest(SMALLEST, fits, widest));
-      return { size: all.length, pages: 1 };
+      setSize(largest(low, fits, widest));
+      return [[0, all.length]];
     }
-    setSize(widest);
-    let size = all.length;
-    while (size > 1) {
-      showOnly(all, 0, size);
-      if (fits()) break;
-      size -= 1;
-    }
-    return { size, pages: Math.ceil(all.length / size) };
+    const fewest = paginate(all).length;
+    const size = largest(low, () => paginate(all, fewest) !== null, widest);
+    setSize(size);
+    return paginate(all);
   }
 
   // The largest size from `low` up to `high` at which `test` still holds (binary search).
@@ -75,18 +132,13 @@
     return ok;
   }
 
-  function fitsAcross() {
-    const table = box.querySelector("table");
-    return !table || table.getBoundingClientRect().width <= document.documentElement.clientWidth;
-  }
-
   let layout = null;
   function show() {
     const all = items();
     if (!layout) layout = fit(all);
-    const { size, pages } = layout;
+    const pages = layout.length;
     page = page % pages;
-    showOnly(all, page * size, size);
+    showOnly(all, layout[page][0], layout[page][1]);
     if (label) {
       label.hidden = pages < 2;
       label.textContent = lang === "ja" ? ` · ${page + 1} / ${pages} ページ` : ` · page ${page + 1} of ${pages}`;
@@ -109,7 +161,9 @@
     }
   }
 
+  // The type is measured with the page's own fonts (a Japanese font arriving late is wider).
   show();
+  if (document.fonts) document.fonts.ready.then(() => { layout = null; show(); });
   setInterval(() => { page += 1; show(); }, PAGE_SECONDS * 1000);
   setInterval(refresh, (parseInt(box.dataset.interval, 10) || 30) * 1000);
   window.addEventListener("resize", () => { layout = null; show(); });

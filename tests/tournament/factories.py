@@ -69,3 +69,41 @@ def league_data(players: int, rounds: int) -> dict[str, Any]:
         "players": names,
         "games": games,
     }
+
+
+def baba_day(
+    *,
+    slug: str = "baba-day",
+    played: int = 8,
+    undo: int = 0,
+    close_qualifier: bool = False,
+    seat_next: bool = False,
+) -> Event:
+    """The demo's Baba day (16 players, qualifier 1–6, final 7–8) at a moment of the day: the
+    games of rounds 1 to `played` recorded; then `undo` hands taken back from the latest
+    hand-by-hand game (it plays on: `undo=1` at the final's last hand, its conditions shown);
+    the qualifier closed; the next round seated (nobody playing yet)."""
+    import copy
+    import random
+
+    from tournament.demo import baba_event
+    from tournament.services.hands import game_hand_undo
+    from tournament.services.imports import event_import
+    from tournament.services.rounds import round_seat
+    from tournament.services.stages import stage_close
+
+    data = copy.deepcopy(baba_event())
+    data["slug"] = slug
+    data["games"] = [g for g in data["games"] if g["round"] <= played]
+    event = event_import(data)
+    if undo:
+        game = Game.objects.filter(round__event=event, mode="hands").order_by("-round__number")[0]
+        for _ in range(undo):
+            game.refresh_from_db()
+            game_hand_undo(game=game, expected_version=game.version)
+    if close_qualifier:
+        stage_close(event=event, stage=event.stages.order_by("position")[0])
+    if seat_next:
+        round_seat(event=event, rng=random.Random(1))
+    event.refresh_from_db()
+    return event

@@ -150,7 +150,9 @@ def flat(response) -> str:
 def test_finding_3_the_venue_screen_has_every_column_and_every_row(demo):
     page = text(demo.get("/events/baba-demo/"))
     assert 'href="/events/baba-demo/screen/"' in page and '<main class="wide">' in page
-    screen = demo.get("/events/baba-demo/screen/")
+    # Every stage (`?stage=`, its Overall tab): the plain address shows the stage being played
+    # (issue 43), after the day the final's four.
+    screen = demo.get("/events/baba-demo/screen/?stage=")
     html = flat(screen)
     assert screen.status_code == 200 and 'class="screen"' in html
     assert '<header class="site">' not in html  # nothing but the standings

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import random
 import re
+from urllib.parse import quote
 
 import pytest
+import segno
 from django.test import Client
 
-from tests.tournament.factories import make_event
+from tests.tournament.factories import baba_day, make_event
 from tests.tournament.organize_support import text
 from tests.tournament.test_tournament_day import finish
 from tournament.models import Game, Round
-from tournament.selectors.tables import round_phase, round_seating
+from tournament.selectors.tables import round_phase, round_seating, stage_in_play
 from tournament.services.clock import round_clock_start
 from tournament.services.games import game_correct
 from tournament.services.rounds import round_seat
@@ -61,7 +63,8 @@ def test_a_seated_round_shows_each_table_and_its_players_by_wind(client, seated)
         assert f"{table.table}卓目" in card
         shown = re.findall(r'<span class="wind">(.)</span> <span class="name">([^<]+)</span>', card)
         assert shown == list(zip("東南西北", table.players, strict=True))
-    assert "第1回戦：席に着いてください" in page and "/events/haru/seat/" in page
+    assert "第1回戦：席に着いてください" in page
+    assert "http://testserver/events/haru/seat/" in page.replace("<wbr>", "")
     assert 'id="standings-table"' not in page and "data-clock" not in page
     assert 'data-phase="seating:1"' in page and 'data-phase-now="seating:1"' in page
 
@@ -122,3 +125,87 @@ def test_find_your_seat_before_any_round(client):
 def test_the_csv_link_sends_excel_users_to_the_xlsx(client, seated):
     page = text(client.get("/events/haru/", headers={"accept-language": "ja"}))
     assert re.search(r">CSV</a>\s*<span class=\"meta\">\(Excel では XLSX を\)</span>", page)
+
+
+# --- the stage in play first; the addresses as words and QR codes (issue 43) ---------------
+
+
+def current_tab(page: str) -> str:
+    return re.findall(r'<a href="[^"]*" aria-current="page">([^<]+)</a>', page)[0]
+
+
+def rows(page: str) -> int:
+    return page.count('<td class="player">')
+
+
+@pytest.mark.parametrize(
+    ("moment", "tab", "shown"),
+    [
+        ({"played": 0}, "予選", 16),  # before any game: the qualifier
+        ({"played": 5, "undo": 2}, "予選", 16),  # round 5 in play
+        ({"played": 6}, "予選", 16),  # between stages: who goes through
+        ({"played": 8, "undo": 4}, "決勝", 4),  # the final in play: what the room watches
+        ({"played": 8}, "決勝", 4),  # the day over: the champion
+    ],
+)
+def test_the_screen_opens_on_the_stage_being_played(client, moment, tab, shown):
+    """A Baba day in Japanese: the screen's plain address shows the stage of the latest round,
+    its tab marked, and its body fetched by the screen follows it; the Overall tab (`?stage=`)
+    stays on every stage, and so does the body it fetches."""
+    event = baba_day(**moment)
+    page = screen(client, event)
+    assert current_tab(page) == tab and rows(page) == shown
+    assert rows(body(client, event)) == shown
+    # The Overall tab leads to every stage, and its screen keeps fetching every stage.
+    assert re.search(r'<a href="\?stage=">総合</a>', page)
+    overall = text(
+        client.get(f"/events/{event.slug}/screen/?stage=", headers={"accept-language": "ja"})
+    )
+    assert current_tab(overall) == "総合" and rows(overall) == 16
+    assert f'data-screen="/events/{event.slug}/screen/?stage="' in overall
+    fetched = client.get(
+        f"/events/{event.slug}/screen/?stage=", headers={"X-Requested-With": "fetch"}
+    )
+    assert rows(text(fetched)) == 16
+
+
+def test_an_event_of_one_stage_shows_every_row_as_before(client, seated):
+    assert stage_in_play(seated, 1) == ""
+    round_clock_start_at(seated)
+    page = screen(client, seated)
+    assert rows(page) == len(NAMES) and "aria-current" not in page  # no tabs: one stage
+
+
+def round_clock_start_at(event) -> None:
+    event.round_minutes = 60
+    event.save()
+    round_clock_start(rnd=Round.objects.get(event=event, number=1))
+
+
+def test_the_addresses_read_as_words_and_as_qr_codes(client):
+    """An event named in Japanese: the check-in and find-your-seat addresses on the screen read
+    as typed (/events/秋の大会/seat/, not %E7%A7%8B…), whole and absolute; each QR code holds
+    the address a phone opens."""
+    event = baba_day(slug="秋の大会", played=0, seat_next=True)
+    event.checkin_required, event.checkin_code = True, "AB12CD"
+    event.save()
+    page = screen(client, event)
+    links = re.findall(r'<figure class="screen-link" data-link="(\w+)">(.*?)</figure>', page, re.S)
+    assert [kind for kind, _ in links] == ["checkin", "seat"]
+    for path, html in links:  # each link's kind is its route's last word
+        address = re.search(r'<span class="address">(.*?)</span>', html).group(1)
+        assert address.replace("<wbr>", "") == f"http://testserver/events/秋の大会/{path}/"
+        assert "%" not in address
+        sent = f"http://testserver/events/{quote('秋の大会')}/{path}/"
+        qr = segno.make(sent, error="m").svg_inline(omitsize=True)
+        assert qr in html  # the code of the address as sent, drawn here (no image fetched)
+    assert "コード" in page and "AB12CD" in page
+    # Play begun: the check-in and the seat finder give way to the standings.
+    round_clock_start_at(event)
+    assert "screen-link" not in screen(client, event)
+
+
+def test_the_stage_in_play_before_any_round_is_the_first():
+    event = baba_day(played=0)
+    assert stage_in_play(event, None) == "qualifier"
+    assert stage_in_play(event, 7) == "final"

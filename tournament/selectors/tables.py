@@ -215,6 +215,22 @@ def round_phase(event: Event) -> RoundPhase:
     return RoundPhase(rnd.number, "play", clock)
 
 
+def stage_in_play(event: Event, number: int | None) -> str:
+    """The stage the room is watching: the one holding round `number` (the latest seated; the
+    first round before any), so the venue screen opens on the final while the final is
+    played. "" (every stage) for an event of one stage, or a round no stage holds. One query."""
+    stages = list(
+        event.stages.order_by("position").values_list("name", "first_round", "last_round")
+    )
+    if len(stages) < 2:
+        return ""
+    at = number or 1
+    for name, first, last in stages:
+        if (first is None or first <= at) and (last is None or at <= last):
+            return name
+    return ""
+
+
 def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | None:
     """The event's seatings so far (through round `up_to`), reported as a whole-day plan is
     (scoring/plans.py): the pairs who met more than once and who, each player's winds, and the

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -10,7 +12,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.encoding import uri_to_iri
+from django.utils.html import escape
 from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -30,6 +35,7 @@ from tournament.html_tables import standings_table, statistics_table
 from tournament.i18n import cut_tie_text, hand_label, round_heading, scale_text
 from tournament.models import Event, Game, Player
 from tournament.permissions import can_create_events, can_referee
+from tournament.qr import qr_svg
 from tournament.selectors.conditions import conditions_of, event_panels
 from tournament.selectors.games import (
     game_detail,
@@ -56,6 +62,7 @@ from tournament.selectors.tables import (
     round_phase,
     round_seating,
     seats_named,
+    stage_in_play,
 )
 from tournament.selectors.teams import has_teams
 from tournament.services.checkin import checkin_code_right, checkin_self
@@ -257,22 +264,61 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     if request.headers.get("X-Requested-With") == "fetch":
         return _screen_table(request, slug)
     event = get_object_or_404(Event, slug=slug)
-    query = standings_query(request, event, None)
     phase = round_phase(event)
+    query = _screen_query(request, event, phase)
     context = {
         "event": event,
         "phase": phase,
         "clock": phase.clock,
         "body": _screen_body(request, event, query, phase),
         "refresh": REFRESH_SECONDS,
-        "query": query.encoded,
-        "find_seat": request.build_absolute_uri(reverse("find-seat", args=[event.slug])),
+        # The body is fetched with the address's own query: the plain address keeps following
+        # the stage in play, `?stage=` stays on every stage.
+        "query": request.GET.urlencode(),
+        "overall_href": "?stage=",
+        "links": _screen_links(request, event, phase),
         "in_progress": shared_progress(event)[1],
         **standings_summary(event, query.stage),
     }
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _screen_query(request: HttpRequest, event: Event, phase: RoundPhase) -> StandingsQuery:
+    """The screen's query. Its plain address shows the stage being played (the final while the
+    final is played: what the room watches); `?stage=` (empty) every stage, as a tab chose."""
+    query = standings_query(request, event, None)
+    if "stage" in request.GET:
+        return query
+    return replace(query, stage=stage_in_play(event, phase.number))
+
+
+def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list[dict[str, Any]]:
+    """The addresses the room's screen gives the players, each as a QR code and as text a
+    person can read and type (an IRI: /events/秋の大会/seat/, not %E7%A7%8B…): check in while
+    check-in is open and play has not begun; find your seat once a round is seated. The QR
+    code holds the address as sent (ASCII), which every phone's camera opens."""
+    routes = []
+    if event.checkin_required and phase.phase != "play":
+        routes.append(("checkin", "event-checkin"))
+    if phase.phase == "seating":
+        routes.append(("seat", "find-seat"))
+    links = []
+    for kind, route in routes:
+        uri = request.build_absolute_uri(reverse(route, args=[event.slug]))
+        address = uri_to_iri(uri)
+        # A line may break after a slash of the path, not inside the host or an event's name.
+        parts = re.sub(r"(?<=[^/])/(?=[^/])", "/<wbr>", str(escape(address)))
+        links.append(
+            {
+                "kind": kind,
+                "address": address,
+                "address_html": mark_safe(parts),
+                "qr": qr_svg(uri, sized=False),
+            }
+        )
+    return links
 
 
 def _screen_body(
@@ -323,8 +369,9 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
 def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
     """The screen's body alone, fetched again every interval (every row: the screen pages
     through them itself); a screen holding the event's version gets 304."""
-    query = standings_query(request, event, None)
-    response = HttpResponse(_screen_body(request, event, query, round_phase(event)))
+    phase = round_phase(event)
+    query = _screen_query(request, event, phase)
+    response = HttpResponse(_screen_body(request, event, query, phase))
     response["Cache-Control"] = "no-cache"
     return response
 
