@@ -8,14 +8,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import content_disposition_header
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -40,6 +38,7 @@ from tournament.permissions import (
     organizer_required,
     referee_required,
 )
+from tournament.qr import qr_svg
 from tournament.selectors.games import audit_list, round_list, round_was_taken_back
 from tournament.selectors.plans import plan_csv, plan_of, plan_summary
 from tournament.selectors.players import event_player_names
@@ -265,12 +264,6 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
     return _dashboard(request, event, seat_form=form, status=400)
 
 
-def _qr(url: str, scale: int) -> str:
-    """A link as a QR code, drawn here as SVG (segno): printed with the page, nothing fetched
-    from elsewhere."""
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=scale, omitsize=False))
-
-
 @referee_required
 def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The round's tables to print: seats, results, and for an open table its link as a QR
@@ -285,7 +278,7 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
         slips = []
         if link is not None:
             url = request.build_absolute_uri(reverse("table-page", args=[link.token]))
-            qr = _qr(url, scale=3)
+            qr = qr_svg(url, scale=3)
             codes = link.seat_codes
             for seat in game.seats.all():
                 if seat.position < len(codes):
@@ -295,7 +288,7 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
                         {
                             "seat": seat,
                             "code": code,
-                            "qr": _qr(request.build_absolute_uri(seat_url), scale=2),
+                            "qr": qr_svg(request.build_absolute_uri(seat_url), scale=2),
                         }
                     )
         tables.append({"game": game, "link": link, "url": url, "qr": qr, "slips": slips})
