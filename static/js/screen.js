@@ -39,9 +39,10 @@
       && clipping.every((el) => el.scrollWidth <= el.clientWidth + 1);
   }
 
-  // …and nothing below its foot.
+  // …and nothing below its foot (the page's margins too: a page a few pixels too tall gets a
+  // scroll bar, which takes its width from the columns).
   function fits() {
-    return box.getBoundingClientRect().bottom <= window.innerHeight - 8 && fitsAcross();
+    return root.scrollHeight <= root.clientHeight && fitsAcross();
   }
 
   function showOnly(all, from, to) {

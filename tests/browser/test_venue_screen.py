@@ -1,11 +1,15 @@
 """Issue 12, finding 3 in a browser: the venue screen at 1920×1080 shows every column with
 nothing cut off, in large type, in both languages, and pages a long list by itself; on a phone
-each player's status is on the first screen."""
+each player's status is on the first screen. Issue 43: a whole Baba day, phase by phase, in a
+browser with scroll bars as the venue's: nothing past the screen's edges or clipped, the stage
+being played first, the addresses players open whole and as QR codes; a team's members never
+broken inside a name."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import CHROMIUM
 from tournament.demo import demo_events
 from tournament.services.imports import event_import
 
@@ -117,4 +121,200 @@ def test_on_a_phone_the_status_is_on_the_first_screen(live_server, browser):
     badge = page.locator("#standings-table tbody tr").first.locator(".badge")
     box = badge.bounding_box()
     assert badge.inner_text() == "Champion" and box["x"] + box["width"] <= 390
+    context.close()
+
+
+# --- issue 43: a whole Baba day, nothing cut off ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def projector(browser):
+    """Chromium as the venue's computer runs it: Playwright hides scroll bars unless told not
+    to, and in the room a page that overflows loses their width (a table cut off at 1920)."""
+    launched = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        ignore_default_args=["--hide-scrollbars"],
+    )
+    yield launched
+    launched.close()
+
+
+# Everything shown that sticks out of the screen — past its side (the page's width, without a
+# scroll bar) or below its foot — or is cut off inside a box that clips: each element's box and
+# each line of text, after the page's own fonts have arrived and screen.js has laid it out.
+CUT_OFF = """async () => {
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const W = document.documentElement.clientWidth, H = window.innerHeight;
+  const shown = (el) => el.checkVisibility({ visibilityProperty: true })
+    && !el.closest(".visually-hidden");
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    const what = `${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""}`;
+    if (r.left < -0.5 || r.right > W + 0.5 || r.top < -0.5 || r.bottom > H + 0.5) {
+      const at = [r.left, r.right, r.bottom].map(Math.round);
+      out.push(`${what} at x ${at[0]}–${at[1]}, y to ${at[2]}`);
+    }
+    const style = getComputedStyle(el);
+    if ((style.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1)
+        || (style.overflowY !== "visible" && el.scrollHeight > el.clientHeight + 1)) {
+      out.push(`${what} clips ${el.scrollWidth}×${el.scrollHeight}`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.data.trim() || !shown(node.parentElement)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.left < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
+        out.push(`"${node.data.trim().slice(0, 30)}" to x ${r.right}, y ${r.bottom}`);
+      }
+    }
+  }
+  if (document.documentElement.scrollWidth > W) out.push("the page scrolls sideways");
+  if (document.documentElement.scrollHeight > H) out.push("the page scrolls down");
+  return out;
+}"""
+
+# Every word of a name on the page whose glyphs sit on more than one line (中／村): a name may
+# break between its words (中村 / 由美), never inside one.
+BROKEN_NAMES = """async (selector) => {
+  await document.fonts.ready;
+  const broken = [];
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.checkVisibility()) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+NAMES = "td.player, .seat-card .name, .condition-seats .who strong, .before-last td:nth-child(2)"
+
+# A Baba day, moment by moment (tests/tournament/factories.baba_day): what the room's screen
+# shows then, the stage tab it opens on ("" where it shows no tabs: the seating) and what
+# else must be on its first page.
+MOMENTS = {
+    "before any game": ({"played": 0}, "qualifier", "#standings-table"),
+    "seated, check-in open": ({"played": 0, "seat_next": True}, "", "[data-link=checkin]"),
+    "qualifier in play": ({"played": 5, "undo": 2}, "qualifier", "#standings-table"),
+    "before the qualifier's last game": ({"played": 5, "seat_next": True}, "", ".before-last"),
+    "between the stages": ({"played": 6}, "qualifier", "tr.cut"),
+    "final seated": ({"played": 6, "close_qualifier": True, "seat_next": True}, "", ".seat-card"),
+    "final in play": ({"played": 8, "undo": 4}, "final", "#standings-table"),
+    "before the final's last game": (
+        {"played": 7, "close_qualifier": True, "seat_next": True},
+        "",
+        ".before-last",
+    ),
+    "the final's last hand": ({"played": 8, "undo": 1}, "final", "section.conditions"),
+    "after the end": ({"played": 8}, "final", "#standings-table"),
+}
+TAB_WORDS = {"qualifier": ("Qualifier", "予選"), "final": ("Final", "決勝")}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_nothing_on_the_venue_screen_is_cut_off_all_day(live_server, projector, moment, locale):
+    """Issue 43: 1920×1080, a browser with scroll bars, an event named in Japanese, check-in
+    open before play: at each moment of the day every element and every line of text lies
+    within the screen and nothing is clipped; the type stays the room's (32 px); names are
+    whole; the stage being played is the tab shown."""
+    from tests.tournament.factories import baba_day
+
+    built, tab, also = MOMENTS[moment]
+    event = baba_day(slug="秋の馬場杯", **built)
+    event.checkin_required, event.checkin_code = True, "AB12CD"
+    event.save()
+    context, page = _page(projector, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/")
+    assert page.locator(also).first.is_visible()
+    assert page.evaluate(CUT_OFF) == []
+    smallest, where = page.evaluate(SMALLEST_TEXT)
+    assert smallest >= 32, where
+    assert page.evaluate(BROKEN_NAMES, NAMES) == []
+    current = page.locator("nav.tabs a[aria-current=page]")
+    if tab:
+        assert current.inner_text() in TAB_WORDS[tab]
+    else:
+        assert current.count() == 0  # the seating: no tabs
+    assert page.problems == []
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_the_addresses_players_open_are_whole_and_readable(live_server, projector, locale):
+    """Seated, check-in open, an event named in Japanese: each address reads as typed (no
+    %E7…), absolute, on the screen in full beside its QR code."""
+    from tests.tournament.factories import baba_day
+
+    event = baba_day(slug="秋の馬場杯", played=0, seat_next=True)
+    event.checkin_required, event.checkin_code = True, "AB12CD"
+    event.save()
+    context, page = _page(projector, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/")
+    for kind in ("checkin", "seat"):
+        link = page.locator(f"[data-link={kind}]")
+        text = link.locator(".address").inner_text().replace("\n", "")
+        assert text == f"{live_server.url}/events/秋の馬場杯/{kind}/"
+        qr = link.locator(".qr svg").bounding_box()
+        assert qr["width"] >= 150 and qr["width"] == pytest.approx(qr["height"])  # a square
+    assert "AB12CD" in page.locator("[data-link=checkin]").inner_text()
+    context.close()
+
+
+def _team_day() -> str:
+    """The demo's Baba day with full Japanese names (family and given) in four teams."""
+    import copy
+
+    from tournament.demo import baba_event
+
+    data = copy.deepcopy(baba_event())
+    given = ["由美", "健太郎", "美奈子", "翔", "花子", "一郎", "真央", "蓮"] * 2
+    full = {name: f"{name} {given[i]}" for i, name in enumerate(data["players"])}
+    data["players"] = [full[p] for p in data["players"]]
+    for game in data["games"]:
+        game["seats"] = [full[p] for p in game["seats"]]
+    names = data["players"]
+    teams = ["東京麻雀連盟 赤坂支部", "大阪チーム", "名古屋 白虎", "福岡ドラゴンズ"]
+    data["teams"] = {team: names[4 * k : 4 * k + 4] for k, team in enumerate(teams)}
+    data["slug"] = "team-day"
+    event_import(data)
+    return data["slug"]
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_team_s_members_break_between_names_never_inside_one(live_server, browser, locale):
+    """Issue 43: the team screen at 1920×1080 once showed 「中／村 由美」; the team table on a
+    phone too. Every word of every member's and team's name on one line."""
+    slug = _team_day()
+    context, page = _page(browser, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{slug}/teams/screen/")
+    members = page.locator("td.members .name")
+    assert members.count() == 16 and members.first.is_visible()
+    assert page.evaluate(BROKEN_NAMES, "td.members .name, td.player") == []
+    # Some member's line did break: between two names or two words, which is allowed.
+    heights = [cell.bounding_box()["height"] for cell in page.locator("td.members").all()]
+    line = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") * 1.35
+    assert max(heights) > 1.5 * line
+    assert page.evaluate(CUT_OFF) == []
+    context.close()
+    context, page = _page(browser, 390, 844, locale)
+    page.goto(f"{live_server.url}/events/{slug}/teams/")
+    assert page.locator("td.members .name").count() == 16
+    assert page.evaluate(BROKEN_NAMES, "td.members .name, td.player") == []
     context.close()
