@@ -12,9 +12,11 @@ from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from scoring import ScoringError
 from scoring.names import EVENT_NAME_MAX, normalize_name
+from tournament.auditlog import action_label, entry_sentence
 from tournament.i18n import error_text
 from tournament.models import (
     AuditEntry,
@@ -246,9 +248,33 @@ class StageAdmin(ReadOnly, admin.ModelAdmin):
     list_select_related = ["event"]
 
 
+class ActionFilter(admin.SimpleListFilter):
+    """The actions logged, each by its words (ペナルティ), not its code (penalty.give)."""
+
+    title = _("action")
+    parameter_name = "action"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        codes = AuditEntry.objects.order_by().values_list("action", flat=True).distinct()
+        return sorted(((code, action_label(code)) for code in codes), key=lambda c: c[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[AuditEntry]) -> Any:
+        return queryset.filter(action=self.value()) if self.value() else queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ["created_at", "event", "user", "action", "summary"]
-    list_filter = ["action", "event"]
+    # The change in words in the reader's language, as the event's change log says it (the
+    # stored action code and English summary stay in the entry's own page).
+    list_display = ["created_at", "event", "user", "action_words", "sentence"]
+    list_filter = [ActionFilter, "event"]
     search_fields = ["summary", "event__name", "user__username"]
     list_select_related = ["event", "user"]
+
+    @admin.display(description=_("action"), ordering="action")
+    def action_words(self, entry: AuditEntry) -> str:
+        return action_label(entry.action)
+
+    @admin.display(description=_("change"))
+    def sentence(self, entry: AuditEntry) -> str:
+        return entry_sentence(entry)

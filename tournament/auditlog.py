@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.i18n import hand_label, hand_summary, seat_label, stage_label
+from tournament.i18n import hand_label, hand_summary, seat_label, stage_label, team_rule_text
 from tournament.models import AuditEntry
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 
@@ -53,6 +53,11 @@ ACTIONS = {
     "checkin.mark": gettext_lazy("Checked in by the organizer"),
     "checkin.self": gettext_lazy("Checked in"),
     "checkin.withdraw_absent": gettext_lazy("Absent players withdrawn"),
+    "teams.set": gettext_lazy("Teams set"),
+    "series.create": gettext_lazy("Series created"),
+    "series.rule": gettext_lazy("Series ranking rule"),
+    "series.add_event": gettext_lazy("Event added to the series"),
+    "series.remove_event": gettext_lazy("Event removed from the series"),
 }
 
 
@@ -208,11 +213,10 @@ def entry_sentence(entry: AuditEntry) -> str:
     if action in ("penalty.give", "penalty.cancel") and (after or before):
         data = after or before or {}
         where = _("round %(n)s") % {"n": data["round"]} if data.get("round") else ""
-        return " · ".join(
-            str(x)
-            for x in (data.get("player"), f"{data.get('points'):+g}", where, data.get("reason"))
-            if x
-        )
+        points = data.get("points") or 0
+        kind = _("Penalty") if points < 0 else _("Bonus")  # a bonus is logged as penalty.give
+        said = (data.get("player"), f"{kind} {points:+g}", where, data.get("reason"))
+        return " · ".join(str(x) for x in said if x)
     if action == "stage.reopen" and after:
         return stage_label(after.get("stage", ""))
     text = _settings(action, before, after)
@@ -268,4 +272,20 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         return f"{entry} ({mode})" if mode else str(entry)
     if action == "event.delete" and before:
         return f"{before.get('name', '')} ({before.get('slug', '')})"
+    if action == "teams.set" and after is not None:
+        return _teams(after)
+    if action in ("series.add_event", "series.remove_event") and (after or before):
+        return str((after or before or {}).get("event", ""))
     return None
+
+
+def _teams(after: dict[str, Any]) -> str:
+    """The teams as set: how many, their names, and how a team's total is made."""
+    teams = after.get("teams") or {}
+    if not teams:
+        return _("No teams.")
+    count = ngettext("%(n)d team: %(names)s", "%(n)d teams: %(names)s", len(teams)) % {
+        "n": len(teams),
+        "names": _names(list(teams)),
+    }
+    return f"{count} · {team_rule_text(after.get('rule') or 'sum', after.get('best'))}"

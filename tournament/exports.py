@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -355,15 +356,27 @@ def render_json(rows: Iterable[list[Any]], event: Any, key: str = "standings") -
     return json.dumps(rows_data(rows, event, key), ensure_ascii=False, indent=1)
 
 
+XLSX_WIDEST = 60  # a column's most, in characters: a long team list wraps no wider
+
+
+def display_width(value: Any) -> int:
+    """How many characters wide a cell's text shows: a CJK or full-width one counts two."""
+    text = "" if value is None else str(value)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def render_xlsx(rows: Iterable[list[Any]], whole: bool, title: str = "standings") -> bytes:
     from openpyxl import Workbook
+    from openpyxl.utils import get_column_letter
 
     book = Workbook()
     sheet = book.active
     sheet.title = str(SHEET_TITLES.get(title, title))
     iterator = iter(rows)
     header = next(iterator)
-    sheet.append([column_heading(name) for name in header])
+    headings = [column_heading(name) for name in header]
+    sheet.append(headings)
+    widths = [display_width(h) for h in headings]
     number_format = "0" if whole else "0.0"
     status = header.index("status") if "status" in header else None
     for row in iterator:
@@ -378,6 +391,11 @@ def render_xlsx(rows: Iterable[list[Any]], whole: bool, title: str = "standings"
                 cell.number_format = "0.000"
             elif name == "average_rank":
                 cell.number_format = "0.00"
+        shown = _text_cells(header, row, whole)  # as the numbers show, 12.0 not 12
+        widths = [max(w, display_width(text)) for w, text in zip(widths, shown, strict=True)]
+    # Each column as wide as its widest cell (Excel's own default cuts 長谷川 真理子 short).
+    for k, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(k)].width = min(width + 2, XLSX_WIDEST)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -459,6 +477,7 @@ FORMATS: dict[str, ExportFormat] = {
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             False,
             lambda rows, owner, key, whole: render_xlsx(rows, whole, key),
+            _("headings in your language, for Excel"),
         ),
         ExportFormat(
             "json",

@@ -85,6 +85,43 @@ def seat_label(position: int, name: str = "") -> str:
     return f"{wind} {name}".strip()
 
 
+# An engine path a form has no field for, said by what the form calls it (`scores` → 点数,
+# `hands[3]` → 4局目, `scores[2]` → 西 佐藤); a path not here is not said at all, never as its
+# raw code ("scores: 合計が…" on a Japanese page).
+FIELD_LABELS = {
+    "scores": gettext_lazy("Score"),
+    "seats": gettext_lazy("Seats"),
+    "deposits": gettext_lazy("Deposits left on the table"),
+    "busts": gettext_lazy("Busts"),
+    "yakuman": gettext_lazy("Yakuman"),
+    "result": gettext_lazy("Result"),
+    "riichi": gettext_lazy("Riichi"),
+    "penalties": gettext_lazy("Penalties"),
+    "players": gettext_lazy("Players"),
+}
+_PATH_HEAD = re.compile(r"([a-z_]+)(?:\[(\d+)\])?")
+
+
+def field_label(path: str, names: Sequence[str] = ()) -> str:
+    """The words for the start of an engine path (its first key and index), or ""."""
+    found = _PATH_HEAD.match(path)
+    if found is None:
+        return ""
+    key, index = found.group(1), found.group(2)
+    if index is not None and key == "hands":
+        return gettext("hand %(n)d") % {"n": int(index) + 1}
+    if index is not None and key in ("seats", "scores"):
+        seat = int(index)
+        return seat_label(seat, names[seat] if seat < len(names) else "")
+    label = FIELD_LABELS.get(key)
+    return str(label) if label is not None else ""
+
+
+def labelled(label: str, text: str) -> str:
+    """An error with the field it is about in front (「点数：合計が…」), or alone."""
+    return gettext("%(field)s: %(error)s") % {"field": label, "error": text} if label else text
+
+
 def _param(value: Any, names: Sequence[str]) -> Any:
     if isinstance(value, Seat):
         seat = int(value)

@@ -1,10 +1,11 @@
 """Issue 32: a Japanese reader meets no English. A crawler follows every link of the site in
 Japanese — as the organizer and as a table's phone, over the demo tournament and a Tenhou day
-in the middle of its first round (hands entered, a table waiting, a table disputed, a penalty,
-a season) — and reads every page's text and every download. Outside names (players, events,
-seasons, venues) and the CONTRACT keys of the CSV and JSON files, any word in Latin letters
-fails the test, unless it is in ALLOWED: brands and formats a Japanese page writes as they
-are."""
+in the middle of its first round (hands entered, a table waiting, a table disputed, a penalty
+and a bonus, teams, a season) — and reads every page's text and every download. Outside names
+(players, events, seasons, venues) and the CONTRACT keys of the CSV and JSON files, any word in
+Latin letters fails the test, unless it is in ALLOWED: brands and formats a Japanese page
+writes as they are. No page uses an element id twice (issue 43: the table's phone had two
+`id_code` inputs)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from tournament.services.penalties import penalty_give
 from tournament.services.rounds import round_seat
 from tournament.services.series import series_add_event, series_create
 from tournament.services.tables import game_dispute
+from tournament.services.teams import teams_set
 
 pytestmark = pytest.mark.django_db
 
@@ -62,9 +64,12 @@ class PageText(HTMLParser):
         self.parts: list[str] = []
         self.links: list[str] = []
         self.skipping: list[str] = []
+        self.ids: Counter[str] = Counter()  # two elements of one id: a label names the wrong one
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
+        if a.get("id"):
+            self.ids[a["id"] or ""] += 1
         if tag == "a" and a.get("href"):
             self.links.append(a["href"] or "")
         void = tag in ("input", "img", "br", "meta", "link", "source", "col", "hr", "wbr")
@@ -111,6 +116,8 @@ def _japanese_day() -> list[str]:
     games[2].refresh_from_db()
     game_dispute(link=links[2], code=links[2].seat_codes[1], reason="点数が違う")
     penalty_give(event=event, player=names[5], points=-10, reason="遅刻", round_number=1)
+    penalty_give(event=event, player=names[6], points=5, reason="マナー賞")
+    teams_set(event=event, teams={"東チーム": names[:4], "西チーム": names[4:8]}, rule="sum")
     season = series_create(name="天鳳リーグ 2026")
     series_add_event(series=season, slug=event.slug)
     return [link.token for link in links]
@@ -199,6 +206,7 @@ def crawl(client: Client, start: list[str], names: list[str]) -> tuple[dict[str,
             parser = PageText()
             parser.feed(response.content.decode())
             words = _english(" ".join(parser.parts), names, ALLOWED)
+            words += [f"id used twice: {i}" for i, n in parser.ids.items() if n > 1]
             for href in parser.links:
                 target = urlsplit(urljoin(path, href))
                 if target.netloc or not target.path.startswith("/"):

@@ -13,7 +13,7 @@ from scoring.emperor import SPECIAL_NAMES
 from scoring.game_types import game_type
 from scoring.rules import ABORT_NAMES, Ruleset
 from tournament.forms.base import ServiceForm
-from tournament.i18n import seat_label
+from tournament.i18n import field_label, labelled, seat_label
 from tournament.services.errors import ServiceError
 
 
@@ -31,9 +31,9 @@ class EngineForm(VersionForm):
     """A form whose rules are checked by the engine, carrying the version it was loaded at."""
 
     def unmapped_message(self, exc: ServiceError) -> str:
-        # An engine path the form has no field for (`hands[3]`) still tells where to look.
-        text = self.error_text(exc)
-        return f"{exc.field}: {text}" if exc.field else text
+        # An engine path the form has no field for (`hands[3]`) still tells where to look, in
+        # the form's words (4局目), never as the path.
+        return labelled(field_label(exc.field, self.seat_names), self.error_text(exc))
 
 
 def _seat_choices(names: list[str], blank: bool = True) -> list[tuple[str, str]]:

@@ -11,10 +11,19 @@ from tournament.models.events import Event
 
 class AuditEntry(models.Model):
     event = models.ForeignKey(
-        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_entries"
+        Event,
+        verbose_name=_("event"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="audit_entries",
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
     )
     # A change made through a table link, not by a signed-in user: the table and, when the
     # phone said who it was, the seat.
@@ -24,7 +33,7 @@ class AuditEntry(models.Model):
     summary = models.CharField(_("summary"), max_length=300)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -82,17 +82,19 @@ class Event(models.Model):
     team_best = models.PositiveSmallIntegerField(_("members counted"), null=True, blank=True)
     # Bumped by every change to the event's players, games or stages (services/changes.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
-    version = models.PositiveIntegerField(default=1, editable=False)
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     # The version the last change other than games' results started from (players, names,
     # penalties, stages, rules: services/changes.py). A reader holding standings made at a
     # later version re-reads only the entries games have recounted since (`Entry.
     # figures_version`); one holding older standings ranks the event from scratch.
-    structure_version = models.PositiveIntegerField(default=0, editable=False)
+    structure_version = models.PositiveIntegerField(
+        _("structure version"), default=0, editable=False
+    )
     # The day it is played: ratings follow the order of play (events by day, then round and
     # table); an event file may give it (`"date"`), else the day it was made.
     held_on = models.DateField(_("date"), default=timezone.localdate)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -125,8 +127,12 @@ class Event(models.Model):
 class Entry(models.Model):
     """A player registered for an event."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
+    )
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     # A stand-in who fills a seat when the players do not divide into tables; their games
     # count for the others at the table, never for a ranking of their own.
@@ -144,7 +150,7 @@ class Entry(models.Model):
     results = models.TextField(_("results"), default="[]", blank=True)
     # The event's version when a write last recounted these figures (the version it started
     # from): readers holding standings of version v re-read the entries at v or later.
-    figures_version = models.PositiveIntegerField(default=0, editable=False)
+    figures_version = models.PositiveIntegerField(_("figures version"), default=0, editable=False)
 
     class Meta:
         ordering = ["event", "player__name"]
@@ -170,7 +176,9 @@ class Entry(models.Model):
 class Stage(models.Model):
     """A stage of an event's format (the Baba qualifier and final); see scoring.standings."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="stages"
+    )
     position = models.PositiveSmallIntegerField(_("position"))
     name = models.CharField(_("name"), max_length=40)
     first_round = models.PositiveSmallIntegerField(_("first round"), null=True, blank=True)
@@ -205,7 +213,9 @@ class Stage(models.Model):
 
 
 class Round(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rounds"
+    )
     number = models.PositiveSmallIntegerField(_("number"))
     # The round clock: started by the organizer, stored here so every phone and the venue
     # screen count down to the same moment (the event's `round_minutes` after it).
@@ -238,8 +248,12 @@ class SitOut(models.Model):
         ("absent", _("not checked in")),
     ]
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="sit_outs"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="sit_outs"
+    )
     reason = models.CharField(_("reason"), max_length=20, choices=REASONS, default="bye")
 
     class Meta:
@@ -260,18 +274,32 @@ class Penalty(models.Model):
     """Points an organizer or referee adds to or takes from a player's total (a late arrival,
     a manners warning), optionally for one round. Cancelling keeps it, marked, for the log."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="penalties"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="penalties"
+    )
     round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     points = models.DecimalField(_("points"), max_digits=7, decimal_places=1)
     reason = models.CharField(_("reason"), max_length=200)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("given by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("given at"), auto_now_add=True)
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
     cancelled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("cancelled by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
 
     class Meta:
@@ -306,11 +334,16 @@ class Series(models.Model):
     rule = models.CharField(_("ranking"), max_length=10, choices=SERIES_RULE_CHOICES, default="all")
     best_of = models.PositiveSmallIntegerField(_("best of"), null=True, blank=True)
     min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
-    events = models.ManyToManyField(Event, through="SeriesEvent", related_name="series")
-    organizers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="organized_series", blank=True
+    events = models.ManyToManyField(
+        Event, verbose_name=_("events"), through="SeriesEvent", related_name="series"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organizers"),
+        related_name="organized_series",
+        blank=True,
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -335,12 +368,18 @@ class Series(models.Model):
 
 
 class SeriesEvent(models.Model):
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="members")
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="series_members")
+    series = models.ForeignKey(
+        Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="members"
+    )
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="series_members"
+    )
     position = models.PositiveSmallIntegerField(_("order"))
 
     class Meta:
         ordering = ["series", "position"]
+        verbose_name = _("event in a series")
+        verbose_name_plural = _("events in a series")
         constraints = [
             models.UniqueConstraint(
                 fields=["series", "event"], name="tournament_seriesevent_unique_event"
@@ -352,7 +391,9 @@ class SeatingPlan(models.Model):
     """An event's whole-day plan (CONTRACT §5): every round's tables in seat order and its byes,
     made here (scoring/plans.py) or uploaded; rounds are seated from it one at a time."""
 
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="seating_plan")
+    event = models.OneToOneField(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="seating_plan"
+    )
     # [{"tables": [[name, …] East first, …], "byes": [name, …]}, …], round 1 first
     rounds = models.JSONField(_("rounds"))
     source = models.CharField(
@@ -361,7 +402,7 @@ class SeatingPlan(models.Model):
         choices=[("made", _("made here")), ("uploaded", _("uploaded"))],
     )
     seed = models.IntegerField(_("seed"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("seating plan")
@@ -374,7 +415,9 @@ class SeatingPlan(models.Model):
 class Team(models.Model):
     """A team of an event's players (issue 34, CONTRACT §2: `"teams"` in the event file)."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="teams"
+    )
     name = models.CharField(_("name"), max_length=100)
     position = models.PositiveSmallIntegerField(_("position"))  # as the event lists its teams
 
@@ -393,8 +436,12 @@ class Team(models.Model):
 class TeamMember(models.Model):
     """A player of a team; a player is in one team at most (the database holds it)."""
 
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
-    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="team_member")
+    team = models.ForeignKey(
+        Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="members"
+    )
+    entry = models.OneToOneField(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="team_member"
+    )
     position = models.PositiveSmallIntegerField(_("position"))  # as the team lists its members
 
     class Meta:

@@ -19,7 +19,9 @@ CONFIRMATION_CHOICES = [
 
 
 class Game(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="games"
+    )
     table = models.PositiveSmallIntegerField(_("table"))
     mode = models.CharField(_("entry"), max_length=10, choices=MODE_CHOICES, default="scores")
     # Entered with final scores: what was left on the table, busts and yakuman (for prizes).
@@ -28,7 +30,7 @@ class Game(models.Model):
     yakuman = models.JSONField(_("yakuman"), default=list, blank=True)
     finished = models.BooleanField(_("finished"), default=True)
     # Optimistic locking: every save bumps it; a save based on an older version is refused.
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(_("version"), default=1)
     confirmation = models.CharField(
         _("confirmation"), max_length=10, choices=CONFIRMATION_CHOICES, default="", blank=True
     )
@@ -37,8 +39,8 @@ class Game(models.Model):
     submitted_phone = models.CharField(_("entered by phone"), max_length=32, blank=True)
     dispute = models.CharField(_("dispute"), max_length=300, blank=True)
     extra_minutes = models.PositiveSmallIntegerField(_("extra minutes"), default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["round", "table"]
@@ -82,11 +84,17 @@ class Game(models.Model):
 class Seat(models.Model):
     """A player at a game. Position 0 is the starting dealer (起家); turn order follows."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="seats"
+    )
     # The round again, so the database itself refuses a player twice in a round.
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="seats"
+    )
     position = models.PositiveSmallIntegerField(_("seat"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="seats"
+    )
     score = models.IntegerField(_("final score"), null=True, blank=True)
     # Derived by the scoring engine, stored so standings never recompute every game.
     result_score = models.IntegerField(_("score with deposits"), null=True, blank=True)
@@ -129,7 +137,9 @@ class Seat(models.Model):
 class Hand(models.Model):
     """One hand of a game recorded hand by hand: the input as given, and what the flow derived."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="hands"
+    )
     number = models.PositiveSmallIntegerField(_("number"))
     data = models.JSONField(_("hand"))  # {"riichi": [...], "result": {...}} as in CONTRACT §1
     label = models.CharField(_("label"), max_length=40)
@@ -161,12 +171,14 @@ class TableLink(models.Model):
     while it is open. `token` is in the link; `code` (6 characters) is typed at /t/; each
     seat's own code (`seat_codes`, in seat order) confirms a result another seat entered."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="links")
-    token = models.CharField(max_length=64, unique=True)
-    code = models.CharField(max_length=6, unique=True)
-    seat_codes = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="links"
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    code = models.CharField(_("code"), max_length=6, unique=True)
+    seat_codes = models.JSONField(_("seat codes"), default=list)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "-created_at"]

@@ -18,12 +18,19 @@ from tournament.models.venues import Player
 
 class Rating(models.Model):
     series = models.ForeignKey(
-        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
+        Series,
+        verbose_name=_("series"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="ratings",
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField()
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField(_("μ"))
+    sigma = models.FloatField(_("σ"))
+    games = models.PositiveIntegerField(_("games"))
     rating = models.FloatField(_("rating"))  # what the site shows (scoring.ratings.shown)
 
     class Meta:
@@ -49,23 +56,32 @@ class Rating(models.Model):
 
 class RatingStep(models.Model):
     series = models.ForeignKey(
-        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_steps"
+        Series,
+        verbose_name=_("series"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating_steps"
+    )
     # The event and the game, kept as ids beside the event: a deleted game leaves its steps
     # for the next write to find and rewind (a deleted event takes its steps with it, and its
     # deletion replays what followed).
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_steps")
-    game_id = models.PositiveIntegerField()
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="rating_steps"
+    )
+    game_id = models.PositiveIntegerField(_("game id"))
     # The order of play, as text that sorts: the event's day, the event, round, table
     # (services/ratings.py `order_key`).
-    key = models.CharField(max_length=40)
-    place = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    games = models.PositiveIntegerField()  # after this game
+    key = models.CharField(_("key"), max_length=40)
+    place = models.PositiveSmallIntegerField(_("place"))
+    mu_before = models.FloatField(_("μ before"))
+    sigma_before = models.FloatField(_("σ before"))
+    mu = models.FloatField(_("μ"))
+    sigma = models.FloatField(_("σ"))
+    games = models.PositiveIntegerField(_("games"))  # after this game
 
     class Meta:
         verbose_name = _("rating step")

@@ -35,7 +35,7 @@ class Venue(models.Model):
         blank=True,
         help_text=_('Knobs this venue changes, e.g. {"uma": [20, 10, -10, -20]}.'),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
@@ -59,7 +59,7 @@ class Venue(models.Model):
 
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=100, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]

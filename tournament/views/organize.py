@@ -29,7 +29,7 @@ from tournament.forms.events import (
     TenhouImportForm,
     TieDecisionForm,
 )
-from tournament.i18n import error_text, team_rule_text
+from tournament.i18n import error_text, stage_label, team_rule_text
 from tournament.models import Entry, Event, Game, Penalty, Round, SeatingPlan, Stage
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
@@ -474,10 +474,12 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
             messages.success(request, _("The tie is settled."))
         elif action == "close":
             stage_close(event=event, stage=stage, user=request.user)
-            messages.success(request, _("The %(stage)s is closed.") % {"stage": stage.name})
+            said = _("The %(stage)s is closed.")  # 予選を締め切りました, never "qualifier"
+            messages.success(request, said % {"stage": stage_label(stage.name)})
         else:
             stage_reopen(event=event, stage=stage, user=request.user)
-            messages.success(request, _("The %(stage)s is open again.") % {"stage": stage.name})
+            said = _("The %(stage)s is open again.")
+            messages.success(request, said % {"stage": stage_label(stage.name)})
     except ServiceError as exc:
         messages.error(request, error_text(exc))
     return redirect("event-manage", event.slug)

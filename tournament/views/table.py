@@ -76,6 +76,12 @@ class SeatForm(ServiceForm):
 class DisputeForm(SeatForm):
     reason = forms.CharField(label=gettext_lazy("What is wrong"), max_length=300)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Shown under the confirm form, whose code field is id_code: ids of its own, so each
+        # label names its own input.
+        kwargs.setdefault("auto_id", "id_dispute_%s")
+        super().__init__(*args, **kwargs)
+
 
 def phone_id(request: HttpRequest) -> str:
     """This phone's random id, made on first need and kept in its session."""
