@@ -369,11 +369,11 @@ def test_a_tie_at_the_cut_is_shown_and_settled_by_the_organizer():
 def test_unseat_a_round_without_results(seated):
     event, organizer = seated
     client = logged_in(organizer)
-    client.post(url("round-unseat", event.slug, 1))
+    client.post(url("round-unseat", event.slug, 1), {"confirmed": "1"})  # asked first
     assert event.rounds.count() == 0
     round_seat(event=event, rng=random.Random(2))
     finish_round(event, 1)
-    page = client.post(url("round-unseat", event.slug, 1), follow=True)
+    page = client.post(url("round-unseat", event.slug, 1), {"confirmed": "1"}, follow=True)
     assert "has results" in text(page) and event.rounds.count() == 1
 
 

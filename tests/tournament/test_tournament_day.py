@@ -82,7 +82,7 @@ def test_finding_1_a_closed_stage_refuses_every_write_that_would_change_its_resu
         ),
         ("delete", "game-delete", [qualifier_game.pk], {}),
         ("delete the final", "game-delete", [final_game.pk], {}),
-        ("unseat", "round-unseat", [1], {}),
+        ("unseat", "round-unseat", [1], {"confirmed": "1"}),
         ("withdraw", "player-withdraw", [event.entries.first().pk], {"withdrawn": "1"}),
         ("register", "players-add", [], {"players": "Latecomer"}),
         ("decide", "stage-action", [0, "decide"], {"place_0": "1", "place_1": "2"}),

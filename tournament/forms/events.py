@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from scoring import PRESETS, ScoringError
 from scoring.names import normalize_name
+from scoring.standings import FORMATS
 from scoring.tenhou import MAX_LOG_BYTES
 from tournament.forms.base import ADDRESS_HELP, ServiceForm
 from tournament.i18n import error_text, rules_name
@@ -90,7 +91,18 @@ class EventCreateForm(ServiceForm):
         help_text=ADDRESS_HELP,
     )
     rules = forms.ChoiceField(label=_("Rules"))
-    format = forms.ChoiceField(label=_("Format"), choices=FORMAT_CHOICES, initial="league")
+    # Left on "as the rules play it", the format is the rules' own where they have one (the
+    # Baba preset's qualifier and final): choosing Baba's rules and forgetting the format
+    # once made a Baba day a league. Works without script: the server resolves it.
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[
+            ("", _("As the rules play it (Baba's: qualifier and final; others: league)")),
+            *FORMAT_CHOICES,
+        ],
+        required=False,
+        initial="",
+    )
     players = PlayersField(
         label=_("Players"),
         required=False,
@@ -110,17 +122,20 @@ class EventCreateForm(ServiceForm):
     def service_kwargs(self) -> dict[str, Any]:
         d = self.cleaned_data
         kind, _sep, key = d["rules"].partition(":")
-        out: dict[str, Any] = {
-            "name": d["name"],
-            "slug": d["slug"],
-            "format": d["format"],
-            "players": d["players"],
-        }
+        out: dict[str, Any] = {"name": d["name"], "slug": d["slug"], "players": d["players"]}
         if kind == "venue":
             out["venue"] = Venue.objects.get(pk=int(key))
+            preset = out["venue"].preset
         else:
-            out["ruleset"] = key
+            out["ruleset"] = preset = key
+        out["format"] = d["format"] or rules_format(preset)
         return out
+
+
+def rules_format(preset: str) -> str:
+    """The format rules of this preset play when none is chosen: the one named as the preset
+    where there is one (scoring.standings.FORMATS: "baba"), else a league."""
+    return preset if preset in FORMATS else "league"
 
 
 class PlayersForm(ServiceForm):
@@ -202,13 +217,15 @@ class SeatRoundForm(ServiceForm):
         label=_("Seat it anyway; the open tables stay open"), required=False
     )
 
-    def __init__(self, *args: Any, has_plan: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, has_plan: bool = False, method: str = "random", **kwargs: Any
+    ) -> None:
+        """`method`: the one offered first (selectors.plans.seat_method_default)."""
         super().__init__(*args, **kwargs)
         if not has_plan:  # "from the plan" only where the event keeps one
-            method = self.fields["method"]
-            method.choices = [c for c in method.choices if c[0] != "plan"]  # type: ignore[attr-defined]
-        else:
-            self.fields["method"].initial = "plan"
+            field = self.fields["method"]
+            field.choices = [c for c in field.choices if c[0] != "plan"]  # type: ignore[attr-defined]
+        self.fields["method"].initial = method
 
     @property
     def asks_unfinished(self) -> bool:

@@ -4,18 +4,47 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from scoring.plans import Plan, PlannedRound
 from tournament.exports import neutralise
-from tournament.models import Entry, Event, SeatingPlan
+from tournament.models import Entry, Event, SeatingPlan, Stage
 
 
 def players_in_play(event: Event) -> list[str]:
-    """The players a plan seats: registered, not withdrawn, no stand-ins; as registered. One
-    query."""
-    entries = Entry.objects.filter(event=event, withdrawn=False, substitute=False).order_by("pk")
-    return list(entries.values_list("player__name", flat=True))
+    """The players a plan seats: registered, not withdrawn, no stand-ins — and checked in,
+    where the event seats only those (as a round does: services/rounds._pool; a plan for
+    everyone registered would be refused at the first round); as registered. One query."""
+    entries = Entry.objects.filter(event=event, withdrawn=False, substitute=False)
+    if event.checkin_required:
+        entries = entries.filter(present=True)
+    return list(entries.order_by("pk").values_list("player__name", flat=True))
+
+
+# A league keeps no number of rounds: a plan of this many unless the organizer says.
+LEAGUE_PLAN_ROUNDS = 8
+
+
+def plan_rounds_default(stages: Sequence[Stage]) -> int:
+    """The rounds a plan is made for unless the organizer says: the rounds everyone plays —
+    up to the first cut (a Baba qualifier's 6; the final's players are known only then), else
+    the last stage's last round; a league keeps none (LEAGUE_PLAN_ROUNDS)."""
+    for stage in stages:
+        if stage.advance is not None and stage.last_round is not None:
+            return stage.last_round
+    last = stages[-1].last_round if stages else None
+    return last or LEAGUE_PLAN_ROUNDS
+
+
+def seat_method_default(number: int, plan_rounds: int, stages: Sequence[Stage]) -> str:
+    """The seating method the form offers first for round `number`: by standings for a round
+    after a cut (a final: those through, seated by their standings; a plan seats everyone, so
+    even a plan that has the round is no answer there); the plan's for a round the plan has;
+    else at random."""
+    if any(s.advance is not None and s.last_round and number > s.last_round for s in stages):
+        return "standings"
+    return "plan" if number <= plan_rounds else "random"
 
 
 def plan_of(event: Event, kept: SeatingPlan | None = None) -> Plan | None:

@@ -13,7 +13,7 @@ from decimal import Decimal
 from itertools import groupby
 from operator import itemgetter
 
-from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
@@ -24,9 +24,18 @@ from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, 
 
 
 def event_list() -> QuerySet[Event]:
+    """Events, newest first, with their players counted: every entry (`player_count`), and —
+    for an event taking check-in, whose list says "checked in 13 / registered 16" — those in
+    play and those of them checked in. One query."""
+    in_play = Q(entries__withdrawn=False, entries__substitute=False)
+    present = in_play & Q(entries__present=True)
     return (
         Event.objects.select_related("venue")
-        .annotate(player_count=Count("entries", distinct=True))
+        .annotate(
+            player_count=Count("entries", distinct=True),
+            in_play_count=Count("entries", filter=in_play, distinct=True),
+            present_count=Count("entries", filter=present, distinct=True),
+        )
         .order_by("-created_at", "name")
     )
 

@@ -40,7 +40,13 @@ from tournament.permissions import (
 )
 from tournament.qr import qr_svg
 from tournament.selectors.games import audit_list, round_list, round_was_taken_back
-from tournament.selectors.plans import plan_csv, plan_of, plan_summary
+from tournament.selectors.plans import (
+    plan_csv,
+    plan_of,
+    plan_rounds_default,
+    plan_summary,
+    seat_method_default,
+)
 from tournament.selectors.players import event_player_names
 from tournament.selectors.standings import event_standings, stage_result
 from tournament.selectors.tables import (
@@ -127,28 +133,37 @@ def _dashboard(
     stages = list(event.stages.order_by("position"))
     results = {r.stage.name: r for r in table.stages}  # a stage after an open tie has none
     state_round, states = table_states(event)
-    # A league's (or a final's) shared places are settled once its tables are done: before a
-    # game, everyone shares every place, and each result moves them.
+    # A league has no last round, so the engine never calls it complete: its shared places
+    # are settled once its tables are done (before a game, everyone shares every place).
     played_out = state_round is not None and all(s.state == "done" for s in states)
     stage_rows = []
-    for stage in stages:
+    for stage, played in zip(stages, _played_rounds(stages), strict=True):
         result = results.get(stage.name)
-        settles = result is not None and (stage.advance is not None or played_out)
-        tied = [str(p) for p in result.to_settle] if settles else []
+        # A tie is asked about only once the engine says the stage is complete and names one
+        # to settle: a new event's players all share 0 across the cut, and each result
+        # moves them (issue 43: a 16-way tie panel before any game).
+        done = result is not None and (
+            result.complete if stage.last_round is not None else played_out
+        )
+        tied = [str(p) for p in result.to_settle] if done and result is not None else []
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
-        stage_rows.append({"stage": stage, "result": result, "tie_form": form, "tied": tied})
+        stage_rows.append(
+            {"stage": stage, "result": result, "tie_form": form, "tied": tied, "played": played}
+        )
     # As registered (the pasted list), stand-ins last.
     entries = list(event.entries.select_related("player").order_by("substitute", "pk"))
+    in_play = [e for e in entries if not e.withdrawn and not e.substitute]
     rounds = list(round_list(event))
     next_round = max((r.number for r in rounds), default=0) + 1
+    plan_rounds = plan["rounds"] if plan else 0
     return render(
         request,
         "tournament/manage/dashboard.html",
         {
             "event": event,
             "entries": entries,
-            "active": (active := sum(1 for e in entries if not e.withdrawn and not e.substitute)),
-            "present": (present := sum(1 for e in entries if e.present and not e.withdrawn)),
+            "active": (active := sum(1 for e in in_play)),
+            "present": (present := sum(1 for e in in_play if e.present)),
             "absent_count": active - present,
             "table_size": table_size(event),
             "rounds": rounds,
@@ -165,15 +180,34 @@ def _dashboard(
             "players_form": players_form or PlayersForm(),
             "next_round": next_round,
             "seat_form": seat_form
-            or SeatRoundForm(initial={"round": next_round}, has_plan=plan is not None),
+            or SeatRoundForm(
+                initial={"round": next_round},
+                has_plan=plan is not None,
+                method=seat_method_default(next_round, plan_rounds, stages),
+            ),
             "plan": plan,
             "teams": event_teams(event),
             "team_rule": team_rule_text(event.team_rule, event.team_best),
-            "plan_form": plan_form or PlanMakeForm(),
+            "plan_form": plan_form or PlanMakeForm(initial={"rounds": plan_rounds_default(stages)}),
             "upload_form": upload_form or PlanUploadForm(),
         },
         status=status,
     )
+
+
+def _played_rounds(stages: list[Stage]) -> list[tuple[int | None, int | None]]:
+    """The rounds each stage is played in, as its heading shows them: from the round after the
+    stage before it ends (a Baba final ranks on rounds 1–8 but is played in 7–8); None for
+    a league's open ends."""
+    out = []
+    before: int | None = None
+    for stage in stages:
+        first = stage.first_round
+        if before is not None and (first is None or first <= before):
+            first = before + 1
+        out.append((first, stage.last_round))
+        before = stage.last_round
+    return out
 
 
 @referee_required
@@ -299,6 +333,8 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
             "event": event,
             "round": rnd,
             "tables": tables,
+            # Slips to print while any table is open, not only while table 1 is.
+            "has_slips": any(t["slips"] for t in tables),
             "clock": round_clock(rnd),
             "seating": seating_report(event, up_to=number),
             # "Fix a wrong seat": every seat of the round's open tables, and their versions.
@@ -438,8 +474,11 @@ def table_states_live(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @organizer_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def round_remove(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Take back a round's seating. Asked first (GET, or a POST without `confirmed`): its
+    printed slips and table codes stop working, which one tap must not do unawares — a page,
+    not a script's dialog (the CSP allows no inline script, and it works without script)."""
     rnd = Round.objects.filter(event=event, number=number).select_related("event").first()
     if rnd is None:
         if not round_was_taken_back(event, number):
@@ -447,6 +486,12 @@ def round_remove(request: HttpRequest, event: Event, number: int) -> HttpRespons
         # Taken back by a first tap whose answer was not seen: the same outcome, said again.
         messages.info(request, _("The seating of round %(n)d is taken back.") % {"n": number})
         return redirect("event-manage", event.slug)
+    if request.method == "GET" or request.POST.get("confirmed") != "1":
+        return render(
+            request,
+            "tournament/manage/round_unseat.html",
+            {"event": event, "round": rnd, "tables": rnd.games.count()},
+        )
     try:
         round_unseat(rnd=rnd, user=request.user)
     except ServiceError as exc:
