@@ -87,7 +87,7 @@ def _table(data: dict[str, Any]) -> str:
 def _scores(data: dict[str, Any]) -> str:
     seats = data.get("seats") or []
     scores = data.get("scores") or []
-    return ", ".join(
+    return _(", ").join(
         f"{seat_label(i, name)} {_points(score)}"
         for i, (name, score) in enumerate(zip(seats, scores, strict=False))
     )
@@ -113,7 +113,7 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> str:
         )
     if before.get("busts") != after.get("busts") or before.get("yakuman") != after.get("yakuman"):
         parts.append(_("busts or yakuman changed"))
-    return ", ".join(parts) or _("nothing changed")
+    return _(", ").join(parts) or _("nothing changed")
 
 
 def _hand(data: dict[str, Any]) -> str:

@@ -184,3 +184,13 @@ def test_the_xlsx_columns_are_as_wide_as_their_cells_cjk_counted_twice():
     assert sheet.column_dimensions[heads["順位"]].width < player
     for letter in heads.values():  # every column set, none left at Excel's default
         assert sheet.column_dimensions[letter].width >= 4
+
+
+def test_lists_in_a_japanese_sentence_are_joined_with_the_japanese_comma():
+    event = make_event(slug="list", players=["山田", "佐藤", "鈴木", "高橋"])
+    scores_game(event, 1, 1, ["山田", "佐藤", "鈴木", "高橋"], [40000, 30000, 20000, 10000])
+    entry = AuditEntry.objects.get(event=event, action="game.record")
+    with translation.override("ja"):
+        assert "東 山田 40,000、南 佐藤 30,000" in entry_sentence(entry)
+    with translation.override("en"):
+        assert "東 山田 40,000, 南 佐藤 30,000" in entry_sentence(entry)

@@ -76,7 +76,7 @@ def test_finding_2_a_correction_says_what_changed():
     client.cookies["django_language"] = "ja"
     html = text(client.get(url("event-audit", event.slug)))
     assert (
-        f"結果修正</strong> — 第1回戦 {game.table}卓目: 東 {seated[0]} 32,000 → 35,000, "
+        f"結果修正</strong> — 第1回戦 {game.table}卓目: 東 {seated[0]} 32,000 → 35,000、"
         f"南 {seated[1]} 30,000 → 27,000"
     ) in html
     assert f"結果入力</strong> — 第1回戦 {game.table}卓目: 東 {seated[0]} 32,000" in html

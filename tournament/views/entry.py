@@ -134,7 +134,7 @@ def recorded_text(game: Game, names: list[str]) -> str:
     values = {"label": hand_label(hand["label"]), "hand": hand_summary(hand["data"], names)}
     if not gains:
         return _("%(label)s recorded: %(hand)s.") % values
-    return _("%(label)s recorded: %(hand)s (%(gains)s).") % {**values, "gains": ", ".join(gains)}
+    return _("%(label)s recorded: %(hand)s (%(gains)s).") % {**values, "gains": _(", ").join(gains)}
 
 
 def say_recorded(request: HttpRequest, text: str) -> None:
@@ -345,7 +345,7 @@ def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
         _("%(seat)s busted (by %(by)s)")
         % {
             "seat": seat_label(b["seat"], names[b["seat"]]),
-            "by": ", ".join(seat_label(j, names[j]) for j in b.get("by", [])) or "—",
+            "by": _(", ").join(seat_label(j, names[j]) for j in b.get("by", [])) or "—",
         }
         for b in busts
     ]

@@ -107,13 +107,13 @@ def _registered_messages(request: HttpRequest, registered: Registered) -> None:
                 "Known from earlier events, reused (not new players): %(names)s.",
                 len(registered.known),
             )
-            % {"names": ", ".join(registered.known)},
+            % {"names": _(", ").join(registered.known)},
         )
     if registered.already:
         messages.info(
             request,
             _("Registered for this event already, left as they were: %(names)s.")
-            % {"names": ", ".join(registered.already)},
+            % {"names": _(", ").join(registered.already)},
         )
 
 
@@ -708,7 +708,7 @@ def withdraw_absent_view(request: HttpRequest, event: Event) -> HttpResponse:
                 "%(n)d players who did not check in are withdrawn: %(names)s.",
                 len(names),
             )
-            % {"n": len(names), "names": ", ".join(names)},
+            % {"n": len(names), "names": _(", ").join(names)},
         )
     else:
         messages.info(request, _("Everyone in play has checked in: nobody was withdrawn."))
