@@ -271,6 +271,9 @@ class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
     search_fields = ["summary", "event__name", "user__username"]
     list_select_related = ["event", "user"]
 
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
     @admin.display(description=_("action"), ordering="action")
     def action_words(self, entry: AuditEntry) -> str:
         return action_label(entry.action)

@@ -40,8 +40,8 @@ ACTIONS = {
     "game.approve": gettext_lazy("Result approved"),
     "table.link": gettext_lazy("New table link"),
     "event.table_entry": gettext_lazy("Who enters results"),
-    "penalty.give": gettext_lazy("Penalty"),
-    "penalty.cancel": gettext_lazy("Penalty cancelled"),
+    "penalty.give": gettext_lazy("Penalty or bonus"),  # its sentence says which
+    "penalty.cancel": gettext_lazy("Penalty or bonus cancelled"),
     "clock.minutes": gettext_lazy("Minutes per round"),
     "clock.start": gettext_lazy("Round clock started"),
     "clock.extra": gettext_lazy("Extra minutes"),

@@ -194,3 +194,11 @@ def test_lists_in_a_japanese_sentence_are_joined_with_the_japanese_comma():
         assert "東 山田 40,000、南 佐藤 30,000" in entry_sentence(entry)
     with translation.override("en"):
         assert "東 山田 40,000, 南 佐藤 30,000" in entry_sentence(entry)
+
+
+def test_no_two_actions_read_alike_in_either_language():
+    # The admin filters the log by these words: two actions said alike could not be told apart.
+    for language in ("ja", "en"):
+        with translation.override(language):
+            said = Counter(str(words) for words in ACTIONS.values())
+        assert [w for w, n in said.items() if n > 1] == [], language
