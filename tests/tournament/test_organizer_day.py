@@ -235,6 +235,21 @@ def test_taking_back_a_seating_asks_first_and_names_the_slips():
     assert done.status_code == 302 and event.rounds.count() == 0
 
 
+def test_a_seating_with_results_is_not_asked_about_but_refused_at_once():
+    event = make_event(slug="undo-late", players=PLAYERS)
+    organizer = logged_in(organizer_for(event))
+    round_seat(event=event, rng=random.Random(1))
+    table_1 = Game.objects.get(round__event=event, table=1)
+    seats = [s.player.name for s in table_1.seats.order_by("position")]
+    data = {"round": 1, "table": 1, "seats": seats, "scores": [45000, 30000, 15000, 10000]}
+    game_correct(game=table_1, data=data, expected_version=table_1.version)
+    page = text(organizer.get(url("round-unseat", event.slug, 1), headers=JA))
+    assert "この組み合わせは取り消せません：第1回戦の1卓目に結果があります" in page
+    assert 'name="confirmed"' not in page  # no yes to a question whose yes is refused
+    organizer.post(url("round-unseat", event.slug, 1), {"confirmed": "1"})
+    assert event.rounds.count() == 1
+
+
 def test_the_question_is_the_organizers_own():
     event = make_event(slug="undo-rights", players=PLAYERS)
     round_seat(event=event, rng=random.Random(1))

@@ -255,12 +255,9 @@ def round_unseat(*, rnd: Round, user: Any = None) -> None:
     if not Round.objects.filter(pk=rnd.pk).exists():
         return  # taken back meanwhile by the same request sent twice: nothing left to do
     stage_require_open(rnd.event, rounds=[rnd.number])
-    started = rnd.games.filter(Q(finished=True) | Q(hands__isnull=False)).first()
-    if started is not None:
-        raise ServiceError("round.has_results", "round", table=started.table, round=rnd.number)
-    later = Round.objects.filter(event=rnd.event, number__gt=rnd.number).exists()
-    if later:
-        raise ServiceError("round.not_last", "round", round=rnd.number)
+    refusal = round_unseat_refusal(rnd)
+    if refusal is not None:
+        raise refusal
     tables = [
         [s.player.name for s in g.seats.select_related("player")]
         for g in rnd.games.order_by("table")
@@ -273,3 +270,15 @@ def round_unseat(*, rnd: Round, user: Any = None) -> None:
         before={"round": rnd.number, "tables": tables},
     )
     rnd.delete()
+
+
+def round_unseat_refusal(rnd: Round) -> ServiceError | None:
+    """Why the round's seating cannot be taken back (a table has results, a later round is
+    seated), or None: asked by round_unseat, and by the page that asks first, so it does not
+    ask a question whose yes would be refused. Two queries."""
+    started = rnd.games.filter(Q(finished=True) | Q(hands__isnull=False)).order_by("table").first()
+    if started is not None:
+        return ServiceError("round.has_results", "round", table=started.table, round=rnd.number)
+    if Round.objects.filter(event=rnd.event_id, number__gt=rnd.number).exists():
+        return ServiceError("round.not_last", "round", round=rnd.number)
+    return None

@@ -73,7 +73,13 @@ from tournament.services.events import (
 )
 from tournament.services.penalties import penalty_cancel, penalty_give
 from tournament.services.plans import PLAN_MAX_BYTES, plan_make, plan_remove, plan_upload
-from tournament.services.rounds import RoundSeatedError, round_seat, round_unseat, table_size
+from tournament.services.rounds import (
+    RoundSeatedError,
+    round_seat,
+    round_unseat,
+    round_unseat_refusal,
+    table_size,
+)
 from tournament.services.seat_fix import seats_swap
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 from tournament.services.tables import table_link_renew
@@ -487,11 +493,14 @@ def round_remove(request: HttpRequest, event: Event, number: int) -> HttpRespons
         messages.info(request, _("The seating of round %(n)d is taken back.") % {"n": number})
         return redirect("event-manage", event.slug)
     if request.method == "GET" or request.POST.get("confirmed") != "1":
-        return render(
-            request,
-            "tournament/manage/round_unseat.html",
-            {"event": event, "round": rnd, "tables": rnd.games.count()},
-        )
+        refusal = round_unseat_refusal(rnd)
+        context = {
+            "event": event,
+            "round": rnd,
+            "tables": rnd.games.count(),
+            "refusal": error_text(refusal) if refusal is not None else "",
+        }
+        return render(request, "tournament/manage/round_unseat.html", context)
     try:
         round_unseat(rnd=rnd, user=request.user)
     except ServiceError as exc:
