@@ -96,12 +96,13 @@ class EventCreateForm(ServiceForm):
     # once made a Baba day a league. Works without script: the server resolves it.
     format = forms.ChoiceField(
         label=_("Format"),
-        choices=[
-            ("", _("As the rules play it (Baba's: qualifier and final; others: league)")),
-            *FORMAT_CHOICES,
-        ],
+        choices=[("", _("As the rules play it")), *FORMAT_CHOICES],
         required=False,
         initial="",
+        help_text=_(
+            "Baba's rules play a qualifier (rounds 1–6) and a final (7–8); other rules, a "
+            "league. Choose one to set it yourself."
+        ),
     )
     players = PlayersField(
         label=_("Players"),
