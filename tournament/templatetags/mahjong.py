@@ -135,3 +135,23 @@ def condition_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
 @register.filter
 def place_text(need: Any) -> str:
     return i18n.place_text(need)
+
+
+# A printed A4 sheet (site.css, @media print) sets its type by how much it holds — the fewer
+# tables or names, the larger — so four tables fill the page as sixteen do, and forty go a
+# page at a time. Each size's upper bound: tables (the seating for the wall, the round sheet)
+# or names (the seating by name).
+PRINT_SIZES = {
+    "tables": ((2, "xl"), (4, "l"), (6, "m"), (9, "s"), (12, "xs"), (16, "xxs")),
+    "names": ((8, "xl"), (16, "l"), (32, "m"), (48, "ms"), (72, "s")),
+}
+
+
+@register.filter
+def print_size(count: int, kind: str) -> str:
+    """The class of a printed sheet's type size (`print-l`…) for `count` tables or names;
+    past the last bound, `print-pages` (the smallest, a page at a time)."""
+    for most, size in PRINT_SIZES[kind]:
+        if count <= most:
+            return f"print-{size}"
+    return "print-pages"
