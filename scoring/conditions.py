@@ -18,12 +18,13 @@ end at or above their total (CONTRACT §6).
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from itertools import permutations
-from typing import Any
+from itertools import combinations, permutations, product
+from typing import Any, NamedTuple
 
 from scoring.emperor import MAX_YAKU
 from scoring.errors import ScoringError
@@ -38,10 +39,11 @@ from scoring.presets import ruleset_from_json
 from scoring.prices import basic_points
 from scoring.riichi import parse_result as parse_riichi_result
 from scoring.rules import SCORE_STEP, Ruleset
-from scoring.settlement import Penalty, parse_penalties, settle
+from scoring.settlement import Penalty, parse_penalties, rounded, settle
 from scoring.standings import Player
 
 ANY, NONE, CONTINUES = "any", "none", "continues"
+Bounds = dict[int, tuple[int, int]]  # a place → its lowest and highest score
 
 # A limit hand's name by its basic points (RULES.md §1); below a mangan a hand is "3翻40符".
 LIMITS = {2000: "mangan", 3000: "haneman", 4000: "baiman", 5000: "hanebaiman", 6000: "sanbaiman"}
@@ -378,15 +380,15 @@ def read_standings(raw: Any) -> dict[str, Decimal]:
 
 @dataclass
 class PlaceNeeds:
-    """What a player needs from the last game for each place at the table: `"any"` (any score
-    in that place), the lowest final score that does it, or `"none"`. Every other table's
-    results stand; at this table the others share the rest of the points evenly on either side
-    of the player (those placed above at the player's score or more, those below at it or
-    less), and the places above go to whichever of them suits the player best."""
+    """What a player needs from the last game for each place at the table (CONTRACT §6, "Before
+    the last game"): `"any"` when the lowest score that can hold the place is enough, the
+    lowest final score that is, or `"none"`. `witnesses[k]`: for a place that can be enough,
+    the table's final scores in seat order that make it so (the player's score the answer)."""
 
     player: Player
     now: int
     places: list[int | str]  # place 1 … n
+    witnesses: list[tuple[int, ...] | None] = field(default_factory=list)
 
 
 def place_needs(
@@ -395,90 +397,405 @@ def place_needs(
     standings: Mapping[Player, Decimal],
     target: int,
 ) -> list[PlaceNeeds]:
-    n = len(table)
-    total = rules.start * n
+    """For each player at `table` (seat order) and each place, the lowest final score with
+    which that place can still bring them to `target` in the stage: over every way the
+    tablemates' final scores could fall — multiples of 100, none below zero, summing to the
+    table's total, ranked in order with ties by seat — the one most favourable to the player.
+    Every other table's players keep their totals."""
     field_ = _Field(standings, table)
-    shapes = _PlacePoints(rules, n)
+    search = _TableSearch(rules, field_, target)
     out = []
     for seat, player in enumerate(table):
         now = 1 + field_.above(field_.base, seat)
-        mine = field_.base[seat]
-        mates = [field_.base[s] for s in range(n) if s != seat]
         places: list[int | str] = []
-        for place in range(1, n + 1):
-            low = _round_up(total / n) if place == 1 else -total
-            high = total // n // SCORE_STEP * SCORE_STEP if place == n else total
-            check = _Reaches(field_, shapes, mine, mates, place, target)
-            if check(low):
-                places.append(ANY)
-            elif not check(high):
+        witnesses: list[tuple[int, ...] | None] = []
+        for place in range(len(table)):
+            lowest, found = search.lowest(seat, place)
+            if found is None:
                 places.append(NONE)
-            else:  # the total rises with the score: the lowest score that does it
-                lo, hi = low // SCORE_STEP, high // SCORE_STEP
-                while hi - lo > 1:
-                    mid = (lo + hi) // 2
-                    if check(mid * SCORE_STEP):
-                        hi = mid
-                    else:
-                        lo = mid
-                places.append(hi * SCORE_STEP)
-        out.append(PlaceNeeds(player, now, places))
+            else:
+                places.append(ANY if found[seat] == lowest else found[seat])
+            witnesses.append(found)
+        out.append(PlaceNeeds(player, now, places, witnesses))
     return out
 
 
-def _round_up(value: float) -> int:
-    return int(-(-value // SCORE_STEP) * SCORE_STEP)
+class _Context(NamedTuple):
+    """A kind of table under which each place's points move with its own score only: bounds
+    (place → lowest, highest), the places tied to the next one, and each place's distance to
+    the next (`None`: as the seats allow, 0 where an earlier seat sits above)."""
+
+    bounds: Bounds
+    ties: frozenset[int]
+    steps: tuple[int, ...] | None
 
 
-@dataclass
-class _Reaches:
-    """Whether the player, taking `place` with a final score, reaches the target."""
+def _contexts(rules: Ruleset, n: int) -> list[_Context]:
+    """Every kind of table the ruleset pays differently: one where points depend on a seat's
+    own score and place; one per number of players floating (uma by the number floating); one
+    per way the places tie, the others one step apart (tied players share uma and oka)."""
+    total = rules.start * n
+    if rules.uma_floating is not None:
+        line = rules.return_points
+        return [
+            _Context(
+                {q: (line, total) if q < k else (0, line - SCORE_STEP) for q in range(n)},
+                frozenset(),
+                None,
+            )
+            for k in range(n + 1)
+        ]
+    if rules.tie == "split":
+        gaps = range(n - 1)
+        return [
+            _Context({}, frozenset(ties), tuple(0 if q in ties else SCORE_STEP for q in gaps))
+            for size in range(n)
+            for ties in combinations(gaps, size)
+        ]
+    return [_Context({}, frozenset(), None)]
 
-    field_: _Field
-    shapes: _PlacePoints
-    mine: Decimal
-    mates: list[Decimal]
-    place: int
-    target: int
 
-    def __call__(self, score: int) -> bool:
-        points = self.shapes.of(self.place, score)
-        total = self.mine + points[self.place - 1]
-        others = self.field_.others
-        outside = len(others) - bisect_left(others, total)
-        # The places above: whichever tablemates it suits the player best to see there.
-        above = min(
-            sum(1 for q, j in enumerate(order) if self.mates[j] + points[q] >= total)
-            for order in permutations(range(len(self.mates)), self.place - 1)
-        )
-        return outside + above < self.target
+class _Curve(NamedTuple):
+    """One place's points in one context: by score (None where the place cannot be held), and
+    sorted by points with the highest score up to each (what "the highest score still under a
+    total" looks up)."""
+
+    by_score: list[Decimal | None]
+    points: list[Decimal]
+    highest: list[int]
+
+    def under(self, bar: Decimal) -> int:
+        """The highest score whose points stay below `bar` (−1: none)."""
+        below = bisect_left(self.points, bar)
+        return self.highest[below - 1] if below else -1
 
 
-class _PlacePoints:
-    """Each place's points when the player ends in `place` with a score: the table shaped
-    around them (above at that score, below at it, the difference to the table's total shared
-    by whichever side must take it) and settled by the ruleset — rounding, oka, uma as the
-    venue counts them. Kept: a search asks the same few many times."""
+_CURVES: dict[tuple[str, int], list[list[_Curve]]] = {}
 
-    def __init__(self, rules: Ruleset, n: int) -> None:
-        self.rules, self.n = rules, n
-        self.kept: dict[tuple[int, int], list[Decimal]] = {}
 
-    def of(self, place: int, score: int) -> list[Decimal]:
-        key = (place, score)
-        if key not in self.kept:
-            self.kept[key] = self._settle(place, score)
-        return self.kept[key]
+def _curves(rules: Ruleset, n: int) -> list[list[_Curve]]:
+    """Each context's points of each place at each score, from one settled table apiece: the
+    same for every table of a ruleset, so made once per process."""
+    key = (repr(rules), n)
+    if key not in _CURVES:
+        total = rules.start * n
+        seats = list(range(n))
+        out = []
+        for context in _contexts(rules, n):
+            steps = list(context.steps or (0,) * (n - 1))
+            places = []
+            for place in range(n):
+                by_score: list[Decimal | None] = []
+                for units in range(total // SCORE_STEP + 1):
+                    chain = _chain(total, steps, place, units * SCORE_STEP, context)
+                    if chain is None:
+                        by_score.append(None)
+                        continue
+                    points = settle(rules, [chain[q] for q in seats]).players[place].points
+                    by_score.append(Decimal(str(points)))
+                pairs = sorted((p, u * SCORE_STEP) for u, p in enumerate(by_score) if p is not None)
+                highest, best = [], -1
+                for _points, score in pairs:
+                    best = max(best, score)
+                    highest.append(best)
+                places.append(_Curve(by_score, [p for p, _ in pairs], highest))
+            out.append(places)
+        _CURVES[key] = out
+    return _CURVES[key]
 
-    def _settle(self, place: int, score: int) -> list[Decimal]:
+
+def _chain(
+    total: int, steps: Sequence[int], place: int, score: int, context: _Context
+) -> list[int] | None:
+    """Scores in place order — `score` in `place`, each place at least the next one plus its
+    step (equal to it where the context ties them), each within the context's bounds, none below
+    zero — summing to `total`: the lowest such chain, raised from the top down. None when there
+    is none. (Raising from the top keeps the chain in order, so every sum between the lowest
+    and the highest chain is one of them.)"""
+    n = len(steps) + 1
+    groups: list[list[int]] = []  # places tied together, best first
+    for q in range(n):
+        if q - 1 in context.ties:
+            if steps[q - 1]:
+                return None  # a later seat cannot tie above an earlier one
+            groups[-1].append(q)
+        else:
+            groups.append([q])
+    low, high, weight, gaps = [], [], [], []
+    for members in groups:
+        lo, hi = 0, total
+        for q in members:
+            b_lo, b_hi = (score, score) if q == place else context.bounds.get(q, (0, total))
+            lo, hi = max(lo, b_lo), min(hi, b_hi)
+        low.append(lo)
+        high.append(hi)
+        weight.append(len(members))
+        gaps.append(steps[members[-1]] if members[-1] < n - 1 else 0)
+    k = len(groups)
+    for g in range(k - 2, -1, -1):
+        low[g] = max(low[g], low[g + 1] + gaps[g])
+    for g in range(1, k):
+        high[g] = min(high[g], high[g - 1] - gaps[g - 1])
+    if any(lo > hi for lo, hi in zip(low, high, strict=True)):
+        return None
+    excess = total - sum(w * lo for w, lo in zip(weight, low, strict=True))
+    if excess < 0:
+        return None
+    values = list(low)
+    for g in range(k):
+        raise_by = min(high[g] - values[g], excess // (weight[g] * SCORE_STEP) * SCORE_STEP)
+        values[g] += raise_by
+        excess -= raise_by * weight[g]
+    if excess:
+        return None
+    return [values[g] for g, members in enumerate(groups) for _q in members]
+
+
+# The tablemates' seats in place order, and the contexts (index, context, steps) it can be in.
+Order = tuple[list[int], list[tuple[int, _Context, list[int]]]]
+
+
+def _steps_under(gap: Decimal, point_value: int) -> int:
+    """How many score steps a seat can gain and stay `gap` points below (−1 or less: none)."""
+    return math.ceil(gap * point_value / SCORE_STEP) - 1
+
+
+class _TableSearch:
+    """The search behind `place_needs`, for one table. For a score S of the player in a place,
+    the tablemates are given the other places in every order, under each kind of table the
+    ruleset pays differently (`_contexts`); there each place's points are read off its curve,
+    so a tablemate stays below the player's total up to a score looked up at once, and the
+    question is whether one chain of scores — in order, each within its bounds — with as few
+    tablemates at or above the player as the target allows sums to the table's total. A chain
+    found is settled by the ruleset itself before it counts, so every answer comes with a
+    table that proves it.
+
+    Where the top's points depend on the others' too (a rounding the top takes the rest of),
+    the points are read off the settled chain and the chain is looked for again, a few times."""
+
+    def __init__(self, rules: Ruleset, field_: _Field, target: int) -> None:
+        self.rules, self.field_, self.target = rules, field_, target
+        self.n = n = len(field_.base)
+        self.total = rules.start * n
+        self.contexts = _contexts(rules, n)
+        self.curves = _curves(rules, n)
+        # Where the top takes the rest of a rounding, its points are its score's unrounded
+        # ones and the others' remainders: up to half a point each, either way.
+        self.top_slack = Decimal(0) if rules.rounding == "exact" else Decimal(n - 1) / 2
+        self.top_curves = _curves(replace(rules, rounding="exact"), n) if self.top_slack else None
+
+    def lowest(self, seat: int, place: int) -> tuple[int, tuple[int, ...] | None]:
+        """The lowest score that can hold `place` at all, and the settled table (seat order)
+        with the lowest score of the player's that brings them to the target (None: none)."""
+        holding = [
+            score
+            for score in range(0, self.total + 1, SCORE_STEP)
+            if any(c[place].by_score[score // SCORE_STEP] is not None for c in self.curves)
+        ]
+        orders = self._orders(seat, place)
+        lowest = next((s for s in holding if self._holds(orders, place, s)), None)
+        if lowest is None or self._hopeless(seat, place):
+            return (lowest or 0), None
+        for score in holding:
+            if score < lowest:
+                continue
+            found = self._reaches(orders, seat, place, score)
+            if found is not None:
+                return lowest, found
+        return lowest, None
+
+    def _orders(
+        self, seat: int, place: int
+    ) -> list[tuple[list[int], list[tuple[int, _Context, list[int]]]]]:
+        """Each way the tablemates can fill the other places (seats in place order), with the
+        contexts it can be in and their steps."""
         n = self.n
-        scores = [score] * n  # seat order is rank order: a tie ranks the earlier seat first
-        gap = self.rules.start * n - score * n
-        side = range(place - 1) if gap > 0 else range(place, n)  # above take more, below less
-        if gap and side:  # (the search's bounds keep a side to take it)
-            share = int(gap / len(side)) // SCORE_STEP * SCORE_STEP
-            for s in side:
-                scores[s] += share
-            scores[side[0]] += gap - share * len(side)
-        players = settle(self.rules, scores).players
-        return [Decimal(str(players[s].points)) for s in range(n)]
+        out = []
+        for order in permutations([s for s in range(n) if s != seat]):
+            seats = [*order[:place], seat, *order[place:]]
+            by_seat = [SCORE_STEP if seats[q] > seats[q + 1] else 0 for q in range(n - 1)]
+            usable = []
+            for index, context in enumerate(self.contexts):
+                if any(by_seat[q] for q in context.ties):
+                    continue  # a later seat cannot tie above an earlier one
+                steps = list(context.steps) if context.steps is not None else by_seat
+                steps = [max(a, b) for a, b in zip(steps, by_seat, strict=True)]
+                usable.append((index, context, steps))
+            out.append((seats, usable))
+        return out
+
+    def _holds(self, orders: list[Order], place: int, score: int) -> bool:
+        return any(
+            _chain(self.total, steps, place, score, context) is not None
+            for _seats, usable in orders
+            for _index, context, steps in usable
+        )
+
+    def _hopeless(self, seat: int, place: int) -> bool:
+        """Whether even the player's best points in `place` leave `target` players or more at
+        or above them whatever the table does (a quick "none" for the field's tail)."""
+        if self.rules.rounding != "exact":
+            return False  # the top's points are not on its curve
+        best = max(
+            (p for c in self.curves for p in c[place].by_score if p is not None), default=None
+        )
+        if best is None:
+            return True
+        total = self.field_.base[seat] + best
+        others = self.field_.others
+        count = len(others) - bisect_left(others, total)
+        least = min(p for c in self.curves for curve in c for p in curve.points[:1])
+        count += sum(1 for s, b in enumerate(self.field_.base) if s != seat and b + least >= total)
+        return count >= self.target
+
+    def _reaches(
+        self, orders: list[Order], seat: int, place: int, score: int
+    ) -> tuple[int, ...] | None:
+        """A settled table that brings the player to the target with `score` in `place`."""
+        n, base = self.n, self.field_.base
+        others = self.field_.others
+        for seats, usable in orders:
+            for index, context, steps in usable:
+                curves = list(self.curves[index])
+                if self.top_curves is not None:
+                    curves[0] = self.top_curves[index][0]
+                points = curves[place].by_score[score // SCORE_STEP]
+                if points is None:
+                    continue
+                # The top's points as best they can be for the player (`top_slack`): the
+                # settlement below says what they are.
+                total = base[seat] + points + (self.top_slack if place == 0 else 0)
+                room = self.target - (len(others) - bisect_left(others, total))
+                if room <= 0:
+                    continue
+                caps = {
+                    q: curves[q].under(total - base[seats[q]] + (self.top_slack if q == 0 else 0))
+                    for q in range(n)
+                    if q != place
+                }
+                chain = self._capped(steps, place, score, context, caps, room)
+                if chain is None:
+                    continue
+                found = self._settled(seats, steps, place, score, context, chain)
+                if found is not None:
+                    return found
+        return None
+
+    def _capped(
+        self,
+        steps: list[int],
+        place: int,
+        score: int,
+        context: _Context,
+        caps: dict[int, int],
+        room: int,
+    ) -> list[int] | None:
+        """A chain with fewer than `room` tablemates above their caps (fewest first)."""
+        mates = [q for q in range(self.n) if q != place]
+        for dangerous in range(min(room, self.n)):
+            for chosen in combinations(mates, dangerous):
+                bounds = dict(context.bounds)
+                for q, cap in caps.items():
+                    if q not in chosen:
+                        lo, hi = bounds.get(q, (0, self.total))
+                        bounds[q] = (lo, min(hi, cap))
+                capped = _Context(bounds, context.ties, context.steps)
+                chain = _chain(self.total, steps, place, score, capped)
+                if chain is not None:
+                    return chain
+        return None
+
+    def _settled(
+        self,
+        seats: list[int],
+        steps: list[int],
+        place: int,
+        score: int,
+        context: _Context,
+        chain: list[int],
+    ) -> tuple[int, ...] | None:
+        """The chain's table in seat order if its settlement brings the player to the target.
+        If not (the top's rounding), the caps are read off this settlement — a place's points
+        move with its own score by the point value — and a chain looked for again, a few times."""
+        n, seat = self.n, seats[place]
+        others, base = self.field_.others, self.field_.base
+        pv = self.rules.point_value
+        seen: set[tuple[int, ...]] = set()
+        for _round in range(4):
+            table = [0] * n
+            for q, s in enumerate(seats):
+                table[s] = chain[q]
+            key = tuple(table)
+            if key in seen:
+                return None
+            seen.add(key)
+            points = [Decimal(str(p.points)) for p in settle(self.rules, table).players]
+            totals = [b + p for b, p in zip(base, points, strict=True)]
+            if self.field_.at_or_above(totals, seat) < self.target:
+                return key
+            if self.top_slack:
+                shifted = self._shifted(seats, steps, place, context, chain)
+                if shifted is not None:
+                    return shifted
+            total = totals[seat]
+            room = self.target - (len(others) - bisect_left(others, total))
+            if room <= 0:
+                return None
+            caps = {
+                q: chain[q]
+                + (math.ceil((total - totals[seats[q]]) * pv / SCORE_STEP) - 1) * SCORE_STEP
+                for q in range(n)
+                if q != place
+            }
+            found = self._capped(steps, place, score, context, caps, room)
+            if found is None:
+                return None
+            chain = found
+        return None
+
+    def _shifted(
+        self, seats: list[int], steps: list[int], place: int, context: _Context, chain: list[int]
+    ) -> tuple[int, ...] | None:
+        """The chain with its tablemates moved within and across their roundings, settled:
+        where the top takes the rest of a rounding, which side of a rounding the others end on
+        moves the top's points by up to half a point each. Each tablemate is kept to its
+        rounding, the one below or the one above, and the scores found again within them."""
+        mates = [q for q in range(self.n) if q != place]
+        for shifts in product((0, -1, 1), repeat=len(mates)):
+            bounds = dict(context.bounds)
+            for q, shift in zip(mates, shifts, strict=True):
+                lo, hi = self._rounding(chain[q], shift)
+                b_lo, b_hi = bounds.get(q, (0, self.total))
+                bounds[q] = (max(lo, b_lo), min(hi, b_hi))
+            trial = _chain(self.total, steps, place, chain[place], context._replace(bounds=bounds))
+            if trial is not None:
+                found = self._proves(seats, place, trial)
+                if found is not None:
+                    return found
+        return None
+
+    def _rounding(self, score: int, shift: int) -> tuple[int, int]:
+        """The lowest and highest scores that round as `score` does, or as the rounding
+        `shift` (±1) away from it."""
+        unit = self.rules.point_value
+        level = rounded(self.rules, score) + shift * unit
+        lo = hi = max(0, score + shift * unit)
+        while rounded(self.rules, lo) > level:
+            lo -= SCORE_STEP
+        while rounded(self.rules, hi) < level:
+            hi += SCORE_STEP
+        while lo - SCORE_STEP >= 0 and rounded(self.rules, lo - SCORE_STEP) == level:
+            lo -= SCORE_STEP
+        while rounded(self.rules, hi + SCORE_STEP) == level:
+            hi += SCORE_STEP
+        return lo, hi
+
+    def _proves(self, seats: list[int], place: int, chain: list[int]) -> tuple[int, ...] | None:
+        """The chain's table in seat order if its settlement brings the player to the target."""
+        table = [0] * self.n
+        for q, s in enumerate(seats):
+            table[s] = chain[q]
+        points = settle(self.rules, table).players
+        base = self.field_.base
+        totals = [b + Decimal(str(p.points)) for b, p in zip(base, points, strict=True)]
+        return tuple(table) if self.field_.at_or_above(totals, seats[place]) < self.target else None

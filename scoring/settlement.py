@@ -102,11 +102,10 @@ def settle(
     # Base, and oka to the top (with rounding, the top takes minus the others' sum: oka and the
     # rounding are in it — jan-niki, Tenhou).
     if rules.rounding != "exact":
-        to_whole = _gosha_rokunyu if rules.rounding == "gosha_rokunyu" else _half_up
         for seat in order[1:]:
-            parts["base"][seat] = to_whole(final[seat], pv) - rules.return_points
+            parts["base"][seat] = rounded(rules, final[seat]) - rules.return_points
         top = order[0]
-        parts["base"][top] = to_whole(final[top], pv) - rules.return_points
+        parts["base"][top] = rounded(rules, final[top]) - rules.return_points
         parts["oka"][top] = -sum(parts["base"])
     else:
         for seat in range(n):
@@ -157,6 +156,15 @@ def settle(
 
 def to_points(score_points: int, point_value: int) -> float:
     return round(score_points / point_value, 1) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def rounded(rules: Ruleset, score: int) -> int:
+    """A final score as the ruleset rounds it to whole points (in score points): every seat
+    but the top, who takes the rest. Exact rounding leaves it as it is."""
+    if rules.rounding == "exact":
+        return score
+    to_whole = _gosha_rokunyu if rules.rounding == "gosha_rokunyu" else _half_up
+    return to_whole(score, rules.point_value)
 
 
 def _gosha_rokunyu(score: int, pv: int) -> int:

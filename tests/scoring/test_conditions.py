@@ -340,3 +340,140 @@ def test_place_needs_by_hand():
     # Third or fourth: someone above Aoki gains at least as much — the title is lost.
     assert aoki.places[2:] == ["none", "none"]
     assert aoki.now == 1 and doi.now == 4
+
+
+def test_place_needs_counts_the_tablemates_below_the_player():
+    """Issue 43: the panel told every trailing finalist that 1st place with any score wins the
+    title — even 200 points behind — because it forgot that a tablemate who ends below the
+    player still keeps their total."""
+    from scoring.conditions import place_needs
+
+    standings = {"Aoki": Decimal(250), "Baba": Decimal(50), "Chiba": Decimal(40)}
+    standings["Doi"] = Decimal(130)
+    table = ["Aoki", "Baba", "Chiba", "Doi"]
+    aoki, baba, chiba, doi = place_needs(PRESETS["baba"], table, standings, 1)
+    # Aoki 250 with the fewest points Baba's rules give (4th with 0: −30 −10 = −40) keeps 210;
+    # Baba first with the whole table (100,000: +70 +10 +20 oka) reaches 150: out of reach.
+    assert baba.places == ["none", "none", "none", "none"]
+    assert chiba.places == ["none", "none", "none", "none"]
+    # Doi, 120 behind, first with S and Aoki last with 0: 130 + (S − 30,000)/1000 + 10 + 20
+    # beats 210 from S = 80,100 (210.1); second or lower, no.
+    assert doi.places == [80100, "none", "none", "none"]
+    assert doi.witnesses[0] is not None and doi.witnesses[0][0] == 0
+    # Aoki wins the title from any place.
+    assert aoki.places == ["any", "any", "any", "any"]
+
+
+def test_place_needs_asks_a_real_score_and_never_a_negative_one():
+    from scoring.conditions import place_needs
+
+    # Baba 80 behind Doi. First with S: 50 + (S − 30,000)/1000 + 10 + 20; Doi's fewest points
+    # are 4th with 0 (−40), 90 — so S − 30,000 > 40,000 − 30,000… S/1000 + 50 > 90, S > 40,000:
+    # 40,100 (Doi 0, the other two sharing 59,900 below Baba).
+    standings = {"Aoki": Decimal(-60), "Baba": Decimal(50), "Chiba": Decimal(-70)}
+    standings["Doi"] = Decimal(130)
+    table = ["Aoki", "Baba", "Chiba", "Doi"]
+    needs_ = place_needs(PRESETS["baba"], table, standings, 1)
+    baba = needs_[1]
+    assert baba.places[0] == 40100
+    assert baba.witnesses[0] is not None and baba.witnesses[0][1] == 40100
+    assert baba.witnesses[0][3] == 0
+    for player in needs_:
+        for need in player.places:
+            assert need in ("any", "none") or (isinstance(need, int) and need >= 0)
+
+
+def _every_table(n: int, units: int):
+    """Every table's final scores: n multiples of 100, none below zero, summing to the total."""
+    if n == 1:
+        yield (units * 100,)
+        return
+    for first in range(units + 1):
+        for rest in _every_table(n - 1, units - first):
+            yield (first * 100, *rest)
+
+
+def _brute_places(rules, table, standings, target):
+    """Each seat's answer per place by settling every possible table (CONTRACT §6, "Before the
+    last game"), with nothing of the module's own: the lowest score that holds the place, and
+    the lowest that holds it and brings the player to the target."""
+    from scoring.settlement import rank_order, settle
+
+    n = len(table)
+    seated = set(table)
+    others = [t for p, t in standings.items() if p not in seated]
+    holds: dict[tuple[int, int], int] = {}
+    reaches: dict[tuple[int, int], int] = {}
+    for scores in _every_table(n, rules.start * n // 100):
+        points = settle(rules, list(scores)).players
+        totals = [standings[p] + Decimal(str(points[s].points)) for s, p in enumerate(table)]
+        order = rank_order(rules, scores)
+        for seat in range(n):
+            key = (seat, order.index(seat))
+            holds[key] = min(holds.get(key, scores[seat]), scores[seat])
+            mine = totals[seat]
+            at_or_above = sum(1 for t in others if t >= mine)
+            at_or_above += sum(1 for s, t in enumerate(totals) if s != seat and t >= mine)
+            if at_or_above < target:
+                reaches[key] = min(reaches.get(key, scores[seat]), scores[seat])
+    answers = []
+    for seat in range(n):
+        row: list[int | str] = []
+        for place in range(n):
+            key = (seat, place)
+            if key not in reaches:
+                row.append("none")
+            else:
+                row.append("any" if reaches[key] == holds[key] else reaches[key])
+        answers.append(row)
+    return answers
+
+
+RIICHI_PRESETS = sorted(slug for slug, r in PRESETS.items() if r.game == "riichi")
+
+
+@st.composite
+def small_fields(draw):
+    """A riichi preset's table on small scores (every table can be settled by brute force):
+    the venue's uma, oka, rounding and ties as they are, its start and return points shrunk."""
+    from scoring.presets import ruleset_from_json
+
+    slug = draw(st.sampled_from(RIICHI_PRESETS))
+    n = PRESETS[slug].players
+    start = draw(st.sampled_from([1000] if n == 4 else [1000, 1500]))
+    back = draw(st.sampled_from([start, start + 500, 30000]))
+    rules = ruleset_from_json({"preset": slug, "start": start, "return_points": back})
+    names = [f"P{i}" for i in range(n + draw(st.integers(0, 4)))]
+    tenths = st.integers(-400, 400).map(lambda t: Decimal(t) / 10)
+    standings = {p: draw(tenths) for p in names}
+    table = draw(st.permutations(names))[:n]
+    target = draw(st.integers(1, len(names) - 1))
+    return rules, table, standings, target
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_fields())
+def test_place_needs_is_the_brute_force_answer_with_a_witness(field):
+    """Every answer is what settling every possible table says — the lowest score that brings
+    the player to the target in that place, "any" when it is the lowest that holds the place at
+    all, "none" when none does — and comes with a table that proves it."""
+    from scoring.conditions import _Field, place_needs
+    from scoring.settlement import rank_order, settle
+
+    rules, table, standings, target = field
+    found = place_needs(rules, table, standings, target)
+    assert [f.places for f in found] == _brute_places(rules, table, standings, target)
+    check = _Field(standings, table)
+    for seat, answer in enumerate(found):
+        for place, (need, witness) in enumerate(zip(answer.places, answer.witnesses, strict=True)):
+            if need == "none":
+                assert witness is None
+                continue
+            assert witness is not None
+            assert sum(witness) == rules.start * len(table) and min(witness) >= 0
+            assert all(score % 100 == 0 for score in witness)
+            if need != "any":
+                assert witness[seat] == need
+            assert rank_order(rules, list(witness)).index(seat) == place
+            points = [p.points for p in settle(rules, list(witness)).players]
+            assert check.at_or_above(check.totals(points), seat) < target

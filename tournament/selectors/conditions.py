@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from scoring import parse_hand, replay
-from scoring.conditions import conditions, place_needs
+from scoring.conditions import PlaceNeeds, conditions, place_needs
 from scoring.flow import GameFlow
 from scoring.standings import StageResult
 from tournament.caching import event_stamp, shared
@@ -156,6 +156,21 @@ def _games_in_play(event: Event, number: int) -> list[tuple[Game, list[str], Gam
 # --- before the last game ---------------------------------------------------------------------
 
 
+def _table_needs(event: Event, found: Deciding, names: list[str]) -> list[PlaceNeeds]:
+    """One table's places (scoring.conditions.place_needs), made once per table, stage totals
+    and ruleset and shared: while the deciding round is played its totals stand (a game in play
+    is not in them), so a hand entered elsewhere does not search every table again."""
+    stamp = f"{event.pk}.{event.created_at.timestamp():.6f}"
+    totals = tuple(sorted(found.totals.items()))
+    parts = (repr(event.rules), tuple(names), totals, found.target)
+    return shared(
+        "before-table",
+        stamp,
+        parts,
+        lambda: place_needs(event.rules, names, found.totals, found.target),
+    )
+
+
 def _before(
     event: Event, found: Deciding, tables: list[tuple[int, list[str]]]
 ) -> dict[str, Any] | None:
@@ -171,7 +186,7 @@ def _before(
     for number, names in tables:
         if not all(name in found.totals for name in names):
             continue
-        for needs in place_needs(event.rules, names, found.totals, found.target):
+        for needs in _table_needs(event, found, names):
             total = found.totals[str(needs.player)]
             # Inside the cut: how far above the first one out; outside: how far below the
             # last one in.
