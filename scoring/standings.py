@@ -230,13 +230,36 @@ class StageResult:
 
     def status_of(self, row: Row) -> str:
         """`row`'s status as this stage's own ranking shows it: a tie across its cut, through
-        or out at its cut; a stage that sends nobody on shows the row's overall status."""
+        or out at its cut — once its games are all played (a status is a decision, CONTRACT
+        §2); a stage that sends nobody on shows the row's overall status."""
+        if self.stage.advance is None:
+            return row.status
+        if not self.complete:
+            return ""
         through, tied = self._sets
         if row.player in tied:
             return "tie"
-        if self.stage.advance is None:
-            return row.status
         return "finalist" if row.player in through else "qualifier"
+
+    def now_of(self, player: Player) -> str:
+        """Where the cut of a stage still being played falls now for `player`: `in`, `tie`
+        (a tie across it) or `out`; empty once the stage is decided or where it cuts nobody.
+        Words for the pages ("in the cut now"), never a status."""
+        if self.stage.advance is None or self.complete or not self.played:
+            return ""
+        through, tied = self._sets
+        if player in tied:
+            return "tie"
+        return "in" if player in through else "out"
+
+    @property
+    def through(self) -> frozenset[Player]:
+        return self._sets[0]
+
+    @cached_property
+    def played(self) -> bool:
+        """Whether anyone has played a game this stage counts."""
+        return any(games for _total, games, _firsts in self.ranked_on.values())
 
     @cached_property
     def _sets(self) -> tuple[frozenset[Player], frozenset[Player]]:
@@ -249,6 +272,10 @@ class StageResult:
         """The tie the organizer settles here (by lot, a play-off…): the players tied across
         the cut; in a stage that sends nobody on (a league, a final), the best place still
         shared. Empty when there is none."""
+        if self.stage.last_round is not None and not self.complete:
+            return []  # its games may yet part them
+        if not self.played:
+            return []  # nobody has played: equal at nothing is no tie
         if self.tied_at_cut:
             return list(self.tied_at_cut)
         if self.stage.advance is None:
@@ -407,12 +434,6 @@ def rank_rows(
         if tied:
             # Nobody can be seated for the next stage until the organizer settles the tie.
             final_order = [[p] for p in advancing] + [tied] + stopped
-            tying, going = set(tied), set(advancing)
-            for group in ranked:
-                for p in group:
-                    rows[p].status = (
-                        "tie" if p in tying else ("finalist" if p in going else "qualifier")
-                    )
             cut_groups = []
             break
         cut_groups.append(stopped)
@@ -425,27 +446,43 @@ def rank_rows(
             ordered.extend(stopped)
         final_order = ordered
     staged = len(fmt.stages) > 1
-    through = set(results[-1].advancing) if staged else set()
-    complete = results[-1].complete
-    # One pass gives every row its rank and (unless a tie at a cut has set them) its status.
+    # One pass gives every row its rank and its status.
     out: list[Row] = []
     position = 1
     for group in final_order:
         for p in group:
             row = rows[p]
-            if not tied_at_cut:
-                if len(group) > 1:
-                    row.status = "tie"
-                elif not staged:
-                    row.status = ""
-                elif p in through:
-                    row.status = "champion" if position == 1 and complete else "finalist"
-                else:
-                    row.status = "qualifier"
+            row.status = (
+                _status(p, results, len(group) > 1, position)
+                if staged
+                else ("tie" if len(group) > 1 else "")
+            )
             row.rank = position
             out.append(row)
         position += len(group)
     return Standings(out, results)
+
+
+def _status(player: Player, results: Sequence[StageResult], shared: bool, position: int) -> str:
+    """A staged format's status for `player` (CONTRACT §2: a decision, never a forecast): each
+    cut they meet decides only once its stage's games are all played — out at it
+    (`qualifier`), tied across it (`tie`) or through; through every cut, a `finalist`, and once
+    the last stage is played, its winner the `champion`. A place shared once decided: `tie`.
+    While a stage's games remain, the players still in it have no status."""
+    for result in results:
+        if result.stage.advance is None:  # the last stage: they made every cut to be here
+            if not result.complete:
+                return "finalist"
+            if shared:
+                return "tie"
+            return "champion" if position == 1 else "finalist"
+        if not result.complete:
+            return ""
+        if player in result.tied_at_cut:
+            return "tie"
+        if player not in result.through:
+            return "tie" if shared else "qualifier"
+    return "finalist"  # through every cut ranked so far
 
 
 def _stage_figures(stage: Stage, row: Row) -> tuple[Decimal, int, int]:

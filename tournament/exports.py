@@ -35,6 +35,12 @@ STATUS_LABELS = {
     "qualifier": _("Out at the cut"),
     "tie": _("Tie to settle"),
 }
+# Where the cut of a stage still being played falls now (StageResult.now_of): words that say
+# so, never a status (CONTRACT §2) — the page shows them, the downloads do not.
+NOW_LABELS = {
+    "in": _("In the cut now"),
+    "tie": _("Tied at the cut now"),
+}
 
 # CONTRACT §4's statistics by name, as the page's columns and the XLSX's headings say them.
 STAT_LABELS = {
@@ -136,6 +142,7 @@ class StandingsRecord:
         self.games = figures.games
         self.top_rate = figures.firsts / figures.games if figures.games else 0.0
         self.status = figures.status
+        self.now = figures.now
         self.cut = cut
         self._row, self._stage, self._numbers, self._places = figures.row, stage, numbers, places
 
@@ -179,6 +186,7 @@ class Figures(NamedTuple):
     penalties: Decimal
     games: int
     firsts: int
+    now: str = ""  # where the cut being played falls now: in, tie or out (never a status)
 
 
 class StandingsRecords(Sequence[StandingsRecord]):
@@ -251,21 +259,28 @@ def standings_records(
                 row = by_player[p]
                 # A stage's own figures, as its ranking counted them.
                 total, games, firsts, penalties = stage.figures_of(row)
-                status = stage.status_of(row)
-                figures.append(Figures(position, row, status, total, penalties, games, firsts))
+                status, now = stage.status_of(row), stage.now_of(p)
+                figures.append(Figures(position, row, status, total, penalties, games, firsts, now))
             position += len(group)
     else:
+        # The cut being played, if any: until its stage's games are all played nobody is
+        # through or out, but the page says where it falls now.
+        open_cut = next((s for s in result.stages if s.stage.advance and not s.complete), None)
+        now_of = open_cut.now_of if open_cut is not None else (lambda _p: "")
         # Every row of a 10,000-player event passes here: only what ranking holds is read.
         figures = [
-            Figures(r.rank, r, r.status, r.total, r.penalties, r.games, r.firsts) for r in rows
+            Figures(r.rank, r, r.status, r.total, r.penalties, r.games, r.firsts, now_of(r.player))
+            for r in rows
         ]
     last_in = None
     if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
         last_in = stage.advancing[-1]
     elif stage is None and not sorted_by_user:
-        finalists = [r.player for r in rows if r.status in ("finalist", "champion")]
-        if finalists and len(finalists) < len(rows):
-            last_in = finalists[-1]
+        through = [f.row.player for f in figures if f.now == "in"] or [
+            r.player for r in rows if r.status in ("finalist", "champion")
+        ]
+        if through and len(through) < len(rows):
+            last_in = through[-1]
     places = range(1, players_per_table + 1)
     return StandingsRecords(figures, stage, shown, places, last_in), shown
 

@@ -21,6 +21,7 @@ from django_tables2.data import TableListData
 from scoring import Standings
 from scoring.standings import StageResult
 from tournament.exports import (
+    NOW_LABELS,
     STAT_LABELS,
     STATUS_LABELS,
     StandingsRecord,
@@ -173,9 +174,13 @@ class StandingsTable(tables.Table):
 
 
 class StatusColumn(tables.Column):
-    def render(self, value: str) -> str:
+    def render(self, value: str, record: Any) -> str:
         label = STATUS_LABELS.get(value)
-        return format_html('<span class="badge status-{}">{}</span>', value, label) if label else ""
+        if label:
+            return format_html('<span class="badge status-{}">{}</span>', value, label)
+        # Not decided yet: where the cut falls now, in words that say so, drawn apart.
+        now = NOW_LABELS.get(getattr(record, "now", ""))
+        return format_html('<span class="badge status-now">{}</span>', now) if now else ""
 
 
 class RecordsData(TableListData):
@@ -279,7 +284,7 @@ def standings_table(
                 ),
             )
         )
-    has_status = any(f.status for f in figures)
+    has_status = any(f.status or f.now in NOW_LABELS for f in figures)
     if has_status:
         extra.append(
             (

@@ -2,8 +2,8 @@
 round, and — before that round's games — each player's gap to the lead and the cut and what
 each place at their table would need.
 
-The deciding round is the last round of the stage it closes: a stage's `last_round`, or, for a
-stage without one (a league), the event's latest round. Its target is the stage's cut (the
+The deciding round is the last round of the stage it closes: a stage's `last_round`; a stage
+without one (a league) has none, since nothing says which of its games is the last. Its target is the stage's cut (the
 players it sends on), or 1 for the last stage. The totals are the stage's as ranked (finished
 games only, so a game in play is not in them: "before this game"). Each answer is made once
 per version of the event and shared (a hand entered anywhere moves the version on).
@@ -48,8 +48,9 @@ def deciding(event: Event) -> Deciding | None:
     result = published_standings(event)
     for i, stage_result in enumerate(result.stages):
         rule = stage_result.stage
-        last = rule.last_round if rule.last_round is not None else latest
-        if last == latest and rule.counts(latest) and stage_result.ranked_on:
+        # A stage without a last round (a league) has no game known to be its last: a panel
+        # "before the last game" at its latest round would be a forecast (issue 43).
+        if rule.last_round == latest and rule.counts(latest) and stage_result.ranked_on:
             return _deciding(stage_result, latest, i == len(result.stages) - 1)
     return None
 
