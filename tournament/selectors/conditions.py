@@ -3,10 +3,11 @@ round, and — before that round's games — each player's gap to the lead and t
 each place at their table would need.
 
 The deciding round is the last round of the stage it closes: a stage's `last_round`; a stage
-without one (a league) has none, since nothing says which of its games is the last. Its target is the stage's cut (the
-players it sends on), or 1 for the last stage. The totals are the stage's as ranked (finished
-games only, so a game in play is not in them: "before this game"). Each answer is made once
-per version of the event and shared (a hand entered anywhere moves the version on).
+without one (a league) has none, since nothing says which of its games is the last. Its target
+is the stage's cut (the players it sends on), or 1 for the last stage. The totals are the
+stage's as ranked (finished games only, so a game in play is not in them: "before this
+game"). Each answer is made once per version of the event and shared (a hand entered anywhere
+moves the version on).
 """
 
 from __future__ import annotations
