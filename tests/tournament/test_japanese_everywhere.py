@@ -49,6 +49,9 @@ PER_KIND = 3  # pages of one kind (one URL name, one set of query keys) read at 
 JAPANESE = {"accept-language": "ja"}
 WORD = re.compile(r"[A-Za-z]+")
 SITE = re.compile(r"[\w.-]+\.(?:net|com|jp|org)\b")  # tenhou.net: an address, not a word
+# An address shown in words (the venue screen's "find your seat" beside its QR code), broken
+# after its slashes: a URL, read as one.
+ADDRESS = re.compile(r"https?://\S+(?:\s+[^\s/]*/)*")
 HEADERS = [f"{a}{b}" for a in "東南西北" for b in "一二"]
 
 
@@ -142,7 +145,7 @@ def _english(text: str, names: list[str], allowed: set[str]) -> list[str]:
     """Each word outside names and `allowed`, with the text around it (to find it by)."""
     for name in names:
         text = text.replace(name, " ")
-    text = re.sub(r"\s+", " ", SITE.sub(" ", text))
+    text = re.sub(r"\s+", " ", SITE.sub(" ", ADDRESS.sub(" ", text)))
     return [
         f"{m.group()}: …{text[max(0, m.start() - 20) : m.end() + 20]}…"
         for m in WORD.finditer(text)
@@ -166,7 +169,7 @@ def _download_words(path: str, body: bytes) -> tuple[str, set[str]]:
     else:
         data = json.loads(text)
         rows = [r for value in data.values() if isinstance(value, list) for r in value]
-        keys = [*data, *(k for r in rows for k in r)]
+        keys = [*data, *(k for r in rows for k in r), "null", "true", "false"]  # its syntax
     allowed = ALLOWED | CONTRACT_WORDS | {w for k in keys for w in WORD.findall(k)}
     return text, allowed
 
@@ -245,3 +248,73 @@ def test_every_page_and_download_reads_in_japanese(capsys):
     public, read_public = crawl(Client(), ["/", *events, "/accounts/login/"], names)
     assert read + read_more + read_public > 80  # the walk reached the site, not one page
     assert {**found, **more, **public} == {}
+
+
+# Issue 43: the words that decide (CONTRACT §2) — a page's badge class or its Japanese — and
+# the moments of a Baba day at which each may first be read.
+DECIDING = {
+    "qualifier": ("決勝進出", "予選敗退", "status-finalist", "status-qualifier", "status-tie"),
+    "final": ("status-champion",),
+}
+BABA_MOMENTS = [  # baba_day's arguments, and which stages are played out by then
+    ({"played": 1}, set()),
+    ({"played": 5, "seat_next": True}, set()),  # before the qualifier's last game
+    ({"played": 6}, {"qualifier"}),
+    ({"played": 8, "undo": 1}, {"qualifier"}),  # the final's last hand
+    ({"played": 8}, {"qualifier", "final"}),
+]
+
+
+def _decided_early(path: str, body: bytes, kind: str, decided: set[str]) -> list[str]:
+    """The deciding words of stages still being played that `body` holds: in a page's text
+    and classes, or a download's status column."""
+    early = [w for stage, words in DECIDING.items() if stage not in decided for w in words]
+    if kind.startswith("text/html"):
+        text = body.decode()
+        return [f"{w} on {path}" for w in early if w in text]
+    path = urlsplit(path).path
+    codes = {"qualifier": {"finalist", "qualifier", "tie"}, "final": {"champion"}}
+    codes_early = {c for stage, c_ in codes.items() if stage not in decided for c in c_}
+    if path.endswith(".csv"):
+        rows = csv.DictReader(io.StringIO(body.decode("utf-8-sig")))
+        statuses = {row.get("status") for row in rows}
+    elif path.endswith(".json"):
+        data = json.loads(body)
+        statuses = {r.get("status") for v in data.values() if isinstance(v, list) for r in v}
+    else:
+        return []
+    return [f"status {s} in {path}" for s in statuses & codes_early]
+
+
+def test_a_baba_day_reads_in_japanese_and_decides_nothing_early():
+    """The whole Baba day (16 players, qualifier 1–6, final 7–8) at five moments, read in
+    Japanese as the organizer and as the public: no Latin word outside names and CONTRACT keys,
+    and no word that decides a stage — finalist, out at the cut, a tie to settle, champion — on
+    the event's pages, venue screen or downloads while that stage's games remain."""
+    from tests.tournament.factories import baba_day
+
+    admin = get_user_model().objects.create_superuser("管理者", "a@example.com", "pw")
+    early: list[str] = []
+    english: dict[str, list[str]] = {}
+    for k, (moment, decided) in enumerate(BABA_MOMENTS):
+        event = baba_day(slug=f"馬場の日-{k}", **moment)
+        names = _names()
+        base = f"/events/{event.slug}/"
+        pages = [base, f"{base}screen/", f"{base}standings/live/", f"{base}seat/"]
+        downloads = [f"{base}standings.{fmt}" for fmt in ("csv", "json", "xlsx")]
+        organizer = Client()
+        organizer.force_login(admin)
+        found, _read = crawl(organizer, [*pages, f"{base}manage/", *downloads], names)
+        public, _read = crawl(Client(), [*pages, *downloads], names)
+        english.update(found)
+        english.update(public)
+        for path in [*pages, f"{base}?stage=qualifier", f"{base}?stage=final", *downloads]:
+            for reader in (organizer, Client()):
+                response = reader.get(path, headers=JAPANESE)
+                assert response.status_code == 200, path
+                kind = response.get("Content-Type", "")
+                early += _decided_early(path, response.content, kind, decided)
+        api = Client().get(f"/api/v1/events/{event.slug}/standings")
+        early += _decided_early("standings.json", api.content, "application/json", decided)
+    assert early == []
+    assert english == {}
