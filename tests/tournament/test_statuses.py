@@ -82,3 +82,19 @@ def test_no_tie_to_settle_before_anyone_plays():
     assert {r.status for r in result.rows} == {""}
     # Nor is anyone "in the cut now", or tied at it, with nothing played.
     assert {result.stages[0].now_of(r.player) for r in result.rows} == {""}
+
+
+def test_after_the_cut_the_dashboard_counts_those_through():
+    from django.contrib.auth import get_user_model
+
+    event = baba_day(slug="cut-count", played=6, close_qualifier=True)
+    organizer = get_user_model().objects.create_user("org", password="pw")
+    event.organizers.add(organizer)
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(f"/events/{event.slug}/manage/", headers={"accept-language": "ja"})
+    assert "予選を通過した 4 人を 4 人卓で組み合わせます。" in page.content.decode()
+    before = baba_day(slug="cut-count-before", played=5)
+    before.organizers.add(organizer)
+    page = client.get(f"/events/{before.slug}/manage/", headers={"accept-language": "ja"})
+    assert "通過した" not in page.content.decode()

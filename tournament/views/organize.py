@@ -162,6 +162,18 @@ def _dashboard(
     rounds = list(round_list(event))
     next_round = max((r.number for r in rounds), default=0) + 1
     plan_rounds = plan["rounds"] if plan else 0
+    # After a cut the next round seats those through it, not everyone registered.
+    cut = next(
+        (
+            row
+            for row in reversed(stage_rows)
+            if row["stage"].advance
+            and row["stage"].last_round is not None
+            and row["stage"].last_round < next_round
+            and row["result"] is not None
+        ),
+        None,
+    )
     return render(
         request,
         "tournament/manage/dashboard.html",
@@ -185,6 +197,8 @@ def _dashboard(
             "stages": stage_rows,
             "players_form": players_form or PlayersForm(),
             "next_round": next_round,
+            "through": len(cut["result"].advancing) if cut else None,
+            "cut_stage": cut["stage"] if cut else None,
             "seat_form": seat_form
             or SeatRoundForm(
                 initial={"round": next_round},
