@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any, NamedTuple, overload
 
@@ -33,7 +33,9 @@ STATUS_LABELS = {
     "champion": _("Champion"),
     "finalist": _("Finalist"),
     "qualifier": _("Out at the cut"),
-    "tie": _("Tie to settle"),
+    # A shared place, once decided: across the cut it is the organizer's to settle (the
+    # dashboard asks), below it nothing is — "to settle" misled readers of a 9th shared by two.
+    "tie": _("Tied"),
 }
 # Where the cut of a stage still being played falls now (StageResult.now_of): words that say
 # so, never a status (CONTRACT §2) — the page shows them, the downloads do not.
@@ -110,6 +112,14 @@ def neutralise(value: Any) -> Any:
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
+
+
+def half_up(value: float, places: int) -> float:
+    """`value` to `places` decimals, halves up as people round (2.125 → 2.13) — what the player
+    page's floatformat does; round() and "%.2f" give 2.12 (the float is exactly 2.125, and
+    they round halves to even)."""
+    step = Decimal(1).scaleb(-places)
+    return float(Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP))
 
 
 def format_points(value: float | None, whole: bool) -> str:
@@ -319,7 +329,7 @@ def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]
             round(record.top_rate, 3),
             *record.rounds,
             record.status,
-            round(record.average_rank, 2) if record.games else None,
+            half_up(record.average_rank, 2) if record.games else None,
             *record.places,
             record.penalties,
         ]

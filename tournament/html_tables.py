@@ -26,6 +26,7 @@ from tournament.exports import (
     STATUS_LABELS,
     StandingsRecord,
     format_points,
+    half_up,
     standings_records,
 )
 from tournament.i18n import ordinal, round_heading
@@ -170,7 +171,7 @@ class StandingsTable(tables.Table):
         return f"{value:.3f}"
 
     def render_average_rank(self, value: float) -> str:
-        return f"{value:.2f}" if value else "—"
+        return f"{half_up(value, 2):.2f}" if value else "—"
 
 
 class StatusColumn(tables.Column):

@@ -98,3 +98,45 @@ def test_after_the_cut_the_dashboard_counts_those_through():
     before.organizers.add(organizer)
     page = client.get(f"/events/{before.slug}/manage/", headers={"accept-language": "ja"})
     assert "通過した" not in page.content.decode()
+
+
+def _dashboard(event, language: str = "ja") -> str:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get_or_create(username="dash")[0]
+    event.organizers.add(user)
+    client = Client()
+    client.force_login(user)
+    return client.get(
+        f"/events/{event.slug}/manage/", headers={"accept-language": language}
+    ).content.decode()
+
+
+def test_closing_a_stage_is_offered_once_it_is_played():
+    """A tester saw 「予選を締め切り、足切りを確定」 with no game played: closing is the primary
+    action once the stage's games are all played, kept behind "early…" before, absent at 0."""
+    fresh = baba_day(slug="close-0", played=0)
+    assert "足切りを確定" not in _dashboard(fresh)
+    midway = _dashboard(baba_day(slug="close-3", played=3))
+    assert "予選を途中で締め切る…" in midway and 'class="danger">予選を締め切り' in midway
+    done = _dashboard(baba_day(slug="close-6", played=6))
+    assert 'class="primary">予選を締め切り、足切りを確定' in done
+    assert "途中で締め切る" not in done.split("決勝")[0]
+
+
+def test_the_check_in_address_reads_as_typed():
+    event = baba_day(slug="秋の受付", played=0)
+    event.checkin_required, event.checkin_code = True, "AB12CD"
+    event.save()
+    page = _dashboard(event)
+    # As words a person types (the links' own addresses stay encoded, as sent).
+    assert '<span class="meta address">testserver/events/秋の受付/checkin/</span>' in page
+
+
+def test_average_rank_rounds_halves_up_on_the_page_and_in_the_files():
+    from tournament.exports import half_up
+
+    # 2.125 (ranks 1, 2, 2, 3, 2, 3, 2, 2 over 8 games) is exactly a float: "%.2f" gave 2.12
+    # on the standings while the player page's floatformat gave 2.13.
+    assert half_up(17 / 8, 2) == 2.13
+    assert f"{half_up(2 / 3, 2):.2f}" == "0.67"

@@ -209,3 +209,16 @@ def test_the_stage_in_play_before_any_round_is_the_first():
     event = baba_day(played=0)
     assert stage_in_play(event, None) == "qualifier"
     assert stage_in_play(event, 7) == "final"
+
+
+def test_by_the_final_the_screen_no_longer_asks_anyone_to_check_in(client):
+    """Issue 43 (a whole day walked): while the final was seated the screen still showed the
+    check-in code nobody could use, and its heading said only 「第7回戦：席に着いてください」."""
+    event = baba_day(slug="決勝の日", played=6, close_qualifier=True, seat_next=True)
+    event.checkin_required, event.checkin_code = True, "AB12CD"
+    event.save()
+    page = screen(client, event)
+    kinds = re.findall(r'<figure class="screen-link" data-link="(\w+)">', page)
+    assert kinds == ["seat"]
+    assert "AB12CD" not in page
+    assert "決勝 · 第7回戦" in page

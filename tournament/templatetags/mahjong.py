@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.encoding import uri_to_iri
 from django.utils.translation import gettext
 
 from scoring.rules import Ruleset
@@ -155,3 +156,9 @@ def print_size(count: int, kind: str) -> str:
         if count <= most:
             return f"print-{size}"
     return "print-pages"
+
+
+@register.filter
+def readable_address(uri: str) -> str:
+    """An address as a person reads and types it (/events/秋の大会/checkin/, not %E7%A7%8B…)."""
+    return uri_to_iri(uri)

@@ -75,6 +75,7 @@ from tournament.services.penalties import penalty_cancel, penalty_give
 from tournament.services.plans import PLAN_MAX_BYTES, plan_make, plan_remove, plan_upload
 from tournament.services.rounds import (
     RoundSeatedError,
+    round_keep_refusal,
     round_seat,
     round_unseat,
     round_unseat_refusal,
@@ -154,7 +155,14 @@ def _dashboard(
         tied = [str(p) for p in result.to_settle] if done and result is not None else []
         form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
         stage_rows.append(
-            {"stage": stage, "result": result, "tie_form": form, "tied": tied, "played": played}
+            {
+                "stage": stage,
+                "result": result,
+                "tie_form": form,
+                "tied": tied,
+                "played": played,
+                "done": done,
+            }
         )
     # As registered (the pasted list), stand-ins last.
     entries = list(event.entries.select_related("player").order_by("substitute", "pk"))
@@ -203,7 +211,14 @@ def _dashboard(
             or SeatRoundForm(
                 initial={"round": next_round},
                 has_plan=plan is not None,
-                method=seat_method_default(next_round, plan_rounds, stages),
+                has_round=next_round > 1,
+                method=seat_method_default(
+                    next_round,
+                    plan_rounds,
+                    stages,
+                    # Asked after a cut only (a final): before it, the method never keeps.
+                    keeps=cut is not None and round_keep_refusal(event, next_round) is None,
+                ),
             ),
             "plan": plan,
             "teams": event_teams(event),

@@ -277,6 +277,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "query": request.GET.urlencode(),
         "overall_href": "?stage=",
         "links": _screen_links(request, event, phase),
+        "playing": query.stage,  # the stage the heading names (決勝 · 第7回戦…)
         "in_progress": shared_progress(event)[1],
         **standings_summary(event, query.stage),
     }
@@ -300,7 +301,7 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
     check-in is open and play has not begun; find your seat once a round is seated. The QR
     code holds the address as sent (ASCII), which every phone's camera opens."""
     routes = []
-    if event.checkin_required and phase.phase != "play":
+    if event.checkin_required and phase.phase != "play" and _checking_in(event, phase):
         routes.append(("checkin", "event-checkin"))
     if phase.phase == "seating":
         routes.append(("seat", "find-seat"))
@@ -319,6 +320,13 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
             }
         )
     return links
+
+
+def _checking_in(event: Event, phase: RoundPhase) -> bool:
+    """Whether players may still be checking in: while the first stage is played (a late
+    arrival joins the qualifier); by the final nobody can, so the screen no longer asks."""
+    last = event.stages.order_by("position").values_list("last_round", flat=True).first()
+    return last is None or phase.number is None or phase.number <= last
 
 
 def _screen_body(
