@@ -217,4 +217,5 @@ def _before(
         "last_stage": found.last_stage,
         "places": list(range(1, max(len(names) for _, names in tables) + 1)),
         "rows": rows,
+        "tables": len({row["table"] for row in rows}),
     }
