@@ -143,6 +143,8 @@ def _dashboard(
     # A league has no last round, so the engine never calls it complete: its shared places
     # are settled once its tables are done (before a game, everyone shares every place).
     played_out = state_round is not None and all(s.state == "done" for s in states)
+    rounds = list(round_list(event))
+    latest = max((r.number for r in rounds), default=0)
     stage_rows = []
     for stage, played in zip(stages, _played_rounds(stages), strict=True):
         result = results.get(stage.name)
@@ -162,12 +164,13 @@ def _dashboard(
                 "tied": tied,
                 "played": played,
                 "done": done,
+                # Its own rounds have begun (a Baba final ranks on 1–8 but begins at 7).
+                "begun": latest >= (played[0] or 1),
             }
         )
     # As registered (the pasted list), stand-ins last.
     entries = list(event.entries.select_related("player").order_by("substitute", "pk"))
     in_play = [e for e in entries if not e.withdrawn and not e.substitute]
-    rounds = list(round_list(event))
     next_round = max((r.number for r in rounds), default=0) + 1
     plan_rounds = plan["rounds"] if plan else 0
     # After a cut the next round seats those through it, not everyone registered.
