@@ -7,7 +7,10 @@
   or down at most) while a swap lowers the repeat pairings;
 - `interval`: players 1, 1+k, 1+2k, … together (k the step, the number of tables unless
   given), the strong spread over the tables;
-- a round of a whole-day plan (scoring/plans.py) is seated as the plan says.
+- a round of a whole-day plan (scoring/plans.py) is seated as the plan says;
+- `draw_dealer`: the last round's tables kept as they sat — the same players in the same turn
+  order — and only each table's starting dealer drawn (a Baba final's seats are drawn once,
+  before hanchan 7; the services choose it as the method "same").
 Then `assign_winds` orders each table: the first seat is East, the starting dealer (起家), and
 each player takes the wind they have had least (`draw_winds` for a table with no history).
 Byes go to whoever has sat out least (then, by standings, the lowest placed; randomly else).
@@ -281,6 +284,16 @@ def swap_descent(tables: list[list[Any]], met: Callable[[Any, Any], int]) -> int
                         tables[i], tables[j], costs[i], costs[j] = ti, tj, ci, cj
                         improved = True
     return sum(costs)
+
+
+def draw_dealer(table: Sequence[Player], rng: _random.Random) -> list[Player]:
+    """The table in the same turn order, a drawn seat first as its starting dealer (起家): a
+    rotation, so everyone keeps the players on their left and right (each seat's 下家 stays
+    theirs) and only who deals first is chosen."""
+    if not table:
+        return []
+    start = rng.randrange(len(table))
+    return [*table[start:], *table[:start]]
 
 
 def draw_winds(table: Sequence[Player], rng: _random.Random) -> list[Player]:

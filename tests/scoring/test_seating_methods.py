@@ -10,7 +10,16 @@ from collections import Counter
 import pytest
 
 from scoring.errors import ScoringError
-from scoring.seating import assign_winds, draw_winds, interval, meetings, repeats, seat, swiss
+from scoring.seating import (
+    assign_winds,
+    draw_dealer,
+    draw_winds,
+    interval,
+    meetings,
+    repeats,
+    seat,
+    swiss,
+)
 
 PLAYERS = [f"S{i:02d}" for i in range(16)]  # in standings order
 
@@ -66,6 +75,24 @@ def test_each_player_takes_the_wind_they_have_had_least():
     least = spread(assign_winds)
     drawn = spread(lambda t, _counts, rng: draw_winds(t, rng))
     assert max(least) <= 2 and least[0] + least[1] > drawn[0] + drawn[1]
+
+
+def turn_order(table) -> set[tuple[str, str]]:
+    """Each seat with the seat on its right (下家): what a kept seating must not change."""
+    return {(p, table[(k + 1) % len(table)]) for k, p in enumerate(table)}
+
+
+def test_keeping_the_seats_draws_only_the_starting_dealer():
+    table = ["佐藤", "田中", "高橋", "吉田"]  # the final's first game, East first
+    dealers = set()
+    for seed in range(20):
+        kept = draw_dealer(table, random.Random(seed))
+        assert sorted(kept) == sorted(table) and turn_order(kept) == turn_order(table)
+        assert draw_dealer(table, random.Random(seed)) == kept  # the seed decides it
+        dealers.add(kept[0])
+    assert dealers == set(table)  # anyone may deal first: drawn, not the same again
+    # A reseat — what seating the final by standings again did: 佐藤 and 田中 changed places.
+    assert turn_order(["吉田", "田中", "佐藤", "高橋"]) != turn_order(table)
 
 
 def test_an_unknown_method_is_named():

@@ -199,6 +199,9 @@ class SeatRoundForm(ServiceForm):
                 "interval",
                 _("Interval: one player from each quarter of the standings at every table"),
             ),
+            # The last round's tables and turn order; only who deals first is drawn (a Baba
+            # final's seats are drawn once, before its first game: RULES §baba).
+            ("same", _("Same seats as the last round (starting dealer drawn)")),
             ("plan", _("From the seating plan")),
         ],
         widget=forms.RadioSelect,
@@ -219,14 +222,22 @@ class SeatRoundForm(ServiceForm):
     )
 
     def __init__(
-        self, *args: Any, has_plan: bool = False, method: str = "random", **kwargs: Any
+        self,
+        *args: Any,
+        has_plan: bool = False,
+        has_round: bool = True,
+        method: str = "random",
+        **kwargs: Any,
     ) -> None:
-        """`method`: the one offered first (selectors.plans.seat_method_default)."""
+        """`method`: the one offered first (selectors.plans.seat_method_default). `has_round`:
+        a round is seated already, so there are seats to keep (sent, the service judges)."""
         super().__init__(*args, **kwargs)
+        field = self.fields["method"]
         if not has_plan:  # "from the plan" only where the event keeps one
-            field = self.fields["method"]
             field.choices = [c for c in field.choices if c[0] != "plan"]  # type: ignore[attr-defined]
-        self.fields["method"].initial = method
+        if not has_round:  # nothing to keep before the first round
+            field.choices = [c for c in field.choices if c[0] != "same"]  # type: ignore[attr-defined]
+        field.initial = method
 
     @property
     def asks_unfinished(self) -> bool:

@@ -37,13 +37,18 @@ def plan_rounds_default(stages: Sequence[Stage]) -> int:
     return last or LEAGUE_PLAN_ROUNDS
 
 
-def seat_method_default(number: int, plan_rounds: int, stages: Sequence[Stage]) -> str:
-    """The seating method the form offers first for round `number`: by standings for a round
-    after a cut (a final: those through, seated by their standings; a plan seats everyone, so
-    even a plan that has the round is no answer there); the plan's for a round the plan has;
-    else at random."""
+def seat_method_default(
+    number: int, plan_rounds: int, stages: Sequence[Stage], *, keeps: bool = False
+) -> str:
+    """The seating method the form offers first for round `number`. After a cut (a final):
+    the last round's seats kept, only the starting dealer drawn, where that round is of the
+    same stage and seated the same players (`keeps`: services.rounds.round_keep_refusal finds
+    nothing) — a Baba final's seats are drawn once, before its first game (RULES §baba);
+    else by standings (those through, seated by their standings; a plan seats everyone, so
+    even a plan that has the round is no answer there). Before any cut: the plan's for a
+    round the plan has; else at random."""
     if any(s.advance is not None and s.last_round and number > s.last_round for s in stages):
-        return "standings"
+        return "same" if keeps else "standings"
     return "plan" if number <= plan_rounds else "random"
 
 

@@ -231,11 +231,24 @@ def stage_in_play(event: Event, number: int | None) -> str:
     return ""
 
 
+# The report's keys that judge who met whom (scoring.plans.Plan.report).
+MEETING_KEYS = (
+    "max_meetings",
+    "pairs_met_more_than_once",
+    "repeated_pairs",
+    "repeat_meetings",
+    "best_max_meetings",
+    "best_pairs_met_more_than_once",
+    "best_repeat_meetings",
+)
+
+
 def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | None:
     """The event's seatings so far (through round `up_to`), reported as a whole-day plan is
     (scoring/plans.py): the pairs who met more than once and who, each player's winds, and the
     least the numbers allow; `unbalanced` adds the players whose winds differ by more than
-    one. None before any round is seated. Two queries."""
+    one; `one_table` the rounds whose meetings are left out, everyone at one table. None
+    before any round is seated. Two queries."""
     seats = Seat.objects.filter(round__event=event)
     byes = SitOut.objects.filter(round__event=event, reason="bye")
     if up_to is not None:
@@ -255,12 +268,17 @@ def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | N
     if not numbers:
         return None
     size = max((len(t) for r in tables.values() for t in r.values()), default=event.rules.players)
-    plan = Plan(
-        tuple(
-            PlannedRound(tuple(tuple(t) for _n, t in sorted(tables[n].items())), tuple(sat_out[n]))
-            for n in numbers
-        ),
-        tuple(players),
-        size,
-    )
-    return page_report(plan)
+    rounds = {
+        n: PlannedRound(tuple(tuple(t) for _n, t in sorted(tables[n].items())), tuple(sat_out[n]))
+        for n in numbers
+    }
+    report = page_report(Plan(tuple(rounds.values()), tuple(players), size))
+    # A round of one table and no byes (a final of four) chose nobody's tablemates: its
+    # meetings are forced, no flaw of the seating. The meetings are judged without it, and it
+    # is named (`one_table`); the winds still count every round.
+    report["one_table"] = [n for n in numbers if len(tables[n]) == 1 and not sat_out[n]]
+    if report["one_table"]:
+        chosen = [r for n, r in rounds.items() if n not in report["one_table"]]
+        met = Plan(tuple(chosen), tuple(players), size).report()
+        report.update({k: met[k] for k in MEETING_KEYS})
+    return report

@@ -160,6 +160,14 @@ MESSAGES: dict[str, str] = {
         "table {table} of round {round} has results; delete them first"
     ),
     "round.not_last": gettext_noop("round {round} is not the last round"),
+    "round.keep_none": gettext_noop(
+        "round {round} is the first of its stage: there are no seats before it to keep; seat "
+        "it another way (by standings or at random)"
+    ),
+    "round.keep_changed": gettext_noop(
+        "round {previous}'s tables seated other players than those in play now ({name}): "
+        "seat round {round} another way (by standings or at random)"
+    ),
     "stage.closed_round": gettext_noop(
         "Round {round} belongs to the {stage}, which is closed: its results are final. "
         "Reopen the {stage} first to change them."

@@ -1,4 +1,5 @@
-"""Writes for rounds: seat the next round (tables, seat winds, byes or substitutes), unseat it."""
+"""Writes for rounds: seat the next round (tables, seat winds, byes or substitutes, or the last
+round's seats kept with a new starting dealer), unseat it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
-from scoring.seating import assign_winds, choose_byes, meetings, seat
+from scoring.seating import assign_winds, choose_byes, draw_dealer, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut, TeamMember
 from tournament.selectors.plans import plan_of
 from tournament.selectors.standings import event_standings
@@ -22,6 +23,8 @@ from tournament.services.tables import table_links_for_round
 SHORTFALLS = ("bye", "substitute")
 # Methods that seat by the standings: they need every table done (an open one would move them).
 RANKED_METHODS = ("standings", "swiss", "interval")
+# The last round's tables kept, each with a drawn starting dealer (a Baba final's second game).
+KEEP = "same"
 
 
 class RoundSeatedError(ServiceError):
@@ -165,6 +168,42 @@ def _planned(event: Event, number: int, pool: list[str]) -> tuple[list[list[str]
     return [list(t) for t in planned.tables], list(planned.byes)
 
 
+def _kept(event: Event, number: int, pool: list[str]) -> list[list[str]]:
+    """Round `number - 1`'s tables in seat order, to keep for round `number` — refused when
+    there is none in the stage (round `number` opens the event or a stage: its seats are
+    drawn) or it seated other players than those in play now (a withdrawal, a stand-in, a
+    bye, an absence). Two queries."""
+    previous = number - 1
+    if previous < 1 or event.stages.filter(last_round=previous).exists():
+        raise ServiceError("round.keep_none", "method", round=number)
+    rows = Seat.objects.filter(round__event=event, round__number=previous).order_by(
+        "game__table", "position"
+    )
+    tables: dict[int, list[str]] = defaultdict(list)
+    for table, name in rows.values_list("game__table", "player__name"):
+        tables[table].append(name)
+    differ = sorted({p for t in tables.values() for p in t} ^ set(pool))
+    if differ:
+        raise ServiceError(
+            "round.keep_changed",
+            "method",
+            round=number,
+            previous=previous,
+            name=", ".join(differ[:5]),
+        )
+    return [tables[t] for t in sorted(tables)]
+
+
+def round_keep_refusal(event: Event, number: int) -> ServiceError | None:
+    """Why round `number` cannot keep the last round's seats (`_kept`), or None: the dashboard
+    offers keeping them first only where round_seat would not refuse it."""
+    try:
+        _kept(event, number, _pool(event, number)[0])
+    except ServiceError as exc:
+        return exc
+    return None
+
+
 @transaction.atomic
 def round_seat(
     *,
@@ -178,7 +217,9 @@ def round_seat(
 ) -> Round:
     """Seat the next round. Players who do not fill the last table sit out (`bye`, recorded)
     or play with stand-ins (`substitute`); with neither chosen, the organizer is asked.
-    `method` "plan": the event's seating plan's round, as planned (services/plans.py).
+    `method` "plan": the event's seating plan's round, as planned (services/plans.py);
+    "same" (KEEP): the last round's tables and turn order, each table's starting dealer drawn
+    (`_kept` says when it is refused).
     `number` is the round the organizer's form meant to seat: a second tap, a retry or the
     back button finds it seated and is refused (RoundSeatedError), never seats another.
     Tables still open in earlier rounds: seating at random asks first (`while_unfinished`,
@@ -210,15 +251,15 @@ def round_seat(
     absent = _absent(event)
     if len(pool) < size:
         raise ServiceError("round.too_few", "round", players=len(pool), size=size)
-    if method == "plan":
+    if method == "plan":  # a plan's tables and winds are settled already
         tables, byes = _planned(event, number, pool)
-        stand_ins: list[Player] = []
-        playing = [p for t in tables for p in t]
+    elif method == KEEP:  # the same seats, turn order and all: only the dealer is drawn
+        tables, byes = [draw_dealer(t, rng) for t in _kept(event, number, pool)], []
     else:
         byes, stand_ins = _shortfall(event, pool, size, shortfall, method, rng)
         playing = [p for p in pool if p not in byes] + [p.name for p in stand_ins]
-    if method != "plan":  # a plan's tables and winds are settled already
         tables = _drawn(event, playing, size, method, rng)
+    playing = [p for t in tables for p in t]
     rnd = Round.objects.create(event=event, number=number)
     players = {p.name: p for p in Player.objects.filter(name__in=playing + byes + cut + absent)}
     seated: list[list[str]] = []
