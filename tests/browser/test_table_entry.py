@@ -91,15 +91,17 @@ def test_two_phones_enter_and_confirm_a_table_and_the_organizer_follows(live_ser
     visitor.reload()
     assert _games_of(visitor, names[0]) == "0"  # not in the standings before confirmation
 
-    # Phone A cannot confirm its own entry; phone B (South) confirms with its own code.
-    a.fill("#id_code", codes[0])
-    a.click("button.primary")
-    expect(a.locator("#id_code_error")).to_contain_text("another seat")
+    # Phone A cannot confirm its own entry: it is told to wait for another seat, no form to
+    # send; phone B (South) confirms with its own code and is told it worked.
+    expect(a.locator("[data-entered-here]")).to_contain_text("Another seat confirms it")
+    expect(a.locator("#id_code")).to_have_count(0)
     b_context, b = _context(browser)
     b.goto(link)  # a finished game asks no seat: the code says which one confirms
+    expect(b.locator("table[data-entered] tbody tr")).to_have_count(4)
     b.fill("#id_code", codes[1].lower())
     b.click("button.primary")
-    expect(b.locator("[role=alert]")).to_contain_text("game is over")
+    expect(b.locator("h1")).to_have_text("Result confirmed")
+    expect(b.locator("[role=status]")).to_contain_text("final and in the standings")
     expect(state).to_have_attribute("data-state", "done", timeout=15000)
     visitor.reload()
     assert _games_of(visitor, names[0]) == "1"

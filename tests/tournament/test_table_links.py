@@ -169,7 +169,11 @@ def test_a_dispute_goes_to_the_organizer_who_approves():
     dashboard = text(organizer.get(url("event-manage", event.slug)))
     assert 'data-state="disputed"' in dashboard
     assert "it was 2 han" in text(organizer.get(url("game-hands", event.slug, game.pk)))
+    # The approval carries the version the page showed: without one, it approves nothing.
     organizer.post(url("game-approve", event.slug, game.pk))
+    game.refresh_from_db()
+    assert not game.finished and games_played(event) == 0
+    organizer.post(url("game-approve", event.slug, game.pk), {"version": game.version})
     game.refresh_from_db()
     assert game.finished and games_played(event) == 4
 

@@ -16,7 +16,7 @@ from tournament.services.changes import change_record
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
 from tournament.services.game_data import game_evaluate, game_to_data
-from tournament.services.games import game_lock, game_replace
+from tournament.services.games import check_version, game_lock, game_replace
 
 # Codes are read off paper and typed on a phone: no 0/O, 1/I/L. 31⁶ ≈ 8.9 × 10⁸ codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -155,10 +155,14 @@ def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
 
 
 @transaction.atomic
-def game_approve(*, game: Game, user: Any) -> Game:
+def game_approve(*, game: Game, user: Any, expected_version: int | None = None) -> Game:
     """The organizer approves a result waiting for confirmation, or settles a dispute by
-    keeping it (to change it instead: correct it, or undo its last hand, as any game)."""
+    keeping it (to change it instead: correct it, or undo its last hand, as any game).
+    `expected_version`: the version the organizer's page showed — a result disputed or
+    changed since is refused (ConflictError), never approved unseen."""
     locked = game_lock(game)
     if locked.confirmation not in ("waiting", "disputed"):
         raise ServiceError("table.not_waiting", "")
+    if expected_version is not None:
+        check_version(locked, expected_version)
     return _finish(locked, user=user, at=None, action="game.approve")

@@ -23,7 +23,12 @@ from tournament.selectors.players import event_player_names
 from tournament.selectors.tables import round_clock
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.game_data import game_evaluate, game_has_result, game_to_data
+from tournament.services.game_data import (
+    Evaluated,
+    game_evaluate,
+    game_has_result,
+    game_to_data,
+)
 from tournament.services.games import game_correct, game_record, game_remove
 from tournament.services.hands import game_hand_add, game_hand_replace, game_hand_undo
 from tournament.services.tables import game_approve
@@ -50,6 +55,12 @@ def _rebased(form_class: type, post: QueryDict, version: int, **kwargs: Any) -> 
     form.is_valid()
     form.add_error(None, CONFLICT)
     return form
+
+
+STALE_APPROVAL = gettext_lazy(
+    "The result changed since you opened this page (disputed or corrected meanwhile); "
+    "nothing was approved. Check it below and approve again."
+)
 
 
 @dataclass(frozen=True)
@@ -153,17 +164,21 @@ def taken_back_text(hand: dict[str, Any], names: list[str]) -> str:
 
 
 def scores_initial(game: Game) -> dict[str, Any]:
-    """What the form starts from: the scores entered, or — for a game kept hand by hand — the
-    scores its hands produced (a correction starts where the table is, never at zero)."""
+    """What the form starts from: the scores entered (final, or a table's waiting for
+    confirmation or disputed), or — for a game kept hand by hand — the scores its hands
+    produced (a correction starts where the table is, never at zero). All of a result or
+    none of it: never one table's deposits beside empty scores."""
     seats = list(game.seats.all())
-    initial: dict[str, Any] = {"version": game.version, "deposits": game.deposits}
+    initial: dict[str, Any] = {"version": game.version}
     last = game.hands.order_by("-number").first() if game.mode == "hands" else None
     if last is not None:
         initial["deposits"] = last.deposits
         for position, score in enumerate(last.scores):
             initial[f"score_{position}"] = score
-    if game.finished:
+    entered = game.mode == "scores" and bool(seats) and all(s.score is not None for s in seats)
+    if game.finished or entered:
         if game.mode == "scores":
+            initial["deposits"] = game.deposits
             for s in seats:
                 initial[f"score_{s.position}"] = s.score
         for b in game.busts:
@@ -182,9 +197,14 @@ def scores_initial(game: Game) -> dict[str, Any]:
 
 
 def scores_preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
-    ev = game_evaluate(event.rules, data)
+    return _settled(game_evaluate(event.rules, data))
+
+
+def _settled(ev: Evaluated) -> list[dict[str, Any]]:
+    """Each seat of an evaluated game as the preview and the entered result show it."""
     return [
         {
+            "position": p.seat,
             "seat": seat_label(p.seat, ev.seats[p.seat]),
             "score": p.score,
             "rank": p.rank,
@@ -194,6 +214,30 @@ def scores_preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
         }
         for p in ev.settlement.players
     ]
+
+
+def entered_result(event: Event, game: Game) -> dict[str, Any] | None:
+    """A result a table entered that waits for confirmation or is disputed, as the engine
+    settles it — each seat's final score, rank and points, the deposits left, the busts —
+    for the table's phones and the organizer to read before it counts (its seats hold the
+    scores alone until then). None for any other game."""
+    if not game.confirmation:
+        return None
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    names = [s.player.name for s in seats]
+    try:
+        ev = game_evaluate(event.rules, game_to_data(game, seats))
+    except ServiceError:  # checked when written; the event's rules have not changed since
+        return None
+    rows = sorted(_settled(ev), key=lambda row: row["position"])  # by wind, as the table sits
+    for row in rows:
+        row["entered"] = ev.scores[row["position"]]  # as typed: the deposits are said apart
+    return {
+        "rows": rows,
+        "deposits": ev.deposits,
+        "deposits_to_top": event.rules.leftover_deposits == "top",
+        "busts": bust_lines(ev.busts, names),
+    }
 
 
 def _saved(request: HttpRequest, event: Event, data: dict[str, Any]) -> HttpResponse:
@@ -207,6 +251,10 @@ def _scores_page(
     request: HttpRequest, event: Event, game: Game | None, form: ScoresForm, **extra: Any
 ) -> HttpResponse:
     status = 409 if extra.get("conflict") else 400 if form.is_bound and form.errors else 200
+    if game is not None and game.confirmation:
+        # A table's result waiting or disputed: shown, to approve as entered or correct.
+        extra.setdefault("entered", entered_result(event, game))
+        extra.setdefault("waiting_by", waiting_by(game, [s.player.name for s in game.seats.all()]))
     return render(
         request,
         "tournament/manage/game_scores.html",
@@ -306,8 +354,10 @@ def _hands_page(
             "game": game,
             "sheet": sheet,
             "form": form,
-            "by_scores": game.mode == "scores" and game.finished,
+            # Final scores, final or waiting: no hand to enter; the scores page has them.
+            "by_scores": game.mode == "scores" and (game.finished or bool(game.confirmation)),
             "final": _final(game, sheet) if game.finished else None,
+            "entered": entered_result(event, game) if game.mode == "scores" else None,
             "waiting_by": waiting_by(game, sheet.names),
             "clock": clock,
             **extra,
@@ -341,7 +391,15 @@ def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
     names = sheet.names
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     busts = game.busts or [b.to_json() for b in sheet.flow.busts]
-    busts = [
+    return {
+        "seats": [(seat_label(s.position, names[s.position]), s) for s in seats],
+        "busts": bust_lines(busts, names),
+    }
+
+
+def bust_lines(busts: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """Each bust said once: 南 佐藤 busted (by 西 鈴木)."""
+    return [
         _("%(seat)s busted (by %(by)s)")
         % {
             "seat": seat_label(b["seat"], names[b["seat"]]),
@@ -349,10 +407,6 @@ def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
         }
         for b in busts
     ]
-    return {
-        "seats": [(seat_label(s.position, names[s.position]), s) for s in seats],
-        "busts": busts,
-    }
 
 
 @referee_required
@@ -403,18 +457,34 @@ def game_undo(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
 @referee_required
 @require_POST
 def game_approve_view(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
-    """The organizer approves a result a table entered (waiting, or disputed and kept)."""
+    """The organizer approves a result a table entered (waiting, or disputed and kept), as
+    the page showed it: the form carries the game's version, and a result disputed or
+    changed since is refused with the page shown again. Final scores go back to the round
+    sheet, as a save does; a hand-by-hand game to its score sheet."""
     game = _game(event, game_id)
+    back = ("game-scores" if game.mode == "scores" else "game-hands", event.slug, game.pk)
+    where = {"r": game.round.number, "t": game.table}
+    form = VersionForm(request.POST)
+    # A version that is not a number is as stale as an old one: refused, the page shown again.
+    expected = form.cleaned_data["version"] if form.is_valid() else None
     try:
-        game_approve(game=game, user=request.user)
-    except ServiceError as exc:
-        messages.error(request, error_text(exc))
-    else:
-        messages.success(
-            request,
-            _("Round %(r)d table %(t)d is approved.") % {"r": game.round.number, "t": game.table},
+        game_approve(
+            game=game, user=request.user, expected_version=-1 if expected is None else expected
         )
-    return redirect("game-hands", event.slug, game.pk)
+    except ConflictError:
+        messages.error(request, STALE_APPROVAL)
+        return redirect(*back)
+    except ServiceError as exc:
+        if exc.code == "table.not_waiting" and game.finished:
+            # Approved by a first tap whose answer was not seen, or settled meanwhile.
+            messages.info(request, _("Round %(r)d table %(t)d's result is final already.") % where)
+        else:
+            messages.error(request, error_text(exc))
+        return redirect(*back)
+    messages.success(request, _("Round %(r)d table %(t)d is approved.") % where)
+    if game.mode == "scores":
+        return redirect("round-sheet", event.slug, game.round.number)
+    return redirect(*back)
 
 
 @organizer_required

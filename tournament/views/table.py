@@ -16,6 +16,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -26,7 +27,7 @@ from django.views.decorators.http import require_http_methods
 from tournament.forms.base import ServiceForm
 from tournament.forms.games import HandForm, ScoresForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
-from tournament.models import TableLink
+from tournament.models import Seat, TableLink
 from tournament.selectors.conditions import game_conditions
 from tournament.selectors.games import game_sheet
 from tournament.selectors.tables import round_clock, table_link_by_code, table_link_by_token
@@ -43,6 +44,7 @@ from tournament.services.tables import (
 from tournament.services.throttle import Throttled, client_address, guess_take
 from tournament.views.entry import (
     _rebased,
+    entered_result,
     hand_conflict,
     hand_form_kwargs,
     hand_save,
@@ -55,6 +57,9 @@ from tournament.views.entry import (
 
 PHONE_KEY = "table-phone"  # a random id per phone: the entering phone cannot confirm
 SEAT_KEY = "table-seat"  # [token, seat]: the one seat this phone has proved, at one table
+# The token of the table whose result this phone has just confirmed: its next visit (the
+# confirmation's redirect) says so; later ones answer as any closed link does.
+CONFIRMED_KEY = "table-confirmed"
 
 
 def _code_field(label: Any) -> forms.CharField:
@@ -145,7 +150,14 @@ GONE = {
 
 def _gone(request: HttpRequest, why: str, link: TableLink | None = None) -> HttpResponse:
     message, status = GONE[why]
-    context = {"message": message, "link": link}
+    context: dict[str, Any] = {"message": message, "link": link}
+    if why == "over" and link is not None:
+        # The result, final: what the phone that just confirmed it reads (with a 200 once,
+        # its own confirmation said), and anyone opening the closed link later.
+        context["seats"] = link.game.seats.select_related("player").order_by("position")
+        context["event"] = link.game.round.event
+        if request.session.pop(CONFIRMED_KEY, None) == link.token:
+            context["confirmed"], status = True, 200
     return render(request, "tournament/table_gone.html", context, status=status)
 
 
@@ -200,6 +212,11 @@ class TablePage:
     def __init__(self, request: HttpRequest, link: TableLink) -> None:
         self.request, self.link = request, link
         self.game = link.game
+        # Its seats with their players, once: the sheet's names and the entered result.
+        prefetch_related_objects(
+            [self.game],
+            Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
+        )
         self.event = self.game.round.event
         self.sheet = game_sheet(self.event, self.game)
         self.names = self.sheet.names
@@ -298,6 +315,7 @@ class TablePage:
         try:
             if action == "confirm":
                 game_confirm(link=self.link, code=code, phone=phone_id(self.request))
+                self.request.session[CONFIRMED_KEY] = self.link.token
             else:
                 game_dispute(link=self.link, code=code, reason=form.cleaned_data["reason"])
         except ServiceError as exc:
@@ -399,7 +417,13 @@ class TablePage:
         context.setdefault("confirm_form", SeatForm())
         context.setdefault("dispute_form", DisputeForm())
         seat = self.seat
+        phone = self.request.session.get(PHONE_KEY)
         context.update(
+            entered=entered_result(event, game),
+            # The phone that entered the result waits: the form it could send is refused.
+            entered_here=game.confirmation == "waiting"
+            and bool(game.submitted_phone)
+            and phone == game.submitted_phone,
             event=event,
             game=game,
             sheet=sheet,
