@@ -131,6 +131,7 @@ def test_the_confirming_phone_is_told_it_worked_and_the_link_closes_after():
     assert "final and in the standings" in page
     for name, score in zip(names(game), SCORES, strict=True):
         assert name in page and f"<td>{score}</td>" in page
+    assert f"Deposits left on the table: {DEPOSITS}" in page
     # Later visits, and the entering phone: the closed link's answer, with the result.
     again = confirming.get(f"/t/{link.token}/")
     assert again.status_code == 410 and "Result confirmed" not in text(again)

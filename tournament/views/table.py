@@ -155,7 +155,8 @@ def _gone(request: HttpRequest, why: str, link: TableLink | None = None) -> Http
         # The result, final: what the phone that just confirmed it reads (with a 200 once,
         # its own confirmation said), and anyone opening the closed link later.
         context["seats"] = link.game.seats.select_related("player").order_by("position")
-        context["event"] = link.game.round.event
+        context["event"] = event = link.game.round.event
+        context["to_top"] = event.rules.leftover_deposits == "top"
         if request.session.pop(CONFIRMED_KEY, None) == link.token:
             context["confirmed"], status = True, 200
     return render(request, "tournament/table_gone.html", context, status=status)
