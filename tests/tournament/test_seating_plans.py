@@ -157,3 +157,35 @@ def test_without_a_plan_the_choice_is_not_offered_and_a_forged_one_is_refused(or
     assert 'value="plan"' not in page
     reply = organizer.post("/events/none/manage/rounds/", {"round": "1", "method": "plan"})
     assert reply.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        # Issue 44: nesting deeper than Python reads was a RecursionError, a 500.
+        (b"[" * 2000, "nested too deeply ([0][0][0][0][0][0]"),
+        (
+            b'{"rounds": [{"tables": ' + b"[" * 5000 + b"]" * 5000 + b"}]}",
+            "nested too deeply (rounds[0].tables[0][0][0]",
+        ),
+        # Numbers no name can be: refused by round and table like any other bad name.
+        (b'{"rounds": [{"tables": [[NaN, "Q1", "Q2", "Q3"]]}]}', "round 1 table 1: a name is"),
+        (b'{"rounds": [{"tables": [[1e999, "Q1", "Q2", "Q3"]]}]}', "round 1 table 1: a name is"),
+        (
+            b'{"rounds": [{"tables": [[' + b"9" * 5000 + b', "Q1", "Q2", "Q3"]]}]}',
+            "round 1 table 1: a name is",
+        ),
+        # A CSV cell beyond the csv module's field limit (128 kB).
+        (b"1,1," + b"Q" * 200_000 + b"\n", "line 1: a row is the round"),
+        (b"x" * 1_000_001, "the plan file is over 1000 kB"),
+    ],
+)
+def test_a_hostile_plan_file_is_refused_on_the_form_and_nothing_is_kept(organizer, content, said):
+    event = make_event(slug="hostile", players=EIGHT)
+    name = "plan.csv" if content.startswith((b"1,", b"x")) else "plan.json"
+    upload = SimpleUploadedFile(name, content)
+    reply = organizer.post("/events/hostile/manage/plan/upload/", {"file": upload})
+    page = text(reply)
+    assert reply.status_code == 400 and said in page, page[-2000:]
+    assert 'name="file"' in page  # the dashboard's upload form, with the error beside it
+    assert not SeatingPlan.objects.filter(event=event).exists()

@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -91,6 +92,27 @@ def test_a_typed_code_opens_its_table_and_wrong_codes_are_counted():
     # Another phone on the same network is not stopped by this one's guesses.
     other = Client().post("/t/", {"code": link.code})
     assert other.status_code == 302
+
+
+def test_refused_codes_leave_no_session_rows_and_a_phone_is_still_counted_as_itself():
+    # Issue 44: every cookie-less try at /t/ made a session row (307 rows from 307 tries).
+    _, games = seated()
+    link = live(games[0])
+    for _ in range(5):
+        assert Client().post("/t/", {"code": "ZZZZZZ"}).status_code == 400
+    assert Session.objects.count() == 0
+    # A phone that keeps its cookies is stopped by its own count, still without a session.
+    phone = Client()
+    for _ in range(LIMITS["code", "phone"]):
+        assert phone.post("/t/", {"code": "ZZZZZZ"}).status_code == 400
+    assert phone.post("/t/", {"code": link.code}).status_code == 429
+    assert Session.objects.count() == 0
+    assert Client().post("/t/", {"code": link.code}).status_code == 302
+    # A forged cookie is no phone id: the try gets one of its own.
+    forged = Client()
+    forged.cookies["table-code-phone"] = "0" * 32
+    assert forged.post("/t/", {"code": "ZZZZZZ"}).status_code == 400
+    assert forged.cookies["table-code-phone"].value.split(":")[0] != "0" * 32
 
 
 def test_the_table_records_hands_as_itself_and_the_log_says_at_which_table():

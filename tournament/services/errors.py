@@ -55,6 +55,9 @@ MESSAGES: dict[str, str] = {
         "this is not a plan: a JSON plan is an object with its rounds, as python -m scoring "
         "seat writes it"
     ),
+    "plan.deep": gettext_noop(
+        "the plan file is nested too deeply ({path}): a plan is rounds of tables of names"
+    ),
     "plan.round_shape": gettext_noop("round {round}: a round is an object with its tables"),
     "plan.csv_row": gettext_noop(
         "line {line}: a row is the round, the table (or bye), then the players East first"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any
 
 from django.db import transaction
 
 from scoring.errors import ScoringError
 from scoring.names import normalize_name
+from scoring.parse import load_json
 from scoring.plans import MAX_ROUNDS, Plan, PlannedRound, plan
 from tournament.models import Event, SeatingPlan
 from tournament.selectors.plans import players_in_play
@@ -88,9 +88,14 @@ def _keep(event: Event, made: Plan, source: str, seed: int | None, user: Any) ->
 
 
 def _from_json(text: str) -> list[dict[str, list[Any]]]:
+    """The event file's reader (scoring.parse.load_json): nesting deeper than Python reads is
+    refused naming where, and a number no name can be (NaN, 1e999, thousands of digits) is
+    left for the name check to refuse by round and table."""
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = load_json(text)
+    except ScoringError as exc:
+        if exc.code == "json.deep":
+            raise ServiceError("plan.deep", "file", path=exc.field) from None
         raise ServiceError("plan.json", "file") from None
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if not isinstance(rounds, list):
@@ -110,7 +115,12 @@ def _from_csv(text: str) -> list[dict[str, list[Any]]]:
     """round, table, then the table's players East first; `bye` (抜け番) in the table column
     seats its players out. A header row (round, table, …) is skipped."""
     rounds: dict[int, dict[str, Any]] = {}
-    for line, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(enumerate(reader, start=1))
+    except csv.Error:  # a cell over the csv module's 128 kB: no name is
+        raise ServiceError("plan.csv_row", "file", line=reader.line_num) from None
+    for line, row in rows:
         cells = [c.strip() for c in row]
         if not any(cells):
             continue

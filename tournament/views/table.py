@@ -15,6 +15,7 @@ import secrets
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
@@ -41,7 +42,7 @@ from tournament.services.tables import (
     normalize_code,
     table_seat_prove,
 )
-from tournament.services.throttle import Throttled, client_address, guess_take
+from tournament.services.throttle import WINDOW, Throttled, client_address, guess_take
 from tournament.views.entry import (
     _rebased,
     entered_result,
@@ -60,6 +61,8 @@ SEAT_KEY = "table-seat"  # [token, seat]: the one seat this phone has proved, at
 # The token of the table whose result this phone has just confirmed: its next visit (the
 # confirmation's redirect) says so; later ones answer as any closed link does.
 CONFIRMED_KEY = "table-confirmed"
+# /t/'s count of a phone that has no session: a cookie, not a session row per try.
+CODE_PHONE_COOKIE = "table-code-phone"
 
 
 def _code_field(label: Any) -> forms.CharField:
@@ -120,18 +123,44 @@ def table_code(request: HttpRequest) -> HttpResponse:
         return render(request, "tournament/table_code.html", {"form": form})
     if not form.is_valid():
         return render(request, "tournament/table_code.html", {"form": form}, status=400)
+    phone, new_phone = _code_phone(request)
     try:
-        guess = guess_take("code", phone=phone_id(request), address=client_address(request))
+        guess = guess_take("code", phone=phone, address=client_address(request))
     except Throttled as stop:
         form.add_error("code", _wait_text(stop))
         page = render(request, "tournament/table_code.html", {"form": form}, status=429)
-        return _stopped(page, stop)
-    link = table_link_by_code(normalize_code(form.cleaned_data["code"]))
-    if link is not None:
-        guess.right()
-        return redirect("table-page", link.token)
-    form.add_error("code", _("No open table has this code. Check the sheet on the table."))
-    return render(request, "tournament/table_code.html", {"form": form}, status=400)
+        response = _stopped(page, stop)
+    else:
+        link = table_link_by_code(normalize_code(form.cleaned_data["code"]))
+        if link is not None:
+            guess.right()
+            return redirect("table-page", link.token)
+        form.add_error("code", _("No open table has this code. Check the sheet on the table."))
+        response = render(request, "tournament/table_code.html", {"form": form}, status=400)
+    if new_phone:
+        response.set_signed_cookie(
+            CODE_PHONE_COOKIE,
+            phone,
+            salt=CODE_PHONE_COOKIE,
+            max_age=WINDOW,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
+
+
+def _code_phone(request: HttpRequest) -> tuple[str, bool]:
+    """The id /t/ counts this phone's wrong codes under, and whether it is new (then sent as
+    a cookie): the session's phone id when it has one, else the phone's own signed cookie —
+    never a session made for a try, since a client sending no cookies left a session row per
+    refused try (issue 44)."""
+    phone = request.session.get(PHONE_KEY)
+    if not (isinstance(phone, str) and len(phone) == 32):
+        phone = request.get_signed_cookie(CODE_PHONE_COOKIE, None, salt=CODE_PHONE_COOKIE)
+    if isinstance(phone, str) and len(phone) == 32:
+        return phone, False
+    return secrets.token_hex(16), True
 
 
 # A link that opens nothing says why, never another table's game.
