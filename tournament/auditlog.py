@@ -50,7 +50,7 @@ ACTIONS = {
     "plan.remove": gettext_lazy("Seating plan removed"),
     "game.seats": gettext_lazy("Seats swapped"),
     "checkin.require": gettext_lazy("Check-in"),
-    "checkin.mark": gettext_lazy("Checked in by the organizer"),
+    "checkin.mark": gettext_lazy("Check-in by the organizer"),  # ticked, or undone
     "checkin.self": gettext_lazy("Checked in"),
     "checkin.withdraw_absent": gettext_lazy("Absent players withdrawn"),
     "teams.set": gettext_lazy("Teams set"),
@@ -223,6 +223,24 @@ def entry_sentence(entry: AuditEntry) -> str:
     return entry.summary if text is None else text
 
 
+CHECKED_IN_BY = {
+    "phone": gettext_lazy("checked in on a phone"),
+    "organizer": gettext_lazy("checked in by an organizer"),
+}
+
+
+def _checkin_state(before: Any, after: dict[str, Any]) -> str:
+    """Present or not; an undo says how the check-in it undid was made (a phone's, issue 44)."""
+    if after.get("present"):
+        return _("present")
+    if isinstance(before, dict) and before.get("present"):
+        how = CHECKED_IN_BY.get(before.get("by") or "")
+        if how:
+            return _("check-in undone (it was %(how)s)") % {"how": how}
+        return _("check-in undone")
+    return _("not present")
+
+
 def _settings(action: str, before: Any, after: Any) -> str | None:
     """The round clock, table links, who enters results, a deleted event, a seating plan: each
     in words."""
@@ -241,8 +259,7 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
             return _("Only players checked in are seated.")
         return _("Every player in play is seated, checked in or not.")
     if action in ("checkin.mark", "checkin.self") and after:
-        state = _("present") if after.get("present") else _("not present")
-        return f"{after.get('player')}: {state}"
+        return f"{after.get('player')}: {_checkin_state(before, after)}"
     if action == "checkin.withdraw_absent" and after:
         return _names(after.get("players") or [])
     if action == "clock.minutes" and after:

@@ -167,5 +167,9 @@
   if (document.fonts) document.fonts.ready.then(() => { layout = null; show(); });
   setInterval(() => { page += 1; show(); }, PAGE_SECONDS * 1000);
   setInterval(refresh, (parseInt(box.dataset.interval, 10) || 30) * 1000);
+  // The check-in code changes every few minutes (the one before still works a while): the
+  // page is drawn again when it does, a second late so the server is surely past the change.
+  const code = document.querySelector("[data-reload-in]");
+  if (code) setTimeout(() => window.location.reload(), (parseInt(code.dataset.reloadIn, 10) + 1) * 1000);
   window.addEventListener("resize", () => { layout = null; show(); });
 })();

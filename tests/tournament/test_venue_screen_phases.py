@@ -18,6 +18,7 @@ from tests.tournament.organize_support import text
 from tests.tournament.test_tournament_day import finish
 from tournament.models import Game, Round
 from tournament.selectors.tables import round_phase, round_seating, stage_in_play
+from tournament.services.checkin import checkin_code_shown
 from tournament.services.clock import round_clock_start
 from tournament.services.games import game_correct
 from tournament.services.rounds import round_seat
@@ -199,7 +200,7 @@ def test_the_addresses_read_as_words_and_as_qr_codes(client):
         sent = f"http://testserver/events/{quote('秋の大会')}/{path}/"
         qr = segno.make(sent, error="m").svg_inline(omitsize=True)
         assert qr in html  # the code of the address as sent, drawn here (no image fetched)
-    assert "コード" in page and "AB12CD" in page
+    assert "コード" in page and checkin_code_shown(event) in page
     # Play begun: the check-in and the seat finder give way to the standings.
     round_clock_start_at(event)
     assert "screen-link" not in screen(client, event)
@@ -220,5 +221,5 @@ def test_by_the_final_the_screen_no_longer_asks_anyone_to_check_in(client):
     page = screen(client, event)
     kinds = re.findall(r'<figure class="screen-link" data-link="(\w+)">', page)
     assert kinds == ["seat"]
-    assert "AB12CD" not in page
+    assert checkin_code_shown(event) not in page
     assert "決勝 · 第7回戦" in page

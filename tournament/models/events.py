@@ -138,6 +138,22 @@ class Entry(models.Model):
     # count for the others at the table, never for a ranking of their own.
     substitute = models.BooleanField(_("substitute"), default=False)
     present = models.BooleanField(_("checked in"), default=False)
+    # How (issue 44): on the player's own phone, or ticked by an organizer — the dashboard
+    # shows it beside each player so a stranger's check-ins stand out. "" while not checked in
+    # (and for check-ins made before this was recorded).
+    CHECKED_IN_BY_PHONE = "phone"
+    CHECKED_IN_BY_ORGANIZER = "organizer"
+    checked_in_by = models.CharField(
+        _("checked in by"),
+        max_length=10,
+        blank=True,
+        default="",
+        choices=[
+            ("", _("not recorded")),
+            (CHECKED_IN_BY_PHONE, _("own phone")),
+            (CHECKED_IN_BY_ORGANIZER, _("organizer")),
+        ],
+    )
     # The player's figures over the event's finished games, kept by every write that changes a
     # result (services/standings.py) so standings read one row per player, never every seat.
     # `results` holds each game as [round, points, rank, chips] (points a string: exact), by
@@ -166,6 +182,10 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=Q(firsts__lte=models.F("games")),
                 name="tournament_entry_firsts_within_games",
+            ),
+            models.CheckConstraint(
+                condition=Q(present=True) | Q(checked_in_by=""),
+                name="tournament_entry_checked_in_by_only_present",
             ),
         ]
 

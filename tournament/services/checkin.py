@@ -1,15 +1,22 @@
 """Check-in (issue 33): who came. When an event seats only players checked in, a player checks
-in on the event's page with their name and the event's code (shown at the venue), or the
-organizer ticks them; a latecomer is checked in between rounds; a no-show for the whole event
-is withdrawn in one step. Seating (services/rounds.py) then seats the players present; the
-rest sit out, recorded as not checked in."""
+in on the event's page with their name and the code shown at the venue, or the organizer ticks
+them; a latecomer is checked in between rounds; a no-show for the whole event is withdrawn in
+one step. Seating (services/rounds.py) then seats the players present; the rest sit out,
+recorded as not checked in.
+
+Issue 44: the code on the screen changes every few minutes (a photo of it goes stale), and a
+phone checks in one player, its own (the view keeps whom in the phone's session); the entry
+records how it was checked in, so the organizer sees and can undo a phone's check-in."""
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event
@@ -19,6 +26,9 @@ from tournament.services.locks import event_lock
 from tournament.services.tables import CODE_ALPHABET, normalize_code
 
 CHECKIN_CODE_LENGTH = 4  # typed on a phone at the door: short, and rate-limited per client
+# The code shown changes every window; the one before stays good, so a code read just before
+# the change still works, and a photo of the screen is useless ten minutes on.
+CHECKIN_CODE_SECONDS = 5 * 60
 
 
 def _new_code() -> str:
@@ -47,31 +57,94 @@ def checkin_require(*, event: Event, required: bool, user: Any = None) -> Event:
 
 @transaction.atomic
 def checkin_mark(*, entry: Entry, present: bool, user: Any = None) -> Entry:
-    """The organizer ticks a player present (or not)."""
+    """The organizer ticks a player present, or undoes a check-in (a phone's too: the player's
+    phone is then free to check in the right player). The log says how it had been made."""
     event_lock(entry.event_id)
+    entry.refresh_from_db(fields=["present", "checked_in_by"])
+    before = {"present": entry.present, "by": entry.checked_in_by}
+    if bool(present) == entry.present:
+        return entry  # a second tap of the same button changes nothing
     entry.present = bool(present)
-    entry.save(update_fields=["present"])
+    entry.checked_in_by = Entry.CHECKED_IN_BY_ORGANIZER if present else ""
+    entry.save(update_fields=["present", "checked_in_by"])
     change_record(
         event=entry.event,
         user=user,
         action="checkin.mark",
         summary=f"{entry.player.name} {'present' if present else 'not present'}",
+        before=before,
         after={"player": entry.player.name, "present": entry.present},
     )
     return entry
 
 
-def checkin_code_right(event: Event, code: str) -> bool:
-    """Whether `code` is the event's check-in code (typed any case, spaces and dashes aside)."""
-    wanted = event.checkin_code.encode()
-    return bool(wanted) and secrets.compare_digest(normalize_code(code).encode(), wanted)
+def _now() -> datetime:
+    """The time the code is read at (one name, so a test can stop the clock)."""
+    return timezone.now()
+
+
+def _window(at: datetime | None) -> int:
+    return int((at or _now()).timestamp()) // CHECKIN_CODE_SECONDS
+
+
+def _code_in(event: Event, window: int) -> str:
+    """The code shown in `window`: from the event's secret (`checkin_code`, never shown) and
+    the site's key, so nobody can work out the next code from the ones they saw."""
+    digest = salted_hmac(
+        "tournament.checkin.code", f"{event.pk}:{event.checkin_code}:{window}", algorithm="sha256"
+    ).digest()
+    number = int.from_bytes(digest[:8], "big")
+    chars = []
+    for _ in range(CHECKIN_CODE_LENGTH):
+        number, digit = divmod(number, len(CODE_ALPHABET))
+        chars.append(CODE_ALPHABET[digit])
+    return "".join(chars)
+
+
+def checkin_code_shown(event: Event, *, at: datetime | None = None) -> str:
+    """The code the venue screen and the dashboard show now (or at `at`); "" without check-in."""
+    return _code_in(event, _window(at)) if event.checkin_code else ""
+
+
+def checkin_code_seconds_left(*, at: datetime | None = None) -> int:
+    """Seconds until the code shown changes (the screen reloads then to show the new one)."""
+    now = (at or _now()).timestamp()
+    return max(1, int((_window(at) + 1) * CHECKIN_CODE_SECONDS - now))
+
+
+def checkin_code_right(event: Event, code: str, *, at: datetime | None = None) -> bool:
+    """Whether `code` is the code shown now or in the window before (typed any case and width,
+    spaces and dashes aside). Older codes are refused: a photo of yesterday's screen is no key."""
+    if not event.checkin_code:
+        return False
+    typed = normalize_code(code).encode()
+    window = _window(at)
+    # Both compared, whichever matches: the time taken says nothing about which one was right.
+    matches = [
+        secrets.compare_digest(typed, _code_in(event, w).encode()) for w in (window, window - 1)
+    ]
+    return any(matches)
+
+
+def checkin_phone_player(event: Event, entry_id: Any) -> Entry | None:
+    """The player this phone checked in (`entry_id` from its session), while they stay checked
+    in: once the organizer undoes it, the phone may check in someone else."""
+    if not isinstance(entry_id, int):
+        return None
+    return (
+        Entry.objects.select_related("player")
+        .filter(pk=entry_id, event=event, present=True)
+        .first()
+    )
 
 
 @transaction.atomic
-def checkin_self(*, event: Event, name: str) -> Entry:
-    """A player checks themself in by name (the view has checked the event's code and counts
-    the wrong ones). Refused when the event does not take check-ins, or the name is not a
-    player of the event in play."""
+def checkin_self(*, event: Event, name: str, phone_player: Any = None) -> Entry:
+    """A player checks themself in by name on their phone (the view has checked the code shown
+    at the venue and counts the wrong ones). A phone checks in one player, its own:
+    `phone_player` is the entry it checked in before, and another name is refused while that
+    player stays checked in. Refused too when the event does not take check-ins, or the name
+    is not a player of the event in play."""
     event_lock(event.pk)
     event.refresh_from_db(fields=["checkin_required"])
     if not event.checkin_required:
@@ -79,18 +152,37 @@ def checkin_self(*, event: Event, name: str) -> Entry:
     with engine_errors("name"):
         name = normalize_name(name, "name")
     entry = _entry_named(event, name)
+    held = checkin_phone_player(event, phone_player)
+    if held is not None and held.pk != entry.pk:
+        raise ServiceError("checkin.phone_taken", "name", name=held.player.name)
+    return checkin_proved(entry=entry, by=Entry.CHECKED_IN_BY_PHONE)
+
+
+@transaction.atomic
+def checkin_proved(*, entry: Entry, by: str) -> Entry:
+    """Check in a player whose identity is already proved — today their phone with the code
+    shown at the venue (checkin_self); with sign-up (issue 50), their private link, which needs
+    no code. Refused when the event does not take check-ins or the player is withdrawn;
+    checking in a player present already changes nothing."""
+    event = entry.event
+    event_lock(event.pk)
+    event.refresh_from_db(fields=["checkin_required"])
+    if not event.checkin_required:
+        raise ServiceError("checkin.closed", "name")
+    entry.refresh_from_db(fields=["present", "withdrawn", "checked_in_by"])
     name = entry.player.name
     if entry.withdrawn:
         raise ServiceError("checkin.withdrawn", "name", name=name)
     if not entry.present:
         entry.present = True
-        entry.save(update_fields=["present"])
+        entry.checked_in_by = by
+        entry.save(update_fields=["present", "checked_in_by"])
         change_record(
             event=event,
             user=None,
             action="checkin.self",
             summary=f"{name} checked in",
-            after={"player": name, "present": True},
+            after={"player": name, "present": True, "by": by},
         )
     return entry
 

@@ -47,7 +47,14 @@ MESSAGES: dict[str, str] = {
         "spaces included, or ask the organizer"
     ),
     "checkin.withdrawn": gettext_noop("{name} is withdrawn from this event: ask the organizer"),
-    "checkin.code_wrong": gettext_noop("that is not this event's check-in code"),
+    "checkin.code_wrong": gettext_noop(
+        "that is not the check-in code shown now: it changes every 5 minutes, type the one on "
+        "the venue screen"
+    ),
+    "checkin.phone_taken": gettext_noop(
+        "this phone has checked in {name} already: a phone checks in one player, its own. "
+        "If that was wrong, ask the organizer to undo it"
+    ),
     # --- whole-day seating plans (services/plans.py) ---
     "plan.too_big": gettext_noop("the plan file is over {most} kB"),
     "plan.encoding": gettext_noop("the plan file is not UTF-8 text"),

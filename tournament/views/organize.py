@@ -57,7 +57,12 @@ from tournament.selectors.tables import (
     table_states,
 )
 from tournament.selectors.teams import event_teams
-from tournament.services.checkin import checkin_mark, checkin_require, withdraw_absent
+from tournament.services.checkin import (
+    checkin_code_shown,
+    checkin_mark,
+    checkin_require,
+    withdraw_absent,
+)
 from tournament.services.clock import (
     event_round_minutes_set,
     game_extra_minutes,
@@ -194,6 +199,7 @@ def _dashboard(
             "active": (active := sum(1 for e in in_play)),
             "present": (present := sum(1 for e in in_play if e.present)),
             "absent_count": active - present,
+            "checkin_code": checkin_code_shown(event),  # changes every few minutes
             "table_size": table_size(event),
             "rounds": rounds,
             "state_round": state_round,
@@ -718,9 +724,10 @@ def checkin_require_view(request: HttpRequest, event: Event) -> HttpResponse:
     required = request.POST.get("required") == "1"
     checkin_require(event=event, required=required, user=request.user)
     if required:
-        said = _("Only players checked in are seated now. The check-in code is %(code)s.") % {
-            "code": event.checkin_code
-        }
+        said = _(
+            "Only players checked in are seated now. The check-in code is %(code)s; it changes "
+            "every 5 minutes, on the venue screen and here."
+        ) % {"code": checkin_code_shown(event)}
     else:
         said = _("Every player in play is seated again, checked in or not.")
     messages.success(request, said)
@@ -733,7 +740,14 @@ def checkin_mark_view(request: HttpRequest, event: Event, entry_id: int) -> Http
     entry = get_object_or_404(
         Entry.objects.select_related("player", "event"), pk=entry_id, event=event
     )
-    checkin_mark(entry=entry, present=request.POST.get("present") == "1", user=request.user)
+    present = request.POST.get("present") == "1"
+    checkin_mark(entry=entry, present=present, user=request.user)
+    if not present:
+        messages.success(
+            request,
+            _("%(name)s's check-in is undone: their phone may check in again.")
+            % {"name": entry.player.name},
+        )
     return redirect(reverse("event-manage", args=[event.slug]) + "#players-h")
 
 

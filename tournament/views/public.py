@@ -65,7 +65,13 @@ from tournament.selectors.tables import (
     stage_in_play,
 )
 from tournament.selectors.teams import has_teams
-from tournament.services.checkin import checkin_code_right, checkin_self
+from tournament.services.checkin import (
+    checkin_code_right,
+    checkin_code_seconds_left,
+    checkin_code_shown,
+    checkin_phone_player,
+    checkin_self,
+)
 from tournament.services.errors import ServiceError
 from tournament.services.throttle import Throttled, client_address, guess_take
 from tournament.views.conditional import (
@@ -298,8 +304,9 @@ def _screen_query(request: HttpRequest, event: Event, phase: RoundPhase) -> Stan
 def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list[dict[str, Any]]:
     """The addresses the room's screen gives the players, each as a QR code and as text a
     person can read and type (an IRI: /events/秋の大会/seat/, not %E7%A7%8B…): check in while
-    check-in is open and play has not begun; find your seat once a round is seated. The QR
-    code holds the address as sent (ASCII), which every phone's camera opens."""
+    check-in is open and play has not begun (with the code shown now); find your seat once a
+    round is seated. The QR code holds the address as sent (ASCII), which every phone's camera
+    opens."""
     routes = []
     if event.checkin_required and phase.phase != "play" and _checking_in(event, phase):
         routes.append(("checkin", "event-checkin"))
@@ -311,14 +318,18 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
         address = uri_to_iri(uri)
         # A line may break after a slash of the path, not inside the host or an event's name.
         parts = re.sub(r"(?<=[^/])/(?=[^/])", "/<wbr>", str(escape(address)))
-        links.append(
-            {
-                "kind": kind,
-                "address": address,
-                "address_html": mark_safe(parts),
-                "qr": qr_svg(uri, sized=False),
-            }
-        )
+        link = {
+            "kind": kind,
+            "address": address,
+            "address_html": mark_safe(parts),
+            "qr": qr_svg(uri, sized=False),
+        }
+        if kind == "checkin":
+            # Drawn with the page, never in the cached body: the code changes every few
+            # minutes, and the screen reloads itself when it does (screen.js, data-reload-in).
+            link["code"] = checkin_code_shown(event)
+            link["reload_in"] = checkin_code_seconds_left()
+        links.append(link)
     return links
 
 
@@ -704,12 +715,18 @@ def _player_body(player: Player) -> dict[str, Any]:
     return {"title": player.name, "intro": intro, "sections": sections}
 
 
+CHECKIN_KEY = "checkin:{event}"  # the session's note of the player this phone checked in
+
+
 @never_cache
 @require_http_methods(["GET", "POST"])
 def event_checkin(request: HttpRequest, slug: str) -> HttpResponse:
-    """A player checks in at the venue: name and the event's code (shown there). Wrong codes
-    count per phone and per address (services/throttle.py); a right one gives its try back."""
+    """A player checks in at the venue: name and the code shown there (it changes every few
+    minutes). Wrong codes count per phone and per address (services/throttle.py); a right one
+    gives its try back. A phone checks in one player, its own: once it has, it says whom and
+    refuses another name until the organizer undoes that check-in."""
     event = get_object_or_404(Event, slug=slug)
+    held = checkin_phone_player(event, request.session.get(CHECKIN_KEY.format(event=event.pk)))
     form = CheckinForm(request.POST or None)
     status = 200
     if form.is_bound:
@@ -718,7 +735,8 @@ def event_checkin(request: HttpRequest, slug: str) -> HttpResponse:
             status = _checkin_try(request, event, form)
             if status == 302:
                 return redirect("event-checkin", event.slug)
-    return render(request, "tournament/checkin.html", {"event": event, "form": form}, status=status)
+    context = {"event": event, "form": form, "held": held}
+    return render(request, "tournament/checkin.html", context, status=status)
 
 
 def _checkin_try(request: HttpRequest, event: Event, form: CheckinForm) -> int:
@@ -742,11 +760,15 @@ def _checkin_try(request: HttpRequest, event: Event, form: CheckinForm) -> int:
         form.add_service_error(ServiceError("checkin.code_wrong", "code"))
         return 400
     guess.right()
+    key = CHECKIN_KEY.format(event=event.pk)
     try:
-        entry = checkin_self(event=event, name=form.cleaned_data["name"])
+        entry = checkin_self(
+            event=event, name=form.cleaned_data["name"], phone_player=request.session.get(key)
+        )
     except ServiceError as exc:
         form.add_service_error(exc)
         return 400
+    request.session[key] = entry.pk
     messages.success(
         request, _("%(name)s is checked in. Wait for the seating.") % {"name": entry.player.name}
     )
