@@ -48,6 +48,7 @@ demo: $(STAMP)
 # off) on $(BIND), behind your TLS proxy. SECRET_KEY from the environment, or made once into
 # .secret-key (kept: sessions survive a restart). The server refuses to start without its
 # static files rather than failing every page.
+# gunicorn.conf.py: gunicorn believes X-Forwarded-Proto only with BEHIND_PROXY, as Django does.
 # Without REDIS_URL the guess counts and the cache live in one process's memory: one worker
 # (threads for the concurrency), so a limit counts every guess; with Redis, two workers.
 BIND ?= 127.0.0.1:8001
@@ -59,8 +60,8 @@ serve: $(STAMP)
 	export SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" && \
 	  $(PY) manage.py migrate --no-input && \
 	  $(PY) manage.py collectstatic --no-input -v0 && \
-	  exec $(VENV)/bin/gunicorn tournament.wsgi -b $(BIND) -w $(WORKERS) --threads $(THREADS) \
-	    --access-logfile -
+	  exec $(VENV)/bin/gunicorn tournament.wsgi -c gunicorn.conf.py -b $(BIND) -w $(WORKERS) \
+	    --threads $(THREADS) --access-logfile -
 
 # Figures for docs/performance.md: a 1,024-player event on PostgreSQL and SQLite, the engine.
 BENCH_STAMP := $(VENV)/.bench
