@@ -65,11 +65,16 @@ def _or_local(method: F) -> F:
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, stand_in: str = "", stand_in_entries: int = LOCAL_ENTRIES, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        # Named by its cache, not by this client: Django makes a client per thread, and the
+        # guess counts are a limit only if every thread of the process counts in one memory
+        # (issue 44: one phone had 80 wrong seat codes checked, the limit 10, thread by thread).
         self.local = LocMemCache(
-            f"redis-stand-in-{id(self)}", {"OPTIONS": {"MAX_ENTRIES": LOCAL_ENTRIES}}
+            f"redis-stand-in-{stand_in or id(self)}", {"OPTIONS": {"MAX_ENTRIES": stand_in_entries}}
         )
         self.down_until = 0.0
         self.down_since: float | None = None
@@ -123,4 +128,9 @@ class RedisCacheClient(DjangoRedisCacheClient):
 class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._class = RedisCacheClient
+        self._class = functools.partial(
+            RedisCacheClient,
+            stand_in=f"{self.key_prefix}@{server}",
+            # Many for the guess counts: a stand-in full of pages must not cull a lock.
+            stand_in_entries=params.get("STAND_IN_ENTRIES", LOCAL_ENTRIES),
+        )

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Over DATA_UPLOAD_MAX_NUMBER_FILES: back to the form, told so, not a bare 400 (below).
+    "tournament.upload_limit.TooManyFilesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -131,6 +133,7 @@ def _cache(prefix: str, timeout: int, local_entries: int) -> dict[str, object]:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": prefix,
             "TIMEOUT": timeout,
+            "STAND_IN_ENTRIES": local_entries,  # the process's memory while Redis is away
             # A Redis that hangs costs a page a quarter of a second, not a worker's minute.
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
@@ -222,6 +225,9 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 # before it is parsed when larger; a paste of names when longer.
 EVENT_FILE_MAX_BYTES = int(os.environ.get("EVENT_FILE_MAX_BYTES", str(20 * 1024 * 1024)))
 PASTE_MAX_NAMES = int(os.environ.get("PASTE_MAX_NAMES", "10000"))
+# Files in one form: a round of a large online qualifier's Tenhou logs (the upload's limit,
+# services/tenhou.MAX_LOGS). Django's default, 100, refused 101–200 with a bare 400.
+DATA_UPLOAD_MAX_NUMBER_FILES = 200
 
 # Errors reach stderr with their traceback and the request id (what gunicorn and systemd
 # collect), and mail to ADMINS when it is set ("Ann <ann@example.org>, bob@example.org").

@@ -15,6 +15,7 @@ from scoring.tenhou import read_log
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
 from tournament.models import AuditEntry, Game, Hand
+from tournament.services.tenhou import MAX_LOGS
 
 pytestmark = pytest.mark.django_db
 
@@ -215,3 +216,41 @@ def test_a_mahjong_soul_game_imports_into_a_mahjongsoul_event(tmp_path, capsys):
     with pytest.raises(CommandError, match=r"mahjongsoul\.json") as refused:
         call_command("import_tenhou", tenhou.slug, "1", str(path))
     assert refused.value.returncode == 2
+
+
+def junk_logs(count: int) -> list[SimpleUploadedFile]:
+    return [SimpleUploadedFile(f"log{i:03d}.mjlog", b"not a log") for i in range(count)]
+
+
+def test_the_form_takes_the_200_logs_it_promises_and_each_reaches_the_check():
+    # Issue 44: 101–200 files were Django's bare "Bad Request (400)" (its default limit 100).
+    assert MAX_LOGS == 200
+    event = tenhou_event(DOUBLE_RON)
+    client = logged_in(organizer_for(event))
+    page = text(client.get(url("round-tenhou", event.slug, 1)))
+    assert "at most 200 files at once" in page
+    response = client.post(url("round-tenhou", event.slug, 1), {"round": 1, "logs": junk_logs(200)})
+    page = text(response)
+    # The form, its error beside the upload naming the first file: every file was read.
+    assert response.status_code == 400 and "id_logs_error" in page and "log000.mjlog" in page
+    assert nothing_written()
+
+
+def test_more_files_than_that_go_back_to_the_form_told_the_limit_in_the_site_s_words():
+    event = tenhou_event(DOUBLE_RON)
+    client = logged_in(organizer_for(event), HTTP_ACCEPT_LANGUAGE="ja")
+    form_page = url("round-tenhou", event.slug, 1)
+    response = client.post(
+        form_page,
+        {"round": 1, "logs": junk_logs(201)},
+        HTTP_REFERER=f"http://testserver{form_page}",
+    )
+    assert response.status_code == 303 and response["Location"] == f"http://testserver{form_page}"
+    page = text(client.get(response["Location"]))
+    assert "一度に送れるファイルは 200 個までです" in page and 'name="logs"' in page
+    assert nothing_written()
+    # Sent from elsewhere (or without a Referer): back to the page the form posted to.
+    response = client.post(
+        form_page, {"round": 1, "logs": junk_logs(201)}, HTTP_REFERER="https://evil.example/"
+    )
+    assert response.status_code == 303 and response["Location"] == form_page

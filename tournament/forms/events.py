@@ -19,7 +19,7 @@ from tournament.forms.base import ADDRESS_HELP, ServiceForm
 from tournament.i18n import error_text, rules_name
 from tournament.models import FORMAT_CHOICES, Venue
 from tournament.services.penalties import MOST as PENALTY_MOST
-from tournament.services.tenhou import LogFile
+from tournament.services.tenhou import MAX_LOGS, LogFile
 
 SEPARATORS = str.maketrans({"\t": "\n", ",": "\n", "、": "\n"})
 
@@ -343,12 +343,17 @@ class TenhouImportForm(ServiceForm):
     round = forms.IntegerField(label=_("Round"), min_value=1, max_value=999)
     logs = MultipleFileField(
         label=_("Game logs"),
-        help_text=_(
-            "Tenhou logs: the .mjlog (XML) file, or the JSON of tenhou.net/6. One game per "
-            "file; players are matched to this event's players by name."
-        ),
         widget=MultipleFileInput(attrs={"accept": ".mjlog,.xml,.json,.txt"}),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The limit promised is the one the site holds to (settings.DATA_UPLOAD_MAX_NUMBER_FILES).
+        self.fields["logs"].help_text = _(
+            "Tenhou logs: the .mjlog (XML) file, or the JSON of tenhou.net/6. One game per "
+            "file, at most %(most)d files at once; players are matched to this event's players "
+            "by name."
+        ) % {"most": MAX_LOGS}
 
     def log_files(self) -> list[LogFile]:
         """The uploads, read (each at most a little over a log's limit: the engine refuses

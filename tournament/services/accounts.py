@@ -1,6 +1,9 @@
-"""Log-in throttling: a few wrong passwords for one account, or many from one address, and
-log-ins stop for a while — even with the right password — so guessing gets nowhere. Both
-log-ins (the site's and the admin's) count here, in the guess counts of services/throttle.py."""
+"""Log-in throttling: a few wrong passwords for one account from one address, or many from one
+address, and log-ins from there stop for a while — even with the right password — so guessing
+gets nowhere, while the organizer logging in from anywhere else is not stopped by them. One
+account's wrong passwords from every address have a ceiling of their own, far higher: only
+many addresses reach it. Both log-ins (the site's and the admin's) count here, in the guess
+counts of services/throttle.py."""
 
 from __future__ import annotations
 
@@ -22,9 +25,16 @@ def login_account(username: str) -> str:
 
 
 def login_guess(username: str, address: str | None) -> Guess:
-    """This log-in's place in its account's and its address's counts. Raises Throttled (not
-    even checked: a locked account gives nothing away, right password or not)."""
-    return guess_take("login", account=login_account(username), address=address)
+    """This log-in's place in its account's count at this address, its address's, and its
+    account's from everywhere. Raises Throttled (not even checked: a locked account gives
+    nothing away, right password or not)."""
+    account = login_account(username)
+    return guess_take(
+        "login",
+        account=f"{account}\x00{address or '?'}",  # NUL: no name or address holds one
+        address=address,
+        account_anywhere=account,
+    )
 
 
 def login_failed(username: str, address: str | None) -> None:
@@ -33,6 +43,8 @@ def login_failed(username: str, address: str | None) -> None:
 
 
 def login_succeeded(guess: Guess) -> None:
-    """A right password: its try given back, the account's earlier mistakes forgotten."""
+    """A right password: its try given back, the account's earlier mistakes forgotten (here
+    and everywhere: the owner is back in)."""
     guess.right()
     guess.forget("account")
+    guess.forget("account_anywhere")

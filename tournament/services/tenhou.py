@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 
@@ -20,7 +21,9 @@ from tournament.services.games import game_record
 from tournament.services.locks import event_lock
 from tournament.services.stages import stage_require_open
 
-MAX_LOGS = 200  # one upload: a round of a large online qualifier
+# One upload: a round of a large online qualifier — the site's limit on files in one form,
+# so the form and Django's upload parser agree (settings.py).
+MAX_LOGS: int = settings.DATA_UPLOAD_MAX_NUMBER_FILES
 
 
 @dataclass(frozen=True)

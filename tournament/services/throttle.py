@@ -9,12 +9,21 @@ in the hall) is many phones' worth, a backstop only a script changing phones rea
 never guessed is never counted: a valid table link opens whatever anyone else tried, and a
 right code gives its try back.
 
+A try refused is not a try: it takes no place in any count (issue 44: one phone's 290 refused
+seat codes filled its address's count and locked every phone in the hall out). Counts are
+checked narrowest first (the phone, then the address), so a phone over its own limit never
+reaches its address's count, and a phone is only ever stopped by its own guesses or by its
+address's backstop — which counts only the tries of phones still allowed to guess.
+
 Counts are atomic and shared by every worker: each try takes its place first (`incr` in the
-`guesses` cache, Redis with REDIS_URL: one INCR), then is checked, so forty tries at once
-still let exactly the limit through (a count read and then written lets them all through).
-The `guesses` cache is an alias of its own, so the pages and downloads filling the `default`
-cache never evict a count. If Redis is unreachable, each process counts in its own memory
-until it is back (redis_cache.py; README "Reliability"): a limit then holds per process.
+`guesses` cache, Redis with REDIS_URL: one INCR), then is checked, and a try over a limit
+gives back every place it took, so forty tries at once still let exactly the limit through
+(a count read and then written lets them all through). The `guesses` cache is an alias of
+its own, so the pages and downloads filling the `default` cache never evict a count. If Redis
+is unreachable, each process counts in one memory all its threads share until Redis is back
+(redis_cache.py; README "Reliability"): a limit then holds per process. Counts live in Redis,
+not the database: a worker restart keeps them; a Redis restart keeps what Redis persisted
+(README "Guessing").
 """
 
 from __future__ import annotations
@@ -35,8 +44,12 @@ WINDOW = 15 * 60  # seconds a count lasts from its first guess
 
 # (what is guessed, who guesses): tries within WINDOW.
 LIMITS: dict[tuple[str, str], int] = {
-    ("login", "account"): 5,  # wrong passwords for one account, from anywhere
+    # Wrong passwords for one account from one address: a stranger elsewhere cannot lock the
+    # organizer out (issue 44); the one address guessing is stopped.
+    ("login", "account"): 5,
     ("login", "address"): 20,  # wrong passwords from one address, any accounts
+    # One account from every address: a ceiling only many addresses (20 at 5 each) reach.
+    ("login", "account_anywhere"): 100,
     ("seat", "phone"): 10,  # wrong seat codes from one phone, any tables
     ("seat", "address"): 300,
     ("code", "phone"): 30,  # wrong table codes typed at /t/ from one phone
@@ -103,8 +116,7 @@ class Guess:
 
     def right(self) -> None:
         for key in self.keys.values():
-            with contextlib.suppress(ValueError):  # expired meanwhile: nothing to give back
-                _cache().decr(key)
+            _give_back(key)
 
     def forget(self, who: str) -> None:
         """Start `who`'s count again (a right log-in: the account's; the address keeps the
@@ -127,13 +139,23 @@ def _count(key: str) -> int:
         return 1
 
 
+def _give_back(key: str) -> None:
+    with contextlib.suppress(ValueError):  # expired meanwhile: nothing to give back
+        _cache().decr(key)
+
+
 def guess_take(kind: str, **who: str | None) -> Guess:
-    """Take this try's place in each count of `kind` (`phone=…`, `address=…`, `account=…`;
-    a None is not counted). Raises Throttled — the try not made — if any count was full."""
+    """Take this try's place in each count of `kind` (`phone=…`, `address=…`, `account=…`,
+    narrowest first; a None is not counted). Raises Throttled — the try not made, and no
+    place kept in any count — if one was full."""
     counts = _counts(kind, who)
-    full = [key for key, limit in counts.values() if _count(key) > limit]
-    if full:
-        raise Throttled(_wait(full))
+    taken: list[str] = []
+    for key, limit in counts.values():
+        taken.append(key)
+        if _count(key) > limit:
+            for place in taken:
+                _give_back(place)
+            raise Throttled(_wait([key]))
     return Guess({w: key for w, (key, _limit) in counts.items()})
 
 

@@ -230,7 +230,7 @@ def table_seat(request: HttpRequest, token: str, code: str) -> HttpResponse:
         return link
     page = TablePage(request, link)
     form = page.context["seat_form"] = SeatForm({"code": code})
-    outcome = page.prove(code, form) if form.is_valid() else 400
+    outcome = page.prove(code, form, slip=True) if form.is_valid() else 400
     return outcome if isinstance(outcome, HttpResponse) else page.render(outcome)
 
 
@@ -294,22 +294,23 @@ class TablePage:
     def reload(self) -> HttpResponse:
         return redirect("table-page", self.link.token)
 
-    def _guess(self, form: forms.Form) -> Any:
+    def _guess(self, form: forms.Form, *, slip: bool = False) -> Any:
         """This try's place in the phone's and the address's seat-code counts, or None with
-        the wait said on `form`."""
+        the wait said on `form`. A slip's QR code counts for its phone only: a network held
+        back by other phones' guesses never stops a player scanning their own slip (its link
+        holds the table's token, so only someone with the table's sheet can try one)."""
+        address = None if slip else client_address(self.request)
         try:
-            return guess_take(
-                "seat", phone=phone_id(self.request), address=client_address(self.request)
-            )
+            return guess_take("seat", phone=phone_id(self.request), address=address)
         except Throttled as stop:
             form.add_error("code", _wait_text(stop))
             self.stop = stop
             return None
 
-    def prove(self, code: str, form: forms.Form) -> HttpResponse | int:
+    def prove(self, code: str, form: forms.Form, *, slip: bool = False) -> HttpResponse | int:
         """This phone holds the seat whose code this is (and no other seat, here or at
         another table)."""
-        guess = self._guess(form)
+        guess = self._guess(form, slip=slip)
         if guess is None:
             return 429
         try:

@@ -1,0 +1,221 @@
+"""Issue 44, parts 2, 3 and 5: nobody can stop a venue. A try refused for being over a limit
+takes no place in any count, so one phone's guesses stop that phone only; a stranger's wrong
+passwords from elsewhere never lock the organizer out; while Redis is away, every thread of a
+process counts in one memory, and a worker restart keeps every lock Redis holds."""
+
+from __future__ import annotations
+
+import random
+import socket
+import threading
+
+import pytest
+from django.core.cache import caches
+from django.test import Client, override_settings
+
+from tests.tournament.factories import make_event
+from tests.tournament.organize_support import logged_in, make_user, organizer_for, url
+from tournament.caching import clear_all
+from tournament.models import Game, TableLink
+from tournament.services import throttle
+from tournament.services.rounds import round_seat
+from tournament.services.throttle import LIMITS, Throttled, guess_take
+
+
+def seated(mode: str = "hands") -> tuple[Game, TableLink]:
+    event = make_event(slug="hall", players=[f"P{i:02d}" for i in range(4)])
+    event.table_entry, event.table_mode = "tables", mode
+    event.save()
+    round_seat(event=event, rng=random.Random(7))
+    game = Game.objects.get(round__event=event)
+    return game, game.links.get(revoked_at__isnull=True)
+
+
+def seat_code(phone: Client, link: TableLink, code: str):
+    return phone.post(f"/t/{link.token}/", {"do": "seat", "code": code})
+
+
+def takes(kind: str, n: int, **who: str | None) -> int:
+    """How many of n tries were let through."""
+    passed = 0
+    for _ in range(n):
+        try:
+            guess_take(kind, **who)
+            passed += 1
+        except Throttled:
+            pass
+    return passed
+
+
+# --- 2: one phone locks the venue out ---------------------------------------------------------
+
+
+def test_refused_tries_take_no_place_in_the_addresss_count(monkeypatch):
+    monkeypatch.setitem(LIMITS, ("seat", "address"), 15)
+    per_phone = LIMITS["seat", "phone"]
+    # One phone: its own limit checked, then 50 more refused — none of them the address's.
+    assert takes("seat", per_phone + 50, phone="a", address="10.0.0.9") == per_phone
+    # The address still has 15 - per_phone places, for other phones.
+    assert takes("seat", 20, phone="b", address="10.0.0.9") == 15 - per_phone
+    # The tries the address refused took no place of phone b's own either: elsewhere it has
+    # every place but the five it used.
+    assert takes("seat", per_phone, phone="b", address="10.0.0.10") == per_phone - 5
+
+
+@pytest.mark.django_db
+def test_one_phone_over_its_limit_never_stops_another_phone_on_the_same_wifi(monkeypatch):
+    # Issue 44: 300 wrong seat codes from one phone (10 checked, 290 refused) filled the
+    # address's count and every other phone in the hall got 429 for its right code.
+    monkeypatch.setitem(LIMITS, ("seat", "address"), 20)
+    _game, link = seated()
+    attacker = Client()
+    for _ in range(LIMITS["seat", "phone"]):
+        assert seat_code(attacker, link, "ZZZZZZ").status_code == 400
+    for _ in range(20):
+        assert seat_code(attacker, link, "ZZZZZZ").status_code == 429
+    player = Client()  # the same address (127.0.0.1), another phone
+    assert seat_code(player, link, link.seat_codes[2]).status_code == 302
+    assert seat_code(attacker, link, link.seat_codes[0]).status_code == 429  # still stopped
+
+
+@pytest.mark.django_db
+def test_one_phone_over_its_table_code_limit_never_stops_another(monkeypatch):
+    monkeypatch.setitem(LIMITS, ("code", "address"), LIMITS["code", "phone"] + 5)
+    _game, link = seated()
+    attacker = Client()
+    for _ in range(LIMITS["code", "phone"] + 20):
+        attacker.post("/t/", {"code": "ZZZZZZ"})
+    assert attacker.post("/t/", {"code": link.code}).status_code == 429
+    assert Client().post("/t/", {"code": link.code}).status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_network_held_back_by_many_phones_still_opens_a_seat_slip_and_the_organizers_approval(
+    monkeypatch,
+):
+    # A script changing phones (fresh cookie jars) fills the address's backstop: typed codes
+    # from that network wait, but a seat's own QR code and the organizer still work.
+    monkeypatch.setitem(LIMITS, ("seat", "address"), 3)
+    game, link = seated("scores")
+    entering = Client()
+    assert seat_code(entering, link, link.seat_codes[0]).status_code == 302
+    scores = {"do": "scores", "version": game.version, "deposits": "0"}
+    names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    for i, (name, score) in enumerate(zip(names, [40000, 30000, 20000, 10000], strict=True)):
+        scores.update({f"seat_{i}": name, f"score_{i}": str(score)})
+    assert entering.post(f"/t/{link.token}/", scores).status_code == 302
+    for _ in range(3):
+        assert seat_code(Client(), link, "ZZZZZZ").status_code == 400
+    typed = Client().post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[1]})
+    assert typed.status_code == 429
+    slip = Client()
+    reply = slip.get(f"/t/{link.token}/seat/{link.seat_codes[3]}/")
+    assert reply.status_code == 302 and reply["Location"] == f"/t/{link.token}/"
+    game.refresh_from_db()
+    assert game.confirmation == "waiting"
+    organizer = logged_in(organizer_for(game.round.event))
+    organizer.post(url("game-approve", game.round.event.slug, game.pk), {"version": game.version})
+    game.refresh_from_db()
+    assert game.confirmation == "" and game.seats.filter(rank__isnull=False).count() == 4
+
+
+# --- 3: anyone can lock an organizer out ------------------------------------------------------
+
+
+def login(username: str, password: str, ip: str, **extra: str):
+    return Client().post(
+        url("login"), {"username": username, "password": password}, REMOTE_ADDR=ip, **extra
+    )
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_from_one_address_never_lock_the_organizer_out_elsewhere():
+    make_user("organizer")
+    for _ in range(LIMITS["login", "account"]):
+        assert login("organizer", "guess", "203.0.113.7").status_code == 200
+    assert login("organizer", "pw", "203.0.113.7").status_code == 429  # the guesser waits
+    assert login("organizer", "pw", "198.51.100.2").status_code == 302  # the organizer not
+
+
+@pytest.mark.django_db
+@override_settings(BEHIND_PROXY=True)
+def test_behind_the_proxy_the_address_it_saw_is_the_one_locked():
+    make_user("organizer")
+    proxy = "10.0.0.2"  # every request's REMOTE_ADDR: the proxy's own
+    for _ in range(LIMITS["login", "account"]):
+        login("organizer", "guess", proxy, HTTP_X_FORWARDED_FOR="203.0.113.7")
+    stranger = login("organizer", "pw", proxy, HTTP_X_FORWARDED_FOR="203.0.113.7")
+    assert stranger.status_code == 429
+    # A client may send its own X-Forwarded-For: only the entry the proxy appended counts.
+    own = login("organizer", "pw", proxy, HTTP_X_FORWARDED_FOR="203.0.113.7, 198.51.100.2")
+    assert own.status_code == 302
+
+
+@pytest.mark.django_db
+def test_one_account_from_many_addresses_meets_a_far_higher_ceiling(monkeypatch):
+    per_address = LIMITS["login", "account"]
+    monkeypatch.setitem(LIMITS, ("login", "account_anywhere"), 3 * per_address)
+    make_user("organizer")
+    for n in range(3):
+        for _ in range(per_address):
+            assert login("organizer", "guess", f"203.0.113.{n}").status_code == 200
+    # Three addresses' worth, from everywhere: the account waits, from a fourth address too.
+    assert login("organizer", "pw", "198.51.100.2").status_code == 429
+    # Other accounts do not.
+    make_user("referee")
+    assert login("referee", "pw", "198.51.100.2").status_code == 302
+
+
+# --- 5: counts shared by every thread, and kept across a restart -----------------------------
+
+
+def _spare_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _guesses_on(location: str) -> dict[str, object]:
+    on = {
+        "BACKEND": "tournament.redis_cache.RedisCache",
+        "LOCATION": location,
+        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+    }
+    return {
+        "default": {**on, "KEY_PREFIX": "site"},
+        "guesses": {**on, "KEY_PREFIX": "site:guesses", "STAND_IN_ENTRIES": 1000},
+    }
+
+
+def test_while_redis_is_away_every_thread_of_the_process_counts_in_one_memory():
+    # Issue 44: with Redis down each thread counted on its own (Django makes a cache per
+    # thread): one phone had 80 wrong seat codes checked where the limit is 10.
+    nobody = f"redis://127.0.0.1:{_spare_port()}/0"  # nothing listens: Redis is away
+    passed: list[int] = []
+    start = threading.Barrier(4)
+
+    def phone_guessing() -> None:
+        start.wait()
+        passed.append(takes("seat", LIMITS["seat", "phone"], phone="one", address="10.0.0.5"))
+
+    with override_settings(CACHES=_guesses_on(nobody)):
+        threads = [threading.Thread(target=phone_guessing) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert sum(passed) == LIMITS["seat", "phone"]
+
+
+def test_a_worker_restart_keeps_the_locks_redis_holds(redis_server):
+    with override_settings(CACHES=_guesses_on(redis_server.url)):
+        clear_all()
+        assert takes("seat", 20, phone="one", address=None) == LIMITS["seat", "phone"]
+        # A new worker: new caches, its own memory empty; the counts are Redis's.
+        before = caches["guesses"]
+        caches.close_all()
+        del caches["guesses"]
+        assert throttle._cache() is not before
+        assert takes("seat", 1, phone="one", address=None) == 0
+        assert takes("seat", 1, phone="two", address=None) == 1
+        caches["guesses"].clear()
