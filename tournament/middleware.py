@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from tournament.outages import OncePerMinute
+from tournament.outages import Outage
 from tournament.requestid import current_request_id
 
 logger = logging.getLogger(__name__)
@@ -24,7 +25,13 @@ class SecurityHeadersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+        if database_outage.ongoing:
+            # While the database is gone, a query that answers ends the outage (its one line
+            # and mail); otherwise no query pays for watching.
+            with connection.execute_wrapper(_database_answered):
+                response = self.get_response(request)
+        else:
+            response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
         return response
 
@@ -37,22 +44,21 @@ class SecurityHeadersMiddleware:
 DATABASE_GONE = (OperationalError, InterfaceError)
 
 
-_database_gone_log = OncePerMinute()
+database_outage = Outage("The database", logger)
+
+
+def _database_answered(
+    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
+) -> Any:
+    result = execute(sql, params, many, context)
+    database_outage.ended()
+    return result
 
 
 def database_gone_response(request: HttpRequest, exception: BaseException) -> HttpResponse:
     """The database unreachable (stopped, restarted, connection cut): every write runs in one
     transaction, so nothing was saved; say so and ask to try again, not a bare 500."""
-    refused = _database_gone_log()
-    if refused is not None:
-        logger.error(
-            "database unavailable during %s %s (%d answered 503 in this process since the "
-            "last such line; the next in a minute at the earliest)",
-            request.method,
-            request.path,
-            refused,
-            exc_info=exception,
-        )
+    database_outage.failed(exception, f"{request.method} {request.path}")
     html = render_to_string(
         "error.html",
         {
@@ -66,6 +72,8 @@ def database_gone_response(request: HttpRequest, exception: BaseException) -> Ht
     )
     response = HttpResponse(html, status=503)
     response["Retry-After"] = "10"
+    # Logged by the outage, once a minute: not django.request's ERROR (and mail) per answer.
+    response._has_been_logged = True  # type: ignore[attr-defined]
     return response
 
 
@@ -90,6 +98,9 @@ class ApiErrorsAsJsonMiddleware:
             )
             if response.has_header("Allow"):
                 converted["Allow"] = response["Allow"]
+            # Logged already (a 500's traceback, an outage's 503): not once more as JSON.
+            if getattr(response, "_has_been_logged", False):
+                converted._has_been_logged = True  # type: ignore[attr-defined]
             return converted
         return response
 

@@ -1,28 +1,163 @@
-"""An outage logged without flooding the log: at most once a minute per process, each line
-saying how many times it happened since the last (five seconds of PostgreSQL gone under load
-had logged 10,824 tracebacks). The database's 503s (middleware.py) and Redis not answering
-(redis_cache.py) both log through one of these."""
+"""An outage (the database or Redis gone) logged without flooding the log or the admins' mail.
+
+Per process: one line when it starts, at most one a minute while it lasts (saying how many
+failures since the last), one when it ends; and one mail to ADMINS at its start and one at its
+end, sent by a thread of the process, never inside the request that met the failure. Fifteen
+seconds of PostgreSQL gone under load had logged 10,651 ERROR lines and, with ADMINS set,
+mailed one "Service Unavailable" per refused request from inside that request.
+
+The database's 503s (middleware.py) and Redis not answering (redis_cache.py) each keep one
+`Outage`. Its lines carry `outage=True`, which the mail_admins handler leaves out
+(settings.LOGGING): the outage mails itself, twice, through `notify_admins`.
+"""
 
 from __future__ import annotations
 
+import logging
+import os
+import queue
+import socket
 import threading
 import time
 
+from django.conf import settings
+from django.core import mail
+
 LOG_SECONDS = 60.0
 
+mail_log = logging.getLogger("tournament.outages")
 
-class OncePerMinute:
-    def __init__(self) -> None:
-        self.logged_at = -LOG_SECONDS
-        self.since = 0
+
+class NotAnOutage(logging.Filter):
+    """On the mail_admins handler: an outage's lines are mailed by the outage itself (at its
+    start and end, from a thread), not once per line from inside a request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(record, "outage", False)
+
+
+class Outage:
+    """One kind of outage in this process: `failed()` at each failure, `ended()` when the
+    service answers again (cheap when nothing is down: one attribute read)."""
+
+    def __init__(self, what: str, log: logging.Logger) -> None:
+        self.what, self.log = what, log
+        self.since: float | None = None  # monotonic time of the first failure, while down
+        self.logged_at = 0.0
+        self.failures = 0  # since the last line
+        self.total = 0  # since the start
         self.lock = threading.Lock()
 
-    def __call__(self) -> int | None:
-        """Count one more; the count since the last line when it is time for a line, or None."""
+    @property
+    def ongoing(self) -> bool:
+        return self.since is not None
+
+    def failed(self, exception: BaseException, during: str = "") -> None:
         with self.lock:
-            self.since += 1
             now = time.monotonic()
-            if now - self.logged_at < LOG_SECONDS:
-                return None
-            self.logged_at, count, self.since = now, self.since, 0
-            return count
+            self.failures += 1
+            self.total += 1
+            started = self.since is None
+            if started:
+                self.since = now
+            elif now - self.logged_at < LOG_SECONDS:
+                return
+            self.logged_at, count, self.failures = now, self.failures, 0
+        cause = f"{type(exception).__name__}: {str(exception).strip()}"
+        where = f" ({during})" if during else ""
+        if started:
+            self.log.error(
+                "%s unavailable%s: %s; the outage is logged once a minute in this process "
+                "until it ends",
+                self.what,
+                where,
+                cause,
+                extra={"outage": True},
+            )
+            notify_admins(
+                f"{self.what} unavailable ({_here()})",
+                f"{self.what} stopped answering in process {_here()}{where}:\n\n{cause}\n\n"
+                "You get one more mail when it answers again.",
+            )
+            return
+        self.log.error(
+            "%s still unavailable after %.0f s (%d failures in this process since the last such "
+            "line): %s",
+            self.what,
+            now - (self.since or now),
+            count,
+            cause,
+            extra={"outage": True},
+        )
+
+    def ended(self) -> None:
+        if self.since is None:
+            return
+        with self.lock:
+            since, total, self.since, self.total, self.failures = self.since, self.total, None, 0, 0
+        if since is None:
+            return  # another thread ended it first
+        seconds = time.monotonic() - since
+        self.log.warning(
+            "%s answers again after %.0f s (%d failures in this process during the outage)",
+            self.what,
+            seconds,
+            total,
+            extra={"outage": True},
+        )
+        notify_admins(
+            f"{self.what} answers again ({_here()})",
+            f"{self.what} answers again in process {_here()} after {seconds:.0f} s "
+            f"({total} failures in this process during the outage).",
+        )
+
+
+def _here() -> str:
+    return f"{socket.gethostname()} pid {os.getpid()}"
+
+
+# --- Mail to ADMINS, from a thread of the process --------------------------------------------
+# There is no task queue (yet): one daemon thread per process, started at the first mail, sends
+# what was queued. `notify_admins` is the seam a task queue would replace.
+
+_outbox: queue.Queue[tuple[str, str]] = queue.Queue()
+_sender: threading.Thread | None = None
+_sender_pid = 0
+_sender_lock = threading.Lock()
+
+
+def notify_admins(subject: str, body: str) -> None:
+    """Mail ADMINS, later: queued for the process's mail thread; returns at once."""
+    if settings.DEBUG or not settings.ADMINS:
+        return  # as Django's mail_admins handler: nobody to tell, or a developer's machine
+    _outbox.put((subject, body))
+    _start_sender()
+
+
+def _start_sender() -> None:
+    global _sender, _sender_pid
+    with _sender_lock:
+        # A forked worker (gunicorn) does not inherit its parent's thread: start its own.
+        if _sender is not None and _sender_pid == os.getpid() and _sender.is_alive():
+            return
+        _sender_pid = os.getpid()
+        _sender = threading.Thread(target=_send_forever, name="notify-admins", daemon=True)
+        _sender.start()
+
+
+def _send_forever() -> None:
+    while True:
+        subject, body = _outbox.get()
+        try:
+            mail.mail_admins(subject, body)
+        except Exception:  # a mail server down must not end the thread, nor be mailed about
+            mail_log.warning(
+                "could not mail the admins %r", subject, exc_info=True, extra={"outage": True}
+            )
+        finally:
+            _outbox.task_done()
+
+
+def flush_admin_mail() -> None:
+    """Wait until every queued mail is sent (tests; a process about to stop)."""
+    _outbox.join()

@@ -17,7 +17,8 @@ marks Redis down for RETRY_SECONDS and serves every cache call from its own memo
 (a Django LocMemCache): pages are made from the database and kept per process, the guess
 counts are kept per process. Everything cached is keyed by the version it was made from, so
 nothing older than the database is ever served, before, during or after. The outage is
-logged once a minute, not per request, and its end once.
+logged once a minute, not per request, its end once, and mailed to ADMINS at its start and
+end from a thread (tournament/outages.py).
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
 from redis.exceptions import RedisError
 
-from tournament.outages import OncePerMinute
+from tournament.outages import Outage
 
 log = logging.getLogger(__name__)
+# One per process, not per client: Django makes a cache (so a client) per alias and thread.
+outage = Outage("Redis", log)
 
 RETRY_SECONDS = 2.0  # after a failure, Redis is left alone this long (a page's worth of calls)
 LOCAL_ENTRIES = 300  # what a process keeps of its own meanwhile (pages of the events in play)
@@ -79,7 +82,6 @@ class RedisCacheClient(DjangoRedisCacheClient):
         self.down_until = 0.0
         self.down_since: float | None = None
         self._lock = threading.Lock()
-        self._log_gate = OncePerMinute()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)
@@ -94,23 +96,13 @@ class RedisCacheClient(DjangoRedisCacheClient):
             self.down_until = now + RETRY_SECONDS
             if self.down_since is None:
                 self.down_since = now
-        failures = self._log_gate()
-        if failures is None:
-            return
-        log.error(
-            "Redis is not answering (%s: %s; %d failed calls in this process since the last "
-            "such line); pages are made from the database and kept in this process's memory "
-            "until it is back",
-            type(exc).__name__,
-            exc,
-            failures,
-        )
+        outage.failed(exc, "pages made from the database, kept in this process's memory")
 
     def came_back(self) -> None:
         with self._lock:
             since, self.down_since = self.down_since, None
         if since is not None:
-            log.warning("Redis answers again after %.0f s", time.monotonic() - since)
+            outage.ended()
 
     add = _or_local(DjangoRedisCacheClient.add)
     get = _or_local(DjangoRedisCacheClient.get)

@@ -244,6 +244,8 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "tournament.requestid.RequestIdFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        # An outage mails its start and its end itself, from a thread (tournament/outages.py).
+        "not_an_outage": {"()": "tournament.outages.NotAnOutage"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -257,7 +259,7 @@ LOGGING = {
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
-            "filters": ["require_debug_false", "request_id"],
+            "filters": ["require_debug_false", "not_an_outage", "request_id"],
         },
     },
     "loggers": {
