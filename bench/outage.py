@@ -22,6 +22,11 @@ scores, its version counts its saves, one audit entry each; and the whole event,
 imported into an empty database (which checks every game through the engine again), gives the
 same standings.
 
+Also printed, per fault: the lines the servers logged at WARNING or worse and the mails ADMINS
+got (a small SMTP sink on a loopback port stands in for the mail server). An outage is one line
+and one mail at its start and at its end per worker process, not one per request
+(tournament/outages.py): target at most 2 of each per worker.
+
 Needs root (pg_ctlcluster, the local cluster) and Debian's redis-server; it is not a unit test
 because it stops the server every other test uses.
 
@@ -37,6 +42,7 @@ import os
 import random
 import re
 import signal
+import socketserver
 import subprocess
 import sys
 import threading
@@ -54,6 +60,7 @@ OUTAGE_DB = "jansou_outage"
 CHECK_DB = "jansou_outage_check"
 SLUG = "outage"
 SCORES = [40000, 30000, 20000, 10000]
+WORKERS = 2
 
 SETUP = """
 import json
@@ -85,6 +92,52 @@ print(json.dumps({
     ).count(),
 }))
 """
+
+
+class MailSink(socketserver.ThreadingTCPServer):
+    """Just enough SMTP to take Django's mail to ADMINS and keep each one's subject."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), SmtpSession)
+        self.subjects: list[str] = []
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def port(self) -> int:
+        return self.server_address[1]
+
+
+class SmtpSession(socketserver.StreamRequestHandler):
+    server: MailSink
+
+    def handle(self) -> None:
+        self.wfile.write(b"220 sink\r\n")
+        for line in self.rfile:
+            command = line[:4].upper()
+            if command == b"DATA":
+                self.wfile.write(b"354 go on\r\n")
+                subject = ""
+                for body_line in self.rfile:
+                    if body_line.rstrip(b"\r\n") == b".":
+                        break
+                    if not subject and body_line.startswith(b"Subject:"):
+                        subject = body_line[8:].decode(errors="replace").strip()
+                self.server.subjects.append(subject)
+                self.wfile.write(b"250 kept\r\n")
+            elif command == b"QUIT":
+                self.wfile.write(b"221 bye\r\n")
+                return
+            else:
+                self.wfile.write(b"250 ok\r\n")
+
+
+def logged_lines(server_log: Path) -> list[str]:
+    """The lines the servers logged at WARNING or worse, as settings.LOGGING writes them."""
+    pattern = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+ (WARNING|ERROR|CRITICAL) ")
+    return [line for line in server_log.read_text().splitlines() if pattern.match(line)]
 
 
 def cluster(action: str) -> None:
@@ -238,12 +291,20 @@ class Fault:
 
 
 def run_fault(
-    fault: Fault, args: argparse.Namespace, env: dict, workdir: Path, games: dict, paths: list
+    fault: Fault,
+    args: argparse.Namespace,
+    env: dict,
+    workdir: Path,
+    games: dict,
+    paths: list,
+    sink: MailSink,
 ) -> bool:
     """One fault under load; prints its figures; whether every target was met."""
     before = json.loads(manage(env, "shell", "-v", "0", "-c", STATE))
     server_log = workdir / "gunicorn.log"
     logged_before = server_log.read_text().count("Traceback")
+    lines_before = len(logged_lines(server_log))
+    mails_before = len(sink.subjects)
     log: list = []
     saved: dict[str, list] = {}
     seen: list[int] = []
@@ -324,9 +385,21 @@ def run_fault(
     )
     tracebacks = server_log.read_text().count("Traceback") - logged_before
     print(f"  tracebacks the servers logged    {tracebacks}")
+    lines = logged_lines(server_log)[lines_before:]
+    mails = sink.subjects[mails_before:]
+    most = 2 * WORKERS  # an outage's start and end, per worker process
+    print(f"  lines logged, WARNING or worse   {len(lines)} (target at most {most})")
+    for line in lines[:8]:
+        print(f"    {line[:150]}")
+    print(f"  mails to ADMINS                  {len(mails)} (target at most {most})")
+    for subject in mails[:8]:
+        print(f"    {subject}")
+    if fault.name == "worker":
+        most = len(lines)  # a killed worker is gunicorn's line each time, not an outage
     for item in wrong[:5]:
         print("  WRONG", item)
-    return not errors and not lost and not wrong and back == 0 and audit == saves
+    quiet = len(lines) <= most and len(mails) <= 2 * WORKERS
+    return not errors and not lost and not wrong and back == 0 and audit == saves and quiet
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -339,18 +412,25 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     workdir, env = served_event("jansou-outage", OUTAGE_DB, 64, 2, SLUG)
-    env = {**env, "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0"}
+    sink = MailSink()
+    env = {
+        **env,
+        "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0",
+        "ADMINS": "chaos@example.org",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(sink.port),
+    }
     games = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP))
     paths = [f"/events/{SLUG}/", f"/events/{SLUG}/standings/live/"]
     paths += [f"/events/{SLUG}/games/{pk}/" for pk in list(games)[:8]]
     paths += [f"/events/{SLUG}/standings.csv"]
 
     redis = [start_redis(workdir)]
-    server = start_server(env, 2, f"/events/{SLUG}/", workdir / "gunicorn.log")
+    server = start_server(env, WORKERS, f"/events/{SLUG}/", workdir / "gunicorn.log")
     met = True
     try:
         for name in args.faults.split(","):
-            met &= run_fault(Fault(name, server, redis), args, env, workdir, games, paths)
+            met &= run_fault(Fault(name, server, redis), args, env, workdir, games, paths, sink)
     finally:
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
             cluster("start")
