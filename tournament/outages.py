@@ -67,7 +67,7 @@ class Outage:
         where = f" ({during})" if during else ""
         if started:
             self.log.error(
-                "%s unavailable%s: %s; the outage is logged once a minute in this process "
+                "%s is unavailable%s: %s; the outage is logged once a minute in this process "
                 "until it ends",
                 self.what,
                 where,
@@ -75,14 +75,14 @@ class Outage:
                 extra={"outage": True},
             )
             notify_admins(
-                f"{self.what} unavailable ({_here()})",
+                f"{self.what} is unavailable ({_here()})",
                 f"{self.what} stopped answering in process {_here()}{where}:\n\n{cause}\n\n"
                 "You get one more mail when it answers again.",
             )
             return
         self.log.error(
-            "%s still unavailable after %.0f s (%d failures in this process since the last such "
-            "line): %s",
+            "%s is still unavailable after %.0f s (%d failures in this process since the last "
+            "such line): %s",
             self.what,
             now - (self.since or now),
             count,

@@ -90,7 +90,7 @@ def test_a_database_outage_is_two_lines_and_two_mails_sent_outside_the_requests(
 
     assert answers == [503] * 31
     assert [r.levelname for r in outage_lines] == ["ERROR"]  # its start, not one per answer
-    assert "The database unavailable" in outage_lines[0].getMessage()
+    assert "The database is unavailable" in outage_lines[0].getMessage()
     assert [r.levelname for r in logged] == ["ERROR", "WARNING"]  # … and its end
     assert "answers again" in logged[1].getMessage()
     assert "31 failures" in logged[1].getMessage()
@@ -98,7 +98,7 @@ def test_a_database_outage_is_two_lines_and_two_mails_sent_outside_the_requests(
     held_mail["release"].set()
     flush_admin_mail()
     assert [m.subject.split(" (")[0] for m in mail.outbox] == [
-        "[Django] The database unavailable",
+        "[Django] The database is unavailable",
         "[Django] The database answers again",
     ]
     assert all(m.to == ["ann@example.org"] for m in mail.outbox)
@@ -131,10 +131,10 @@ def test_an_outage_s_lines_are_not_mailed_by_the_log_handler(settings, held_mail
     # thread's, not a second one from the handler inside the request.
     outage = Outage("Redis", logging.getLogger("tournament.redis_cache"))
     outage.failed(ConnectionError("refused"))
-    assert any("Redis unavailable" in r.getMessage() for r in caplog.records)
+    assert any("Redis is unavailable" in r.getMessage() for r in caplog.records)
     held_mail["release"].set()
     flush_admin_mail()
-    assert [m.subject.split(" (")[0] for m in mail.outbox] == ["[Django] Redis unavailable"]
+    assert [m.subject.split(" (")[0] for m in mail.outbox] == ["[Django] Redis is unavailable"]
 
 
 @pytest.mark.django_db
@@ -174,6 +174,6 @@ def test_a_redis_outage_is_one_per_process_two_lines_and_two_mails(
     held_mail["release"].set()
     flush_admin_mail()
     assert [m.subject.split(" (")[0] for m in mail.outbox] == [
-        "[Django] Redis unavailable",
+        "[Django] Redis is unavailable",
         "[Django] Redis answers again",
     ]

@@ -63,7 +63,7 @@ def test_redis_gone_is_this_processs_memory_logged_once_and_back_when_it_is(
     assert backend.get_many(["page", "x"]) == {"page": "made from the database"}
     for _ in range(100):
         backend.get("page")
-    downs = [r for r in caplog.records if "Redis unavailable" in r.getMessage()]
+    downs = [r for r in caplog.records if "Redis is unavailable" in r.getMessage()]
     assert len(downs) == 1  # once a minute, not once a call
     # Redis back (a restart keeps nothing): the next call after the pause goes to it again.
     monkeypatch.setattr(redis_cache, "RETRY_SECONDS", 0.0)
