@@ -371,19 +371,25 @@ def test_finding_6_the_same_event_name_twice_is_one_event():
 
 
 def test_finding_7_every_spelling_of_an_account_shares_its_lock():
+    # Issue 44: an account locks at the address its wrong passwords came from (a stranger
+    # elsewhere cannot lock its organizer out); there, every spelling of it is the one account.
     get_user_model().objects.create_user("victim1", "v@example.com", "right-password")
     client = Client()
-    for i in range(5):
+    for spelling in ("victim1", " victim1", "ｖｉｃｔｉｍ1", "victim1 ", "victim1"):
         client.post(
-            url("login"), {"username": "victim1", "password": "wrong"}, REMOTE_ADDR=f"10.0.0.{i}"
+            url("login"), {"username": spelling, "password": "wrong"}, REMOTE_ADDR="10.0.0.1"
         )
     for spelling in (" victim1", "ｖｉｃｔｉｍ1", "victim1 "):
         reply = client.post(
             url("login"),
             {"username": spelling, "password": "right-password"},
-            REMOTE_ADDR="10.9.9.9",
+            REMOTE_ADDR="10.0.0.1",
         )
         assert reply.status_code == 429, spelling
+    elsewhere = client.post(
+        url("login"), {"username": "victim1", "password": "right-password"}, REMOTE_ADDR="10.9.9.9"
+    )
+    assert elsewhere.status_code == 302
 
 
 @override_settings(BEHIND_PROXY=False)
