@@ -53,6 +53,7 @@ ACTIONS = {
     "checkin.mark": gettext_lazy("Check-in by the organizer"),  # ticked, or undone
     "checkin.self": gettext_lazy("Checked in"),
     "checkin.withdraw_absent": gettext_lazy("Absent players withdrawn"),
+    "guesses.network_release": gettext_lazy("Codes from a network allowed again"),
     "teams.set": gettext_lazy("Teams set"),
     "series.create": gettext_lazy("Series created"),
     "series.rule": gettext_lazy("Series ranking rule"),
@@ -254,6 +255,10 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         ) % {"n": rounds, "pairs": repeated}
     if action == "plan.remove":
         return _("The seating plan is removed.")
+    if action == "guesses.network_release" and after:
+        return _("Codes typed on the network %(address)s are accepted again.") % {
+            "address": after.get("address")
+        }
     if action == "checkin.require" and after:
         if after.get("required"):
             return _("Only players checked in are seated.")

@@ -51,6 +51,7 @@ manage = [
     path("games/<int:game_id>/extra/", organize.game_extra_view, name="game-extra"),
     path("games/<int:game_id>/delete/", entry.game_delete, name="game-delete"),
     path("audit/", organize.audit_log, name="event-audit"),
+    path("network/release/", organize.network_release_view, name="network-release"),
     path("penalties/", organize.penalties, name="penalties"),
     path("penalties/<int:penalty_id>/cancel/", organize.penalty_cancel_view, name="penalty-cancel"),
 ]

@@ -8,15 +8,17 @@ from __future__ import annotations
 import random
 import socket
 import threading
+from datetime import timedelta
 
 import pytest
 from django.core.cache import caches
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, url
 from tournament.caching import clear_all
-from tournament.models import Game, TableLink
+from tournament.models import AuditEntry, Game, GuessLock, TableLink
 from tournament.services import throttle
 from tournament.services.rounds import round_seat
 from tournament.services.throttle import LIMITS, Throttled, guess_take
@@ -50,6 +52,7 @@ def takes(kind: str, n: int, **who: str | None) -> int:
 # --- 2: one phone locks the venue out ---------------------------------------------------------
 
 
+@pytest.mark.django_db  # a lock earned is kept in the database (GuessLock)
 def test_refused_tries_take_no_place_in_the_addresss_count(monkeypatch):
     monkeypatch.setitem(LIMITS, ("seat", "address"), 15)
     per_phone = LIMITS["seat", "phone"]
@@ -187,6 +190,7 @@ def _guesses_on(location: str) -> dict[str, object]:
     }
 
 
+@pytest.mark.django_db(transaction=True)  # threads load and keep locks in the database
 def test_while_redis_is_away_every_thread_of_the_process_counts_in_one_memory():
     # Issue 44: with Redis down each thread counted on its own (Django makes a cache per
     # thread): one phone had 80 wrong seat codes checked where the limit is 10.
@@ -207,6 +211,7 @@ def test_while_redis_is_away_every_thread_of_the_process_counts_in_one_memory():
     assert sum(passed) == LIMITS["seat", "phone"]
 
 
+@pytest.mark.django_db
 def test_a_worker_restart_keeps_the_locks_redis_holds(redis_server):
     with override_settings(CACHES=_guesses_on(redis_server.url)):
         clear_all()
@@ -219,3 +224,110 @@ def test_a_worker_restart_keeps_the_locks_redis_holds(redis_server):
         assert takes("seat", 1, phone="one", address=None) == 0
         assert takes("seat", 1, phone="two", address=None) == 1
         caches["guesses"].clear()
+
+
+# --- the dashboard says when a network is held back, and lifts it --------------------------
+
+
+def hold_the_network(link: TableLink, address: str) -> None:
+    """A script changing phones (a fresh cookie jar each time) from one address until the
+    network's backstop refuses it."""
+    for _ in range(LIMITS["seat", "address"] + 5):
+        if seat_code(Client(REMOTE_ADDR=address), link, "ZZZZZZ").status_code == 429:
+            return
+    raise AssertionError("the backstop never filled")
+
+
+@pytest.mark.django_db
+def test_the_dashboard_says_a_network_is_held_back_and_its_organizer_lifts_it(monkeypatch):
+    monkeypatch.setitem(LIMITS, ("seat", "address"), LIMITS["seat", "phone"] + 5)
+    game, link = seated()
+    event = game.round.event
+    stopped = Client(REMOTE_ADDR="203.0.113.7")  # a phone over its own limit, elsewhere
+    for _ in range(LIMITS["seat", "phone"]):
+        assert seat_code(stopped, link, "ZZZZZZ").status_code == 400
+    assert seat_code(stopped, link, "ZZZZZZ").status_code == 429
+    hold_the_network(link, "203.0.113.7")
+    assert seat_code(Client(REMOTE_ADDR="198.51.100.1"), link, "ZZZZZZ").status_code == 400
+    player = Client(REMOTE_ADDR="203.0.113.7")
+    assert seat_code(player, link, link.seat_codes[1]).status_code == 429
+    organizer = logged_in(organizer_for(event))
+    page = organizer.get(url("event-manage", event.slug), HTTP_ACCEPT_LANGUAGE="ja").content
+    shown = page.decode()
+    assert "会場のネットワーク（203.0.113.7）からの誤入力が上限に達し" in shown
+    assert "あと15分" in shown and url("network-release", event.slug) in shown
+    english = organizer.get(url("event-manage", event.slug), HTTP_ACCEPT_LANGUAGE="en")
+    assert "Too many wrong codes from the venue's network (203.0.113.7)" in english.text
+    # Another network that guessed wrong but is not full is not named.
+    assert "198.51.100.1" not in shown
+
+    reply = organizer.post(
+        url("network-release", event.slug), {"address": "203.0.113.7"}, follow=True
+    )
+    assert "Codes typed on the network 203.0.113.7 are accepted again." in reply.text
+    assert AuditEntry.objects.filter(
+        event=event, action="guesses.network_release", after={"address": "203.0.113.7"}
+    ).exists()
+    assert "203.0.113.7" not in organizer.get(url("event-manage", event.slug)).text
+    # A phone on that network types its code again; the phone over its own limit stays out.
+    assert seat_code(Client(REMOTE_ADDR="203.0.113.7"), link, link.seat_codes[1]).status_code == 302
+    assert seat_code(stopped, link, link.seat_codes[2]).status_code == 429
+
+
+@pytest.mark.django_db
+def test_only_the_events_organizer_lifts_a_network(monkeypatch):
+    monkeypatch.setitem(LIMITS, ("seat", "address"), 4)
+    game, link = seated()
+    event = game.round.event
+    hold_the_network(link, "203.0.113.8")
+    other = make_event(slug="elsewhere", players=["A", "B", "C", "D"])
+    lift = url("network-release", event.slug)
+    stranger = logged_in(organizer_for(other, "other"))
+    assert stranger.post(lift, {"address": "203.0.113.8"}).status_code == 403
+    anonymous = Client().post(lift, {"address": "203.0.113.8"})
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    assert GuessLock.objects.filter(address="203.0.113.8").exists()  # still held
+    # Not an address at all: said, nothing lifted, no error page.
+    organizer = logged_in(organizer_for(event))
+    reply = organizer.post(lift, {"address": "not-an-ip"}, follow=True)
+    assert reply.status_code == 200 and "not a network address" in reply.text
+    assert GuessLock.objects.filter(address="203.0.113.8").exists()
+
+
+# --- a Redis restart does not lift a lock that was earned ------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_lock_earned_outlives_a_redis_restart_until_its_time():
+    _game, link = seated()
+    phone = Client()
+    for _ in range(LIMITS["seat", "phone"]):
+        assert seat_code(phone, link, "ZZZZZZ").status_code == 400
+    for _ in range(5):  # the first refusal keeps the lock; the script's next ones write nothing
+        assert seat_code(phone, link, "ZZZZZZ").status_code == 429
+    assert GuessLock.objects.filter(address__isnull=True).count() == 1
+    caches["guesses"].clear()  # Redis restarted without persistence: every count forgotten
+    refused = seat_code(phone, link, link.seat_codes[0])
+    assert refused.status_code == 429 and 13 * 60 < int(refused["Retry-After"]) <= 15 * 60
+    # A phone without a lock is not touched: its right code opens its seat.
+    assert seat_code(Client(), link, link.seat_codes[1]).status_code == 302
+    # Its time over, the lock is gone (the count expired in Redis too).
+    GuessLock.objects.update(until=timezone.now() - timedelta(seconds=1))
+    caches["guesses"].clear()
+    assert seat_code(phone, link, link.seat_codes[0]).status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_lock_earned_is_kept_once_and_expired_ones_are_pruned(monkeypatch):
+    old = GuessLock.objects.create(key="seat:phone:old", until=timezone.now() - timedelta(1))
+    assert takes("seat", 30, phone="p", address=None) == LIMITS["seat", "phone"]
+    assert list(GuessLock.objects.values_list("key", flat=True)) == [
+        throttle._key("seat", "phone", "p")
+    ]
+    assert not GuessLock.objects.filter(pk=old.pk).exists()
+    # A try that fills the count but is right gives its place back: no lock is kept.
+    for _ in range(LIMITS["seat", "phone"] - 1):
+        guess_take("seat", phone="q")
+    guess_take("seat", phone="q").right()
+    assert takes("seat", 1, phone="q") == 1
+    assert not GuessLock.objects.filter(key=throttle._key("seat", "phone", "q")).exists()

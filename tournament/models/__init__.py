@@ -14,6 +14,7 @@ from tournament.models.events import (
     TeamMember,
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
+from tournament.models.guesses import GuessLock
 from tournament.models.ratings import Rating, RatingStep
 from tournament.models.venues import Player, Venue, preset_choices
 
@@ -23,6 +24,7 @@ __all__ = [
     "Entry",
     "Event",
     "Game",
+    "GuessLock",
     "Hand",
     "Penalty",
     "Player",

@@ -23,7 +23,10 @@ its own, so the pages and downloads filling the `default` cache never evict a co
 is unreachable, each process counts in one memory all its threads share until Redis is back
 (redis_cache.py; README "Reliability"): a limit then holds per process. Counts live in Redis,
 not the database: a worker restart keeps them; a Redis restart keeps what Redis persisted
-(README "Guessing").
+(README "Guessing"). A lock earned is kept in the database as well (GuessLock: one write, by
+the first try a full count refuses), and a cache that has forgotten everything — Redis
+restarted without persistence, or this process's own memory while Redis is away — loads every
+unexpired lock back before it counts again, so no restart lifts a lock (issue 44).
 """
 
 from __future__ import annotations
@@ -34,13 +37,24 @@ import ipaddress
 import math
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db import transaction
+from django.db.models import Max
 from django.http import HttpRequest
+from django.utils import timezone
+
+from tournament.models import Event, GuessLock
+from tournament.services.changes import change_record
 
 WINDOW = 15 * 60  # seconds a count lasts from its first guess
+# Present (never expiring) in a guesses cache that holds every earned lock: missing, the cache
+# is new — Redis restarted and forgot, or a process counts in its own memory — and the locks
+# in the database are loaded into it before a new count starts.
+LOADED = "locks:loaded"
 
 # (what is guessed, who guesses): tries within WINDOW.
 LIMITS: dict[tuple[str, str], int] = {
@@ -127,10 +141,14 @@ class Guess:
 
 def _count(key: str) -> int:
     """The key's count after this try: its window starts at its first try (add, with the time
-    it started beside it), and INCR keeps it (an expired key is made again)."""
+    it started beside it), and INCR keeps it (an expired key is made again). Only a key's
+    first try asks whether the cache holds the earned locks (one cache read, no query): a
+    phone or network already counting found them there."""
     cache = _cache()
     if cache.add(key, 1, WINDOW):
         cache.set(f"{key}:since", time.time(), WINDOW)
+        if cache.get(LOADED) is None and key in _locks_load():
+            return cache.incr(key)  # its lock, loaded back full: this try is over it
         return 1
     try:
         return cache.incr(key)
@@ -150,12 +168,15 @@ def guess_take(kind: str, **who: str | None) -> Guess:
     place kept in any count — if one was full."""
     counts = _counts(kind, who)
     taken: list[str] = []
-    for key, limit in counts.values():
+    for w, (key, limit) in counts.items():
         taken.append(key)
         if _count(key) > limit:
             for place in taken:
                 _give_back(place)
-            raise Throttled(_wait([key]))
+            wait = _wait([key])
+            network = w == "address" and kind in NETWORK_KINDS  # the dashboard names it
+            _lock_keep(key, wait, address=who["address"] if network else None)
+            raise Throttled(wait)
     return Guess({w: key for w, (key, _limit) in counts.items()})
 
 
@@ -165,3 +186,73 @@ def _wait(keys: list[str]) -> int:
     now = time.time()
     ends = [since + WINDOW - now for since in started.values()]
     return math.ceil(max(ends, default=WINDOW))
+
+
+def _lock_keep(key: str, wait: int, *, address: str | None) -> None:
+    """Keep a full count's lock in the database until its window ends: written once, by the
+    first try it refuses (`:locked` beside the count says it is kept; a script's later tries
+    write nothing), not by the try that filled it — that one may be right and give its
+    place back. Expired locks are pruned by the same write."""
+    if not _cache().add(f"{key}:locked", 1, wait):
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        GuessLock.objects.filter(until__lte=now).delete()
+        GuessLock.objects.update_or_create(
+            key=key, defaults={"until": now + timedelta(seconds=wait), "address": address}
+        )
+
+
+def _locks_load() -> set[str]:
+    """Put every unexpired lock back in the guesses cache, full, until its time (one query),
+    and mark the cache as holding them. Returns the keys loaded."""
+    cache = _cache()
+    now = timezone.now()
+    loaded: set[str] = set()
+    for key, until in GuessLock.objects.filter(until__gt=now).values_list("key", "until"):
+        kind, who, _digest = key.split(":")
+        limit = LIMITS.get((kind, who))
+        if limit is None:  # a limit since removed
+            continue
+        left = math.ceil((until - now).total_seconds())
+        since = until.timestamp() - WINDOW
+        cache.set_many({key: limit, f"{key}:since": since, f"{key}:locked": 1}, left)
+        loaded.add(key)
+    cache.set(LOADED, 1, None)
+    return loaded
+
+
+# Kinds whose address count is a network's backstop for codes typed in a hall: the organizer
+# may lift it. A log-in's address count is not: it stops a password guesser.
+NETWORK_KINDS = tuple(k for k, w in LIMITS if w == "address" and k != "login")
+
+
+def networks_held() -> list[tuple[str, int]]:
+    """Networks (addresses) whose backstop is full now, each with minutes left (one query)."""
+    now = timezone.now()
+    rows = (
+        GuessLock.objects.filter(address__isnull=False, until__gt=now)
+        .values("address")
+        .annotate(last=Max("until"))
+        .order_by("address")
+    )
+    return [(r["address"], math.ceil((r["last"] - now).total_seconds() / 60)) for r in rows]
+
+
+def network_release(*, event: Event, user: Any, address: str) -> bool:
+    """Lift a network's backstop: its address counts start again, so a phone there may guess
+    again; a phone over its own limit stays stopped (its own count is not touched). Logged
+    on the event whose organizer lifted it. False if nothing was held."""
+    keys = [_key(kind, "address", address) for kind in NETWORK_KINDS]
+    with transaction.atomic():
+        deleted, _rows = GuessLock.objects.filter(key__in=keys).delete()
+        if deleted:
+            change_record(
+                event=event,
+                user=user,
+                action="guesses.network_release",
+                summary=f"codes from {address} allowed again",
+                after={"address": address},
+            )
+    _cache().delete_many([f"{key}{end}" for key in keys for end in ("", ":since", ":locked")])
+    return bool(deleted)

@@ -3,6 +3,7 @@ Thin: forms collect, services write, selectors read; rights are checked by the d
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import secrets
 from collections.abc import Callable
@@ -90,6 +91,7 @@ from tournament.services.seat_fix import seats_swap
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
 from tournament.services.tables import table_link_renew
 from tournament.services.tenhou import tenhou_import
+from tournament.services.throttle import network_release, networks_held
 
 
 @event_creator_required
@@ -206,6 +208,9 @@ def _dashboard(
             "states": states,
             "phase": round_phase(event),
             "seating": seating_report(event),
+            # Networks whose backstop of wrong codes is full (one query): codes typed there
+            # wait until the organizer lifts it or it ends (services/throttle.py).
+            "networks_held": networks_held(),
             "table_entry_choices": TABLE_ENTRY_CHOICES,
             "table_mode_choices": TABLE_MODE_CHOICES,
             # A referee sees the tables and rounds; settings, seating, stages and players are
@@ -257,6 +262,29 @@ def _played_rounds(stages: list[Stage]) -> list[tuple[int | None, int | None]]:
 @referee_required
 def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
     return _dashboard(request, event)
+
+
+@organizer_required
+@require_POST
+def network_release_view(request: HttpRequest, event: Event) -> HttpResponse:
+    """Lift a network's backstop of wrong codes: phones there may type codes again; a phone
+    over its own limit stays stopped."""
+    try:
+        address = str(ipaddress.ip_address(request.POST.get("address", "").strip()))
+    except ValueError:
+        address = None
+    if address is None:
+        messages.error(request, _("That is not a network address; nothing was lifted."))
+    elif network_release(event=event, user=request.user, address=address):
+        messages.success(
+            request,
+            _("Codes typed on the network %(address)s are accepted again.") % {"address": address},
+        )
+    else:
+        messages.info(
+            request, _("The network %(address)s was not held back.") % {"address": address}
+        )
+    return redirect("event-manage", event.slug)
 
 
 @organizer_required
