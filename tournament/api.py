@@ -20,7 +20,7 @@ from scoring.statistics import STATISTICS
 from tournament.exports import iterate_series, iterate_standings, iterate_statistics, rows_data
 from tournament.models import Event, Game, Player, Series
 from tournament.selectors.conditions import conditions_of
-from tournament.selectors.games import game_detail, game_for_entry, seat_score
+from tournament.selectors.games import deposits_lost, game_detail, game_for_entry, seat_score
 from tournament.selectors.players import player_record
 from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
@@ -304,7 +304,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
                 }
                 for s in seats
             ],
-            "deposits_lost": 0,
+            "deposits_lost": deposits_lost(event, found),
         },
     }
     if found.mode == "hands":

@@ -195,3 +195,20 @@ def test_a_fixed_number_of_queries_at_two_sizes(client, path):
         url = path.format(slug=event.slug, game=game.pk, player=player.pk, series=series.slug)
         counts.append(count(client, url))
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "lost"),
+    [("wrc", 1000), ("baba", 0)],  # WRC leaves a stick to nobody; Baba gives it to the top
+)
+def test_a_game_reports_the_deposits_the_engine_says_were_lost(client, ruleset, lost):
+    """Issue 45 found the API's result always said `"deposits_lost": 0`."""
+    from tests.tournament.factories import make_event, scores_game
+
+    event = make_event(slug=f"sticks-{ruleset}", ruleset=ruleset)
+    names = [p.player.name for p in event.entries.select_related("player")[:4]]
+    start = event.rules.start
+    scores = [start + 15000, start + 5000, start - 5000, start - 16000]
+    game = scores_game(event, 1, 1, names, scores, deposits=1000)
+    answer = client.get(f"/api/v1/events/{event.slug}/games/{game.pk}").json()
+    assert answer["result"]["deposits_lost"] == lost

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import JSONField, OuterRef, Prefetch, QuerySet, Subquery
 
 from scoring import GameFlow, parse_hand, replay
+from scoring.settlement import settle
 from tournament.models import AuditEntry, Event, Game, Hand, Round, Seat, SitOut
 
 
@@ -123,3 +124,19 @@ def game_detail(event: Event, game_id: int) -> Game:
         )
         .get(pk=game_id, round__event=event)
     )
+
+
+def deposits_lost(event: Event, game: Game) -> int:
+    """The deposits a finished game's settlement gives to nobody (a `wrc` table's leftover
+    sticks), as the engine settles its stored scores and the deposits left at its end (the
+    last hand's, for a game kept hand by hand); 0 while it is played. Reads the game's seats
+    and hands as prefetched (`game_detail`): no query of its own."""
+    seats = list(game.seats.all())
+    if not game.finished or any(s.score is None for s in seats):
+        return 0
+    if game.mode == "hands":
+        hands = list(game.hands.all())
+        left = hands[-1].deposits if hands else 0
+    else:
+        left = game.deposits
+    return settle(event.rules, [s.score for s in seats], deposits=left).deposits_lost
