@@ -582,16 +582,28 @@ class _TableSearch:
         # Where the top takes the rest of a rounding, its points are its score's unrounded
         # ones and the others' remainders: up to half a point each, either way.
         self.top_slack = Decimal(0) if rules.rounding == "exact" else Decimal(n - 1) / 2
-        self.top_curves = _curves(replace(rules, rounding="exact"), n) if self.top_slack else None
+        top = _curves(replace(rules, rounding="exact"), n) if self.top_slack else None
+        # Per context, each place's curve as the search reads it: the top's unrounded where a
+        # rounding gives it the rest (made once here, not on every score tried).
+        self.search_curves = [
+            [top[index][0], *places[1:]] if top else places
+            for index, places in enumerate(self.curves)
+        ]
+        # Each place's scores it can be held with, in any context (the scan's range).
+        self.holding = [
+            [
+                units * SCORE_STEP
+                for units in range(self.total // SCORE_STEP + 1)
+                if any(c[place].by_score[units] is not None for c in self.curves)
+            ]
+            for place in range(n)
+        ]
+        self.roundings: dict[tuple[int, int], tuple[int, int]] = {}
 
     def lowest(self, seat: int, place: int) -> tuple[int, tuple[int, ...] | None]:
         """The lowest score that can hold `place` at all, and the settled table (seat order)
         with the lowest score of the player's that brings them to the target (None: none)."""
-        holding = [
-            score
-            for score in range(0, self.total + 1, SCORE_STEP)
-            if any(c[place].by_score[score // SCORE_STEP] is not None for c in self.curves)
-        ]
+        holding = self.holding[place]
         orders = self._orders(seat, place)
         lowest = next((s for s in holding if self._holds(orders, place, s)), None)
         if lowest is None or self._hopeless(seat, place):
@@ -656,9 +668,7 @@ class _TableSearch:
         others = self.field_.others
         for seats, usable in orders:
             for index, context, steps in usable:
-                curves = list(self.curves[index])
-                if self.top_curves is not None:
-                    curves[0] = self.top_curves[index][0]
+                curves = self.search_curves[index]
                 points = curves[place].by_score[score // SCORE_STEP]
                 if points is None:
                     continue
@@ -776,7 +786,13 @@ class _TableSearch:
 
     def _rounding(self, score: int, shift: int) -> tuple[int, int]:
         """The lowest and highest scores that round as `score` does, or as the rounding
-        `shift` (±1) away from it."""
+        `shift` (±1) away from it. Kept: the search asks the same few many times."""
+        key = (score, shift)
+        if key not in self.roundings:
+            self.roundings[key] = self._rounding_made(score, shift)
+        return self.roundings[key]
+
+    def _rounding_made(self, score: int, shift: int) -> tuple[int, int]:
         unit = self.rules.point_value
         level = rounded(self.rules, score) + shift * unit
         lo = hi = max(0, score + shift * unit)

@@ -286,9 +286,10 @@ def standings_records(
     if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
         last_in = stage.advancing[-1]
     elif stage is None and not sorted_by_user:
-        through = [f.row.player for f in figures if f.now == "in"] or [
-            r.player for r in rows if r.status in ("finalist", "champion")
-        ]
+        if open_cut is not None and open_cut.played:  # the cut as it falls now
+            through = open_cut.advancing
+        else:
+            through = [r.player for r in rows if r.status in ("finalist", "champion")]
         if through and len(through) < len(rows):
             last_in = through[-1]
     places = range(1, players_per_table + 1)
