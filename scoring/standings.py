@@ -249,7 +249,9 @@ class StageResult:
             return ""
         through, tied = self._sets
         if player in tied:
-            return "tie"
+            # Sharing the line with players who have not played yet says nothing: the twelve
+            # at 0.0 while one table has finished are no "tie at the cut".
+            return "tie" if self.ranked_on[player][1] else ""
         return "in" if player in through else "out"
 
     @property

@@ -150,3 +150,31 @@ def test_a_seating_report_with_a_floor_of_nothing_says_every_repeat_was_avoidabl
     page = _dashboard(baba_day(slug="report-3", played=3))
     assert "組み合わせ次第ですべて避けられます" in page
     assert "少なくとも 0 回" not in page
+
+
+def test_no_round_is_seated_after_the_last_stage_ends():
+    """A walk of the day seated a round 9 after Baba's two-hanchan final."""
+    import random
+
+    from tournament.models import Round
+    from tournament.services.errors import ServiceError
+    from tournament.services.rounds import round_seat
+    from tournament.services.stages import stage_close
+
+    event = baba_day(slug="after-the-end", played=8)
+    stage_close(event=event, stage=event.stages.order_by("position")[0])
+    with pytest.raises(ServiceError) as refused:
+        round_seat(event=event, rng=random.Random(1))
+    assert refused.value.code == "round.beyond"
+    assert not Round.objects.filter(event=event, number=9).exists()
+
+
+def test_players_yet_to_play_are_not_tied_at_the_cut_now():
+    from scoring.standings import GameResult, standings
+
+    # One table of four has played; twelve share 0.0 across the cut of four without a game.
+    names = [f"P{i:02}" for i in range(16)]
+    game = GameResult(1, tuple(names[:4]), (1, 2, 3, 4), (40, 10, -20, -30))
+    qualifier = standings([game], "baba", players=names).stages[0]
+    assert [qualifier.now_of(p) for p in names[:4]] == ["in", "in", "out", "out"]
+    assert {qualifier.now_of(p) for p in names[4:]} == {""}

@@ -150,6 +150,9 @@ MESSAGES: dict[str, str] = {
     "round.stage_open": gettext_noop(
         "close the {stage} (rounds {first}–{last}) before seating round {round}"
     ),
+    "round.beyond": gettext_noop(
+        "The event ends with round {last}: there is no round {round} to seat."
+    ),
     "round.too_early": gettext_noop("Round {round} cannot be seated before round {next}."),
     "round.seated": gettext_noop("Round {round} is seated already."),
     "round.unfinished_ask": gettext_noop(

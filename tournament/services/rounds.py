@@ -45,6 +45,11 @@ def table_size(event: Event) -> int:
 def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:
     """(who plays, in standings order; who is cut). Where the event seats only players
     checked in, the others are not in the pool (`_absent` names them)."""
+    stages = list(event.stages.order_by("position"))
+    # The last stage's last round ends the event (a Baba day's round 8): nothing after it.
+    last = stages[-1].last_round if stages else None
+    if last is not None and number > last:
+        raise ServiceError("round.beyond", "round", round=number, last=last)
     table = event_standings(event)
     order = [str(r.player) for r in table.rows]
     in_play = Entry.objects.filter(event=event, withdrawn=False, substitute=False)
@@ -53,7 +58,7 @@ def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:
     active = set(in_play.values_list("player__name", flat=True))
     pool = [p for p in order if p in active]
     pool += sorted(active - set(pool))  # registered after the last standings were read
-    for stage, result in zip(event.stages.order_by("position"), table.stages, strict=False):
+    for stage, result in zip(stages, table.stages, strict=False):
         if stage.advance is None or stage.last_round is None or number <= stage.last_round:
             continue
         if not stage.closed:
