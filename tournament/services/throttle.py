@@ -35,6 +35,7 @@ import contextlib
 import hashlib
 import ipaddress
 import math
+import threading
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -55,6 +56,7 @@ WINDOW = 15 * 60  # seconds a count lasts from its first guess
 # is new — Redis restarted and forgot, or a process counts in its own memory — and the locks
 # in the database are loaded into it before a new count starts.
 LOADED = "locks:loaded"
+_loading = threading.Lock()
 
 # (what is guessed, who guesses): tries within WINDOW.
 LIMITS: dict[tuple[str, str], int] = {
@@ -141,14 +143,20 @@ class Guess:
 
 def _count(key: str) -> int:
     """The key's count after this try: its window starts at its first try (add, with the time
-    it started beside it), and INCR keeps it (an expired key is made again). Only a key's
-    first try asks whether the cache holds the earned locks (one cache read, no query): a
-    phone or network already counting found them there."""
+    it started beside it), and INCR keeps it (an expired key is made again). Each try first
+    asks whether the cache holds the earned locks (one cache read, no query) and, if not,
+    loads them before it counts: loaded after the count began, a lock the count itself had
+    just earned (another thread, the same phone) was read as an old one and this try's place
+    taken twice — 9 of 10 right tries let through (CI, 2026-11-25)."""
     cache = _cache()
+    if cache.get(LOADED) is None:
+        # One thread loads; the others wait for it, so no count begins (and no lock is written)
+        # while the locks are read.
+        with _loading:
+            if cache.get(LOADED) is None:
+                _locks_load()  # a lock loaded full: its key's add fails, its INCR is over
     if cache.add(key, 1, WINDOW):
         cache.set(f"{key}:since", time.time(), WINDOW)
-        if cache.get(LOADED) is None and key in _locks_load():
-            return cache.incr(key)  # its lock, loaded back full: this try is over it
         return 1
     try:
         return cache.incr(key)
