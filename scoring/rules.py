@@ -15,15 +15,39 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scoring.messages import fail
 from scoring.parse import INT_LIMIT, is_int
 
-GAMES = ("riichi", "emperor")
 SCORE_STEP = 100  # every payment and score is a multiple of this
 WINDS = "ESWN"
-ABORT_REASONS = ("kyuushu", "suufon", "suukaikan", "suucha", "sanchahou")
+
+# Each knob's choices, declared once: the field's type is the alias, and validation checks a
+# value against `get_args(alias)` (in this order, which is also the order an error lists them).
+Game = Literal["riichi", "emperor"]
+Rounding = Literal["exact", "gosha_rokunyu", "half_up"]
+Tie = Literal["seat", "split"]
+LeftoverDeposits = Literal["top", "lost"]
+MultipleRonHonba = Literal["each", "nearest"]
+MultipleRonSticks = Literal["nearest", "own"]
+NagashiRule = Literal[None, "mangan", "yakuman"]
+NagashiMultiple = Literal["first", "all"]
+NagashiDeposits = Literal["winner", "table"]
+NagashiFlow = Literal["win", "draw"]
+AbortReason = Literal["kyuushu", "suufon", "suukaikan", "suucha", "sanchahou"]
+AbortRule = Literal["repeat", "pass", "draw"]
+ChomboRule = Literal["reverse_mangan", "fixed", "result_penalty"]
+PaoRonHonba = Literal["discarder", "split", "pao"]
+RenchanRule = Literal["tenpai", "always", "never"]
+AgariYame = Literal["never", "always", "if_top", "auto"]
+Bust = Literal["below_zero", "zero_or_below", "never"]
+BustAttribution = Literal["receivers", "sequential"]
+
+GAMES: tuple[Game, ...] = get_args(Game)
+ABORT_REASONS: tuple[AbortReason, ...] = get_args(AbortReason)
+ABORT_RULES: tuple[AbortRule, ...] = get_args(AbortRule)
+RENCHAN_RULES: tuple[RenchanRule, ...] = get_args(RenchanRule)
 ABORT_NAMES = {
     "kyuushu": "九種九牌",
     "suufon": "四風連打",
@@ -102,7 +126,7 @@ class Ruleset:
     # 4-player East-South"}); a language not listed reads `name`. Issue 32: a Japanese page
     # showed "天鳳 (Tenhou 4-player East-South)", an English one a name it could not read.
     names: Mapping[str, str] = field(default_factory=dict)
-    game: str = "riichi"  # riichi | emperor
+    game: Game = "riichi"
     players: int = 4  # the usual table size
     player_counts: tuple[int, ...] = (4,)  # every table size this ruleset allows
 
@@ -113,11 +137,11 @@ class Ruleset:
     # exact | gosha_rokunyu (五捨六入: …500 down, …600 up) | half_up (Tenhou: to the thousand,
     # half up, so −12.5 → −12 and +1.5 → +2); the rounded kinds round all but the top, who takes
     # the rest
-    rounding: str = "exact"
+    rounding: Rounding = "exact"
     uma: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # players → points by rank
     uma_floating: Mapping[int, tuple[float, ...]] | None = None  # floaters (≥ return) → by rank
-    tie: str = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
-    leftover_deposits: str = "top"  # top | lost
+    tie: Tie = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
+    leftover_deposits: LeftoverDeposits = "top"
 
     # Hand values
     unit: int = 100  # every payment is rounded up to this
@@ -139,42 +163,43 @@ class Ruleset:
     # "the maximum score is a single yakuman"). A hand entered with more is refused.
     yakuman_max: int | None = None
     max_ron_winners: int = 1  # 1 = atamahane (頭ハネ)
-    multiple_ron_honba: str = (
-        "nearest"  # each | nearest (honba to the winner nearest the discarder)
-    )
+    # each | nearest (honba to the winner nearest the discarder)
+    multiple_ron_honba: MultipleRonHonba = "nearest"
     # The riichi sticks on a multiple ron: nearest (all to the winner nearest the discarder:
     # Tenhou, Mahjong Soul 「積み棒は上家取り」, EMA 2012 text) | own (each winner in riichi
     # takes back their own stick; the rest go to the nearest — EMA 2016 as riichi.wiki and
     # Pantheon's EMA ruleset read it; docs/rulesets.md, chosen).
-    multiple_ron_sticks: str = "nearest"
-    nagashi: str | None = "mangan"  # mangan | yakuman | None (not played)
-    nagashi_multiple: str = "first"  # first (nearest the dealer, dealer first) | all
-    nagashi_deposits: str = "winner"  # winner (takes the riichi sticks) | table (they stay: Tenhou)
+    multiple_ron_sticks: MultipleRonSticks = "nearest"
+    nagashi: NagashiRule = "mangan"  # None: not played
+    nagashi_multiple: NagashiMultiple = "first"  # first (nearest the dealer, dealer first) | all
+    # winner (takes the riichi sticks) | table (they stay: Tenhou)
+    nagashi_deposits: NagashiDeposits = "winner"
     nagashi_honba: bool = True  # honba are added to the nagashi payment (Tenhou: no)
     # win (the dealer keeps it only by winning it) | draw (an exhaustive draw for the deal: the
     # dealer keeps it if tenpai, honba + 1 — Tenhou, EMA)
-    nagashi_flow: str = "win"
-    aborts: Mapping[str, str] = field(default_factory=dict)  # reason → repeat | pass | draw
+    nagashi_flow: NagashiFlow = "win"
+    aborts: Mapping[AbortReason, AbortRule] = field(default_factory=dict)  # reason → rule
     # reverse_mangan | fixed (chombo_amount to each other player) | result_penalty (no score
     # changes hands; chombo_points come off the offender's result after ranking: EMA, WRC)
-    chombo: str = "reverse_mangan"
+    chombo: ChomboRule = "reverse_mangan"
     chombo_amount: int = 0
     chombo_points: float = 20.0  # result_penalty: points taken off the offender's result
     # discarder | split (pao and discarder each pay honba × H/(n−1)) | pao (the pao seat: Tenhou)
-    pao_ron_honba: str = "discarder"
+    pao_ron_honba: PaoRonHonba = "discarder"
 
     # Game flow
     winds: int = 2  # game length in winds: 1 East only, 2 East-South
-    renchan_on_draw: Mapping[str, str] = field(default_factory=dict)  # wind → tenpai|always|never
+    renchan_on_draw: Mapping[str, RenchanRule] = field(default_factory=dict)  # wind → rule
     # never | always | if_top: may the dealer stop after winning the last hand (the table marks
     # it) | auto: the game ends by itself when the last hand's dealer, first after winning it or
     # tenpai at its draw, would otherwise repeat (Tenhou's アガリやめ and テンパイやめ)
-    agari_yame: str = "never"
+    agari_yame: AgariYame = "never"
     extension_below: int | None = None  # play another wind when the top ends below this
     extension_winds: int = 1
     extension_sudden_death: bool = False  # the extension ends once someone reaches extension_below
-    bust: str = "below_zero"  # below_zero | zero_or_below | never
-    bust_attribution: str = "receivers"  # receivers (everyone paid by the busted) | sequential
+    bust: Bust = "below_zero"
+    # receivers (everyone paid by the busted) | sequential
+    bust_attribution: BustAttribution = "receivers"
     bust_prize: float = 0.0  # points (or chips) the busted player pays, split among who busted them
     bust_prize_share_unit: float = 0.1  # each share rounded down to this many points
     prizes_in_chips: bool = False  # bust prize and yakuman chips in a separate chips column
@@ -366,7 +391,9 @@ def _limits(value: Any) -> tuple[tuple[int, int], ...]:
 # --- validation -------------------------------------------------------------------------------
 
 
-def _one_of(rules: Ruleset, name: str, allowed: tuple[Any, ...]) -> None:
+def _one_of(rules: Ruleset, name: str, choices: Any) -> None:
+    """The knob's value is one of `choices`, its Literal alias."""
+    allowed = get_args(choices)
     value = getattr(rules, name)
     if value not in allowed:
         shown = ", ".join("null" if a is None else str(a) for a in allowed)
@@ -387,7 +414,7 @@ def _validate(r: Ruleset) -> None:
     for name in ("slug", "name"):
         if not isinstance(getattr(r, name), str) or not getattr(r, name):
             raise fail("value.nonempty_text", f"ruleset.{name}")
-    _one_of(r, "game", GAMES)
+    _one_of(r, "game", Game)
     for name in (
         "fu",
         "kiriage",
@@ -411,9 +438,9 @@ def _validate(r: Ruleset) -> None:
     if r.return_points < r.start:
         raise fail("rules.return_points", "ruleset.return_points")
     _whole(r, "point_value", 1)
-    _one_of(r, "rounding", ("exact", "gosha_rokunyu", "half_up"))
-    _one_of(r, "tie", ("seat", "split"))
-    _one_of(r, "leftover_deposits", ("top", "lost"))
+    _one_of(r, "rounding", Rounding)
+    _one_of(r, "tie", Tie)
+    _one_of(r, "leftover_deposits", LeftoverDeposits)
     for n, table in r.uma.items():
         if n not in r.player_counts:
             raise fail("rules.uma_size", f"ruleset.uma.{n}")
@@ -478,25 +505,25 @@ def _validate(r: Ruleset) -> None:
     # choice only where two winners are allowed: atamahane has one, a triple ron pays three.
     if "sanchahou" in r.aborts and r.max_ron_winners != 2:
         raise fail("rules.sanchahou", "ruleset.aborts.sanchahou", winners=r.max_ron_winners)
-    _one_of(r, "multiple_ron_honba", ("each", "nearest"))
-    _one_of(r, "multiple_ron_sticks", ("nearest", "own"))
-    _one_of(r, "nagashi", (None, "mangan", "yakuman"))
-    _one_of(r, "nagashi_multiple", ("first", "all"))
-    _one_of(r, "nagashi_deposits", ("winner", "table"))
-    _one_of(r, "nagashi_flow", ("win", "draw"))
+    _one_of(r, "multiple_ron_honba", MultipleRonHonba)
+    _one_of(r, "multiple_ron_sticks", MultipleRonSticks)
+    _one_of(r, "nagashi", NagashiRule)
+    _one_of(r, "nagashi_multiple", NagashiMultiple)
+    _one_of(r, "nagashi_deposits", NagashiDeposits)
+    _one_of(r, "nagashi_flow", NagashiFlow)
     for reason, rule in r.aborts.items():
         if reason not in ABORT_REASONS:
             raise fail(
                 "rules.abort_unknown", f"ruleset.aborts.{reason}", known=", ".join(ABORT_REASONS)
             )
-        if rule not in ("repeat", "pass", "draw"):
+        if rule not in ABORT_RULES:
             raise fail("rules.abort_rule", f"ruleset.aborts.{reason}")
-    _one_of(r, "chombo", ("reverse_mangan", "fixed", "result_penalty"))
+    _one_of(r, "chombo", ChomboRule)
     if r.chombo == "fixed" and r.chombo_amount <= 0:
         raise fail("rules.chombo_amount", "ruleset.chombo_amount")
     if not _is_number(r.chombo_points) or r.chombo_points < 0:
         raise fail("value.nonneg", "ruleset.chombo_points")
-    _one_of(r, "pao_ron_honba", ("discarder", "split", "pao"))
+    _one_of(r, "pao_ron_honba", PaoRonHonba)
 
     _whole(r, "winds", 1)
     _whole(r, "extension_winds", 1)
@@ -505,12 +532,12 @@ def _validate(r: Ruleset) -> None:
     for wind, rule in r.renchan_on_draw.items():
         if wind not in WINDS:
             raise fail("rules.renchan_wind", f"ruleset.renchan_on_draw.{wind}")
-        if rule not in ("tenpai", "always", "never"):
+        if rule not in RENCHAN_RULES:
             raise fail("rules.renchan_rule", f"ruleset.renchan_on_draw.{wind}")
-    _one_of(r, "agari_yame", ("never", "always", "if_top", "auto"))
+    _one_of(r, "agari_yame", AgariYame)
     _whole(r, "extension_below", 1, optional=True)
-    _one_of(r, "bust", ("below_zero", "zero_or_below", "never"))
-    _one_of(r, "bust_attribution", ("receivers", "sequential"))
+    _one_of(r, "bust", Bust)
+    _one_of(r, "bust_attribution", BustAttribution)
     for name in ("bust_prize", "yakuman_chips_tsumo", "yakuman_chips_ron"):
         value = getattr(r, name)
         if not _is_number(value) or value < 0:
