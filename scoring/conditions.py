@@ -88,7 +88,32 @@ class WinNeeded:
 
 
 Need = WinNeeded | str  # or ANY, NONE, CONTINUES
-Shape = dict[str, Any]  # a win's WinNeeded fields but its points: han, fu, yakuman, limit, yaku…
+
+
+@dataclass(frozen=True)
+class WinShape:
+    """A win as the table would enter it, before it is priced: han (and fu where counted), a
+    yakuman multiple, or the emperor game's yaku and bonus yaku. `limit` is named once the
+    shape is known to be a han win (see `_Wins._price`)."""
+
+    han: int | None = None
+    fu: int | None = None
+    yakuman: float | None = None
+    limit: str | None = None
+    yaku: int | None = None
+    bonus: int | None = None
+
+    def entry(self) -> dict[str, Any]:
+        """The win's own fields as a result entry writes them (han, fu; or yakuman)."""
+        out: dict[str, Any] = {}
+        for name in ("han", "fu", "yakuman"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def priced(self, points: int) -> WinNeeded:
+        return WinNeeded(points, self.han, self.fu, self.yakuman, self.limit, self.yaku, self.bonus)
 
 
 @dataclass
@@ -127,26 +152,26 @@ def _limit(rules: Ruleset, han: int, fu: int | None) -> str | None:
     return LIMITS.get(value)
 
 
-def _riichi_wins(rules: Ruleset, players: int, *, tsumo: bool) -> list[dict[str, Any]]:
+def _riichi_wins(rules: Ruleset, players: int, *, tsumo: bool) -> list[WinShape]:
     """Every win the venue accepts, as the table would enter it: han 1 … counted yakuman with
     each fu, then each yakuman multiple — the parser says which exist (25 fu needs 2 han, no
     20 fu ron, no fu where the venue counts none)."""
     top = rules.kazoe_han if rules.kazoe_han is not None else rules.limits[-1][0]
-    shapes: list[dict[str, Any]] = []
+    shapes: list[WinShape] = []
     for han in range(1, top + 1):
         if not rules.fu or han >= rules.limits[0][0]:
-            shapes.append({"han": han})
+            shapes.append(WinShape(han=han))
         if rules.fu:
-            shapes.extend({"han": han, "fu": fu} for fu in FU_STEPS)
+            shapes.extend(WinShape(han=han, fu=fu) for fu in FU_STEPS)
     step = 0.5 if rules.yakuman_half_steps else 1
     most = rules.yakuman_max or 6
-    shapes.extend({"yakuman": step * k} for k in range(int(1 / step), int(most / step) + 1))
+    shapes.extend(WinShape(yakuman=step * k) for k in range(int(1 / step), int(most / step) + 1))
     accepted = []
     for shape in shapes:
         raw = (
-            {"type": "tsumo", "winner": 0, **shape}
+            {"type": "tsumo", "winner": 0, **shape.entry()}
             if tsumo
-            else {"type": "ron", "discarder": 1, "wins": [{"seat": 0, **shape}]}
+            else {"type": "ron", "discarder": 1, "wins": [{"seat": 0, **shape.entry()}]}
         )
         try:
             parse_riichi_result(Doc(raw), rules, players)
@@ -165,7 +190,7 @@ class _Wins:
         self.flow = flow
         rules = flow.rules
         self.shapes = {t: _riichi_wins(rules, flow.n, tsumo=t) for t in (True, False)}
-        self.priced: dict[tuple[bool, bool, bool], list[tuple[WinNeeded, Shape]]] = {}
+        self.priced: dict[tuple[bool, bool, bool], list[tuple[WinNeeded, WinShape]]] = {}
 
     def cheapest_first(self, winner: int, discarder: int | None) -> list[tuple[WinNeeded, Hand]]:
         flow = self.flow
@@ -174,19 +199,19 @@ class _Wins:
             self.priced[key] = self._price(winner, discarder)
         return [(need, _hand(shape, winner, discarder)) for need, shape in self.priced[key]]
 
-    def _price(self, winner: int, discarder: int | None) -> list[tuple[WinNeeded, Shape]]:
+    def _price(self, winner: int, discarder: int | None) -> list[tuple[WinNeeded, WinShape]]:
         flow = self.flow
         rules = flow.rules
         if not game_type(rules).rotating_deal:
-            shapes: list[Shape] = [
-                {"yaku": yaku, "bonus": bonus}
+            shapes = [
+                WinShape(yaku=yaku, bonus=bonus)
                 for yaku in range(rules.emperor_min_yaku[flow.n], MAX_YAKU + 1)
                 for bonus in range(MAX_EMPEROR_BONUS + 1)
             ]
         else:
             shapes = [
-                {**shape, "limit": _limit(rules, shape["han"], shape.get("fu"))}
-                if "han" in shape
+                replace(shape, limit=_limit(rules, shape.han, shape.fu))
+                if shape.han is not None
                 else shape
                 for shape in self.shapes[discarder is None]
             ]
@@ -199,7 +224,7 @@ class _Wins:
                 dealer=flow.dealer,
                 emperor=flow.emperor,
             )  # no honba, no deposits: the points the win itself is worth
-            priced.append((WinNeeded(outcome.details[0]["value"], **shape), shape))
+            priced.append((shape.priced(outcome.details[0]["value"]), shape))
         priced.sort(key=lambda pair: pair[0].order)
         out = []
         seen: set[tuple[int, bool]] = set()
@@ -211,12 +236,12 @@ class _Wins:
         return out
 
 
-def _hand(shape: Shape, winner: int, discarder: int | None) -> Hand:
+def _hand(shape: WinShape, winner: int, discarder: int | None) -> Hand:
     """The hand that makes this win: `winner`'s tsumo, or ron from `discarder`."""
-    if "yaku" in shape:
+    if shape.yaku is not None:
         kind = "tsumo" if discarder is None else "ron"
-        return Hand(EmperorWin(kind, winner, discarder, shape["yaku"], shape["bonus"]))
-    win = Win(winner, shape.get("han"), shape.get("fu"), shape.get("yakuman"))
+        return Hand(EmperorWin(kind, winner, discarder, shape.yaku, shape.bonus or 0))
+    win = Win(winner, shape.han, shape.fu, shape.yakuman)
     return Hand(Tsumo(win)) if discarder is None else Hand(Ron(discarder, (win,)))
 
 
@@ -265,13 +290,13 @@ def conditions(
     out = []
     for seat, player in enumerate(table):
         now = 1 + field_.above(now_totals, seat)
-        needs = SeatNeeds(
-            seat, player, now, _need(flow, field_, wins, seat, None, target, penalties)
-        )
-        for discarder in range(flow.n):
-            if discarder != seat:
-                needs.ron[discarder] = _need(flow, field_, wins, seat, discarder, target, penalties)
-        out.append(needs)
+        tsumo = _need(flow, field_, wins, seat, None, target, penalties)
+        ron = {
+            discarder: _need(flow, field_, wins, seat, discarder, target, penalties)
+            for discarder in range(flow.n)
+            if discarder != seat
+        }
+        out.append(SeatNeeds(seat, player, now, tsumo, ron))
     return out
 
 
