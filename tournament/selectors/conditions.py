@@ -8,13 +8,16 @@ is the stage's cut (the players it sends on), or 1 for the last stage. The total
 stage's as ranked (finished games only, so a game in play is not in them: "before this
 game"). Each answer is made once per version of the event and shared (a hand entered anywhere
 moves the version on).
+
+The answers are TypedDicts, not dataclasses: they are JSON as CONTRACT §6 writes it (the API
+sends a table's answer on, `seats` is the engine's own `to_json`) and each is one literal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Prefetch
 
@@ -26,6 +29,52 @@ from tournament.caching import event_stamp, shared
 from tournament.models import Event, Game, Hand, Seat
 from tournament.selectors.games import game_sheet
 from tournament.selectors.standings import published_standings, shared_progress
+
+
+class TableAnswer(TypedDict):
+    """One table at its last hand: CONTRACT §6's answer (`seats`) with where it stands."""
+
+    stage: str
+    round: int
+    target: int
+    last_stage: bool
+    hand: dict[str, Any] | None  # the hand to play: label, dealer, honba… (GameFlow.next)
+    scores: list[int]
+    seats: list[dict[str, Any]]  # SeatNeeds.to_json, seat by seat
+
+
+class TablePanel(TableAnswer):
+    """A table's answer on the standings and the venue screen: which table, which game."""
+
+    table: int
+    game: int
+
+
+class BeforeRow(TypedDict):
+    """A player at a table not begun: their total, gaps and each place's need."""
+
+    table: int
+    player: str
+    now: int  # the rank the stage's totals give them now
+    total: Decimal
+    to_lead: Decimal
+    to_cut: Decimal | None  # None: nobody on the other side of the cut
+    places: list[int | str]  # PlaceNeeds.places: a score, "any" or "none" per place
+
+
+class BeforePanel(TypedDict):
+    stage: str
+    round: int
+    target: int
+    last_stage: bool
+    places: list[int]  # 1 … the largest table's size: the columns
+    rows: list[BeforeRow]
+    tables: int  # how many tables the rows come from
+
+
+class Panels(TypedDict):
+    table_conditions: list[TablePanel]
+    before: BeforePanel | None
 
 
 @dataclass(frozen=True)
@@ -66,7 +115,9 @@ def _deciding(stage_result: StageResult, number: int, last_stage: bool) -> Decid
 # --- at the last hand ---------------------------------------------------------------------------
 
 
-def game_conditions(event: Event, game: Game, flow: GameFlow, names: list[str]) -> dict | None:
+def game_conditions(
+    event: Event, game: Game, flow: GameFlow, names: list[str]
+) -> TableAnswer | None:
     """The conditions at this game's next hand if it is the last of the deciding round, as
     CONTRACT §6's JSON with the stage, round, target and hand; else None. `flow`: the game
     played so far (a game not at its last hand costs nothing more)."""
@@ -78,7 +129,7 @@ def game_conditions(event: Event, game: Game, flow: GameFlow, names: list[str]) 
     return _at_table(event, found, game, flow, names)
 
 
-def conditions_of(event: Event, game: Game) -> dict | None:
+def conditions_of(event: Event, game: Game) -> TableAnswer | None:
     """`game_conditions` for a game read without its hands (the public sheet, the API): its
     hands are read and played only while it is in play."""
     if game.finished or game.mode != "hands":
@@ -89,50 +140,51 @@ def conditions_of(event: Event, game: Game) -> dict | None:
 
 def _at_table(
     event: Event, found: Deciding, game: Game, flow: GameFlow, names: list[str]
-) -> dict | None:
+) -> TableAnswer | None:
     """One table's answer, made once per version of the game and of the stage's totals and
     shared: the table's sheet, the public sheet, the API and the venue screen read the same
     (a hand at another table leaves it as it is)."""
     if not all(name in found.totals for name in names):
         return None  # a substitute, or a table outside the stage
 
-    def make() -> dict:
+    def make() -> TableAnswer:
         seats = conditions(event.rules, flow, names, found.totals, found.target)
-        return {
-            "stage": found.stage,
-            "round": found.round,
-            "target": found.target,
-            "last_stage": found.last_stage,
-            "hand": flow.next(),
-            "scores": list(flow.scores),
-            "seats": [s.to_json() for s in seats],
-        }
+        return TableAnswer(
+            stage=found.stage,
+            round=found.round,
+            target=found.target,
+            last_stage=found.last_stage,
+            hand=flow.next(),
+            scores=list(flow.scores),
+            seats=[s.to_json() for s in seats],
+        )
 
     game_stamp = event_stamp((game.pk, game.created_at, game.version))
     totals = tuple(sorted(found.totals.items()))
     return shared("conditions-table", game_stamp, (found.stage, found.target, totals), make)
 
 
-def event_panels(event: Event) -> dict[str, Any]:
+def event_panels(event: Event) -> Panels:
     """The standings' and venue screen's panels: `table_conditions`, every table of the
     deciding round at its last hand (with its table number and game id); `before`, while some
     of its tables have not begun, their players' gaps and places (`_before`). Made
     once per version and shared; no query unless a round is in play, then three (its games
     still playing, their seats, their hands)."""
 
-    def make() -> dict[str, Any]:
+    def make() -> Panels:
         found = deciding(event)
         if found is None or shared_progress(event)[1] is None:
-            return {"table_conditions": [], "before": None}
-        tables, not_begun = [], []
+            return Panels(table_conditions=[], before=None)
+        tables: list[TablePanel] = []
+        not_begun = []
         for game, names, flow in _games_in_play(event, found.round):
             if not flow.records:  # no hand yet (or a table entering its final scores)
                 not_begun.append((game.table, names))
             elif not flow.over and flow.is_last_hand:
                 answer = _at_table(event, found, game, flow, names)
                 if answer is not None:
-                    tables.append({"table": game.table, "game": game.pk, **answer})
-        return {"table_conditions": tables, "before": _before(event, found, not_begun)}
+                    tables.append(TablePanel(table=game.table, game=game.pk, **answer))
+        return Panels(table_conditions=tables, before=_before(event, found, not_begun))
 
     return shared("conditions-panels", event_stamp(event), None, make)
 
@@ -175,7 +227,7 @@ def _table_needs(event: Event, found: Deciding, names: list[str]) -> list[PlaceN
 
 def _before(
     event: Event, found: Deciding, tables: list[tuple[int, list[str]]]
-) -> dict[str, Any] | None:
+) -> BeforePanel | None:
     """Before the deciding round's games: each player's gap to the lead and to the cut, and
     each place's need, for the tables in `tables` (not begun)."""
     if not tables:
@@ -184,7 +236,7 @@ def _before(
     lead = ranked[0]
     inside = ranked[found.target - 1]  # the last one through
     outside = ranked[found.target] if found.target < len(ranked) else None
-    rows = []
+    rows: list[BeforeRow] = []
     for number, names in tables:
         if not all(name in found.totals for name in names):
             continue
@@ -197,25 +249,25 @@ def _before(
             else:
                 to_cut = total - outside if outside is not None else None
             rows.append(
-                {
-                    "table": number,
-                    "player": needs.player,
-                    "now": needs.now,
-                    "total": total,
-                    "to_lead": total - lead,
-                    "to_cut": to_cut,
-                    "places": needs.places,
-                }
+                BeforeRow(
+                    table=number,
+                    player=str(needs.player),
+                    now=needs.now,
+                    total=total,
+                    to_lead=total - lead,
+                    to_cut=to_cut,
+                    places=needs.places,
+                )
             )
     if not rows:
         return None
     rows.sort(key=lambda r: (r["now"], r["player"]))
-    return {
-        "stage": found.stage,
-        "round": found.round,
-        "target": found.target,
-        "last_stage": found.last_stage,
-        "places": list(range(1, max(len(names) for _, names in tables) + 1)),
-        "rows": rows,
-        "tables": len({row["table"] for row in rows}),
-    }
+    return BeforePanel(
+        stage=found.stage,
+        round=found.round,
+        target=found.target,
+        last_stage=found.last_stage,
+        places=list(range(1, max(len(names) for _, names in tables) + 1)),
+        rows=rows,
+        tables=len({row["table"] for row in rows}),
+    )
