@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.forms.base import ADDRESS_HELP, ServiceForm
-from tournament.models.events import SERIES_RULE_CHOICES
+from tournament.models.series import SERIES_RULE_CHOICES
 
 
 class SeriesForm(ServiceForm):

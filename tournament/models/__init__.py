@@ -6,16 +6,14 @@ from tournament.models.events import (
     Penalty,
     Round,
     SeatingPlan,
-    Series,
-    SeriesEvent,
     SitOut,
     Stage,
-    Team,
-    TeamMember,
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.guesses import GuessLock
 from tournament.models.ratings import Rating, RatingStep
+from tournament.models.series import Series, SeriesEvent
+from tournament.models.teams import Team, TeamMember
 from tournament.models.venues import Player, Venue, preset_choices
 
 __all__ = [

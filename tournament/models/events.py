@@ -1,4 +1,5 @@
-"""Events, their players, stages and rounds."""
+"""Events, their players, stages, rounds and seating plan (series: series.py; teams:
+teams.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Ruleset, ruleset_from_json
-from scoring.series import SeriesRule
 from tournament.models.venues import Player, Venue
 
 FORMAT_CHOICES = [
@@ -340,73 +340,6 @@ class Penalty(models.Model):
         return f"{self.event} {self.player} {self.points}"
 
 
-SERIES_RULE_CHOICES = [
-    ("all", _("every event counts")),
-    ("best", _("each player's best events count")),
-]
-
-
-class Series(models.Model):
-    """A season: events ranked together (a club's league nights), by scoring/series.py."""
-
-    name = models.CharField(_("name"), max_length=200)
-    slug = models.SlugField(_("slug"), max_length=80, unique=True, allow_unicode=True)
-    rule = models.CharField(_("ranking"), max_length=10, choices=SERIES_RULE_CHOICES, default="all")
-    best_of = models.PositiveSmallIntegerField(_("best of"), null=True, blank=True)
-    min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
-    events = models.ManyToManyField(
-        Event, verbose_name=_("events"), through="SeriesEvent", related_name="series"
-    )
-    organizers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("organizers"),
-        related_name="organized_series",
-        blank=True,
-    )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "name"]
-        verbose_name = _("series")
-        verbose_name_plural = _("series")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(rule__in=["all", "best"]), name="tournament_series_rule_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(rule="all") | Q(best_of__gte=1),
-                name="tournament_series_best_of_given",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def ranking_rule(self) -> SeriesRule:
-        return SeriesRule(self.rule, self.best_of, self.min_games)
-
-
-class SeriesEvent(models.Model):
-    series = models.ForeignKey(
-        Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="members"
-    )
-    event = models.ForeignKey(
-        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="series_members"
-    )
-    position = models.PositiveSmallIntegerField(_("order"))
-
-    class Meta:
-        ordering = ["series", "position"]
-        verbose_name = _("event in a series")
-        verbose_name_plural = _("events in a series")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["series", "event"], name="tournament_seriesevent_unique_event"
-            ),
-        ]
-
-
 class SeatingPlan(models.Model):
     """An event's whole-day plan (CONTRACT §5): every round's tables in seat order and its byes,
     made here (scoring/plans.py) or uploaded; rounds are seated from it one at a time."""
@@ -430,44 +363,3 @@ class SeatingPlan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {len(self.rounds)}"
-
-
-class Team(models.Model):
-    """A team of an event's players (issue 34, CONTRACT §2: `"teams"` in the event file)."""
-
-    event = models.ForeignKey(
-        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="teams"
-    )
-    name = models.CharField(_("name"), max_length=100)
-    position = models.PositiveSmallIntegerField(_("position"))  # as the event lists its teams
-
-    class Meta:
-        ordering = ["event", "position"]
-        verbose_name = _("team")
-        verbose_name_plural = _("teams")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "name"], name="tournament_team_unique_name"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class TeamMember(models.Model):
-    """A player of a team; a player is in one team at most (the database holds it)."""
-
-    team = models.ForeignKey(
-        Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="members"
-    )
-    entry = models.OneToOneField(
-        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="team_member"
-    )
-    position = models.PositiveSmallIntegerField(_("position"))  # as the team lists its members
-
-    class Meta:
-        ordering = ["team", "position"]
-        verbose_name = _("team member")
-        verbose_name_plural = _("team members")
-
-    def __str__(self) -> str:
-        return f"{self.team}: {self.entry.player}"

@@ -12,7 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.events import Event, Series
+from tournament.models.events import Event
+from tournament.models.series import Series
 from tournament.models.venues import Player
 
 
