@@ -457,7 +457,8 @@ def test_place_needs_is_the_brute_force_answer_with_a_witness(field):
     """Every answer is what settling every possible table says — the lowest score that brings
     the player to the target in that place, "any" when it is the lowest that holds the place at
     all, "none" when none does — and comes with a table that proves it."""
-    from scoring.conditions import _Field, place_needs
+    from scoring.conditions import StageField as _Field
+    from scoring.conditions import place_needs
     from scoring.settlement import rank_order, settle
 
     rules, table, standings, target = field

@@ -11,8 +11,9 @@ ENGINE = Path(__file__).resolve().parents[2] / "scoring"
 
 def _imports() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
-    for path in ENGINE.glob("*.py"):
-        name = f"scoring.{path.stem}" if path.stem != "__init__" else "scoring"
+    for path in ENGINE.rglob("*.py"):  # sub-packages too (scoring.conditions.last_hand)
+        parts = path.relative_to(ENGINE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
