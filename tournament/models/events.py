@@ -342,7 +342,7 @@ class Penalty(models.Model):
 
 class SeatingPlan(models.Model):
     """An event's whole-day plan (CONTRACT §5): every round's tables in seat order and its byes,
-    made here (scoring/plans.py) or uploaded; rounds are seated from it one at a time."""
+    made here (scoring/plans/) or uploaded; rounds are seated from it one at a time."""
 
     event = models.OneToOneField(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="seating_plan"
