@@ -118,10 +118,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 RELEASE = os.environ.get("RELEASE", "")
 
 # What readers share between two writes (rendered standings, downloads): each process's memory
-# by default; with REDIS_URL, Redis through Django's own backend, so every app server behind
-# the proxy shares one cache. `guesses`: the wrong-guess counts (services/throttle.py), an
-# alias of their own so that pages filling `default` never evict one. If Redis stops
-# answering, both go on in each process's memory until it is back (tournament/redis_cache.py).
+# by default; with REDIS_URL, Redis through django-redis, so every app server behind the proxy
+# shares one cache. `guesses`: the wrong-guess counts (services/throttle.py), an alias of their
+# own so that pages filling `default` never evict one. If Redis stops answering, both go on in
+# each process's memory until it is back (tournament/redis_cache.py).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "jansou")
 
@@ -129,13 +129,13 @@ CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "jansou")
 def _cache(prefix: str, timeout: int, local_entries: int) -> dict[str, object]:
     if REDIS_URL:
         return {
-            "BACKEND": "tournament.redis_cache.RedisCache",  # one client per server; outages
+            "BACKEND": "tournament.redis_cache.RedisCache",  # django-redis's; outages
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": prefix,
             "TIMEOUT": timeout,
             "STAND_IN_ENTRIES": local_entries,  # the process's memory while Redis is away
             # A Redis that hangs costs a page a quarter of a second, not a worker's minute.
-            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.25},
         }
     return {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -155,7 +155,7 @@ def test_a_redis_outage_is_one_per_process_two_lines_and_two_mails(
     monkeypatch.setattr(redis_cache, "outage", Outage("Redis", redis_cache.log))
     monkeypatch.setattr(redis_cache, "RETRY_SECONDS", 0.0)
     caplog.set_level(logging.WARNING, logger="tournament.redis_cache")
-    options = {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}
+    options = {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.25}
     # Two caches on one Redis (the pages' and the guesses'), as settings.CACHES has.
     backends = [
         redis_cache.RedisCache(redis_server.url, {"KEY_PREFIX": p, "OPTIONS": options})

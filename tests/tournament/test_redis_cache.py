@@ -1,4 +1,4 @@
-"""The Redis cache backend (production, REDIS_URL): Django's own, one client kept per server,
+"""The Redis cache backend (production, REDIS_URL): django-redis's, one client kept per server,
 and each process's memory standing in while Redis does not answer (issue 29: a Redis restart
 answered 500 on every page). Each test runs a Redis server of its own (tests/redis_support.py).
 """
@@ -10,6 +10,7 @@ import random
 import threading
 
 import pytest
+import redis
 from django.core.cache import caches
 from django.test import Client, override_settings
 
@@ -23,17 +24,32 @@ from tournament.services import throttle
 from tournament.services.rounds import round_seat
 from tournament.services.throttle import LIMITS, Throttled, guess_take
 
+OPTIONS = {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.25}
+
 
 def backend_on(url: str) -> RedisCache:
-    options = {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}
-    return RedisCache(url, {"KEY_PREFIX": "test", "OPTIONS": options})
+    return RedisCache(url, {"KEY_PREFIX": "test", "OPTIONS": OPTIONS})
 
 
-def test_it_keeps_one_client_for_every_call(redis_server):
+def test_it_keeps_one_client_for_every_call(redis_server, monkeypatch):
+    # Django's own backend builds a redis.Redis per call (~170 reply callbacks each time: more
+    # CPU than the round trip, docs/performance.md); this one builds one for the cache.
+    built: list[redis.Redis] = []
+    build = redis.Redis.__init__
+
+    def counted(client: redis.Redis, *args: object, **kwargs: object) -> None:
+        built.append(client)
+        build(client, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "__init__", counted)
     backend = backend_on(redis_server.url)
-    client = backend._cache.get_client("a")
-    assert backend._cache.get_client("b") is client
-    assert backend._cache.get_client("a", write=True) is client  # one server: one pool
+    for n in range(10):
+        backend.set(f"k{n}", n, 30)
+        assert backend.get(f"k{n}") == n
+        assert backend.incr(f"k{n}") == n + 1
+        assert backend.add(f"k{n}", 0, 30) is False
+        backend.get_many([f"k{n}", "none"])
+    assert len(built) == 1
 
 
 def test_it_is_still_django_s_cache(redis_server):
@@ -68,7 +84,7 @@ def test_redis_gone_is_this_processs_memory_logged_once_and_back_when_it_is(
     assert len(downs) == 1  # once a minute, not once a call
     # Redis back (a restart keeps nothing): the next call after the pause goes to it again.
     monkeypatch.setattr(redis_cache, "RETRY_SECONDS", 0.0)
-    backend._cache.down_until = 0.0
+    backend.down_until = 0.0
     redis_server.start()
     backend.set("fresh", "in redis again", 60)
     assert backend_on(redis_server.url).get("fresh") == "in redis again"
@@ -78,12 +94,11 @@ def test_redis_gone_is_this_processs_memory_logged_once_and_back_when_it_is(
 @pytest.fixture
 def redis_caches(redis_server, settings):
     """The site's caches on this test's Redis, as production has them (REDIS_URL)."""
-    options = {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}
     on = {"BACKEND": "tournament.redis_cache.RedisCache", "LOCATION": redis_server.url}
     with override_settings(
         CACHES={
-            "default": {**on, "KEY_PREFIX": "site", "OPTIONS": options},
-            "guesses": {**on, "KEY_PREFIX": "site:guesses", "OPTIONS": options},
+            "default": {**on, "KEY_PREFIX": "site", "OPTIONS": OPTIONS},
+            "guesses": {**on, "KEY_PREFIX": "site:guesses", "OPTIONS": OPTIONS},
         }
     ):
         clear_all()

@@ -182,7 +182,7 @@ def _guesses_on(location: str) -> dict[str, object]:
     on = {
         "BACKEND": "tournament.redis_cache.RedisCache",
         "LOCATION": location,
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.25},
     }
     return {
         "default": {**on, "KEY_PREFIX": "site"},
