@@ -8,6 +8,7 @@ CORS for GET from django-cors-headers (settings: CORS_URLS_REGEX)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -16,8 +17,16 @@ from django.utils.http import urlencode
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError, ValidationError
 
-from scoring.statistics import STATISTICS
-from tournament.exports import iterate_series, iterate_standings, iterate_statistics, rows_data
+from tournament.exports.formats import rows_data
+from tournament.exports.ratings import RatingOut, ranked
+from tournament.exports.series import iterate_series
+from tournament.exports.standings import iterate_standings
+from tournament.exports.statistics import (
+    PlayerStatisticsOut,
+    StatisticsOut,
+    statistics_record,
+)
+from tournament.exports.teams import TeamOut, team_records
 from tournament.models import Event, Game, Player, Series
 from tournament.selectors.conditions import conditions_of
 from tournament.selectors.games import deposits_lost, game_detail, game_for_entry, seat_score
@@ -25,8 +34,7 @@ from tournament.selectors.players import player_record
 from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_has_stage, event_list
-from tournament.selectors.statistics import player_statistics
-from tournament.selectors.teams import team_rows
+from tournament.selectors.statistics import event_statistics, player_statistics
 
 PAGE_SIZE = 50
 
@@ -92,16 +100,23 @@ class RowsOut(Schema):
     standings: list[dict[str, Any]]
 
 
-class TeamOut(Schema):
-    rank: int
-    team: str
-    total: float
-    games: int
-    members: list[str]
-
-
+# A table's row (TeamOut, RatingOut, …) is typed from its columns (tournament/exports/).
 class TeamsOut(Schema):
     results: list[TeamOut]
+
+
+class SeatResultOut(Schema):
+    seat: int
+    rank: int | None
+    score: int | None
+    points: float | None
+    chips: int | None
+    breakdown: dict[str, Any] | None
+
+
+class ResultOut(Schema):
+    players: list[SeatResultOut]
+    deposits_lost: int  # the deposits the settlement gives to nobody (the engine's)
 
 
 class GameOut(Schema):
@@ -111,8 +126,8 @@ class GameOut(Schema):
     finished: bool
     seats: list[str]
     scores: list[int | None]
-    hands: list[dict[str, Any]] | None = None
-    result: dict[str, Any]
+    hands: list[dict[str, Any]] | None = None  # as entered; None for a game kept as scores
+    result: ResultOut
 
 
 class ConditionsOut(Schema):
@@ -129,7 +144,7 @@ class ConditionsOut(Schema):
 
 class StatsOut(Schema):
     event: str
-    players: list[dict[str, Any]]
+    players: list[PlayerStatisticsOut]
 
 
 class PlayerEventOut(Schema):
@@ -145,15 +160,7 @@ class PlayerOut(Schema):
     id: int
     name: str
     events: list[PlayerEventOut]
-    statistics: dict[str, Any]
-
-
-class RatingOut(Schema):
-    player: str
-    rating: float
-    mu: float
-    sigma: float
-    games: int
+    statistics: StatisticsOut
 
 
 class RatingPage(Schema):
@@ -196,15 +203,18 @@ def _page(value: str) -> int:
 # --- endpoints ----------------------------------------------------------------------------
 
 
-def _paginated(request: HttpRequest, rows: Any, page: str, route: str, to_json: Any) -> dict:
-    """One page of `rows` as `{"results": […], "next": url|null}` (one query for the page)."""
+def _paginated(
+    request: HttpRequest, rows: Any, page: str, route: str, answers: Callable[[list], list]
+) -> dict[str, Any]:
+    """One page of `rows` as `{"results": answers(the page's rows), "next": url|null}` (one
+    query for the page)."""
     number = _page(page)
     start = (number - 1) * PAGE_SIZE
     found = list(rows[start : start + PAGE_SIZE + 1])
     next_url = None
     if len(found) > PAGE_SIZE:
         next_url = request.build_absolute_uri(f"{reverse(route)}?page={number + 1}")
-    return {"results": [to_json(row) for row in found[:PAGE_SIZE]], "next": next_url}
+    return {"results": answers(found[:PAGE_SIZE]), "next": next_url}
 
 
 @api.get("/events/", response={200: EventPage, **ERRORS})
@@ -215,13 +225,16 @@ def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
         event_list(),
         page,
         "api-v1:events",
-        lambda e: {
-            "slug": e.slug,
-            "name": e.name,
-            "ruleset": e.rules.slug,
-            "format": e.format,
-            "players": e.player_count,
-        },
+        lambda found: [
+            EventOut(
+                slug=e.slug,
+                name=e.name,
+                ruleset=e.rules.slug,
+                format=e.format,
+                players=e.player_count,
+            )
+            for e in found
+        ],
     )
 
 
@@ -236,39 +249,30 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> dict[str, Any
 
 
 @api.get("/events/{slug}/teams", response={200: TeamsOut, **ERRORS})
-def teams(request: HttpRequest, slug: str) -> dict[str, Any]:
+def teams(request: HttpRequest, slug: str) -> TeamsOut:
     """CONTRACT §4: the team standings by §2's rule (members as a list of names)."""
-    event = _event(slug)
-    return {
-        "results": [
-            {
-                "rank": row.rank,
-                "team": row.team,
-                "total": float(row.total),
-                "games": row.games,
-                "members": list(row.members),
-            }
-            for row in team_rows(event)
-        ]
-    }
+    return TeamsOut(results=team_records(_event(slug)))
 
 
 @api.get("/ratings/", response={200: RatingPage, **ERRORS})
 def ratings(request: HttpRequest, series: str = "", page: str = "1") -> dict[str, Any]:
     """CONTRACT §4: the site's ratings (a series' own pool with `?series=`), best first, 50 a
-    page: openskill's Plackett–Luce mu and sigma, and the rating the site shows."""
+    page: the rank (equal ratings share one, as on the leaderboard; a page after the first
+    asks how many rate above it), openskill's Plackett–Luce mu and sigma, and the rating the
+    site shows."""
     found = None
     if series:
         found = Series.objects.filter(slug=series).first()
         if found is None:
             raise ApiError(404, f"no series {series!r}", "series")
-    board = rating_board(pool_of(found, "ratings"))
+    pool = pool_of(found, "ratings")
+    offset = (_page(page) - 1) * PAGE_SIZE
     answer = _paginated(
         request,
-        board,
+        rating_board(pool),
         page,
         "api-v1:ratings",
-        lambda r: {"player": r[0], "rating": r[2], "mu": r[3], "sigma": r[4], "games": r[5]},
+        lambda rows: [r.answer() for r in ranked(rows, pool, offset=offset)],
     )
     if answer["next"] and series:
         answer["next"] += "&" + urlencode({"series": series})
@@ -276,7 +280,7 @@ def ratings(request: HttpRequest, series: str = "", page: str = "1") -> dict[str
 
 
 @api.get("/events/{slug}/games/{game_id}", response={200: GameOut, **ERRORS})
-def game(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
+def game(request: HttpRequest, slug: str, game_id: int) -> GameOut:
     """One table: its seats (seat 0 the first dealer), scores, hands as entered, and the
     result as `settle` gives it (stored, not recomputed)."""
     event = _event(slug)
@@ -285,35 +289,31 @@ def game(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
     except Game.DoesNotExist:
         raise ApiError(404, f"no game {game_id} in {slug!r}", "game_id") from None
     seats = list(found.seats.all())
-    out: dict[str, Any] = {
-        "id": found.pk,
-        "round": found.round.number,
-        "table": found.table,
-        "finished": found.finished,
-        "seats": [s.player.name for s in seats],
-        "scores": [seat_score(s, found) for s in seats],  # running scores while in play
-        "result": {
-            "players": [
-                {
-                    "seat": s.position,
-                    "rank": s.rank,
-                    "score": s.result_score,
-                    "points": None if s.points is None else float(s.points),
-                    "chips": s.chips,
-                    "breakdown": s.breakdown,
-                }
-                for s in seats
-            ],
-            "deposits_lost": deposits_lost(event, found),
-        },
-    }
-    if found.mode == "hands":
-        out["hands"] = [h.data for h in found.hands.all()]
-    return out
+    players = [
+        SeatResultOut(
+            seat=s.position,
+            rank=s.rank,
+            score=s.result_score,
+            points=None if s.points is None else float(s.points),
+            chips=s.chips,
+            breakdown=s.breakdown,
+        )
+        for s in seats
+    ]
+    return GameOut(
+        id=found.pk,
+        round=found.round.number,
+        table=found.table,
+        finished=found.finished,
+        seats=[s.player.name for s in seats],
+        scores=[seat_score(s, found) for s in seats],  # running scores while in play
+        hands=[h.data for h in found.hands.all()] if found.mode == "hands" else None,
+        result=ResultOut(players=players, deposits_lost=deposits_lost(event, found)),
+    )
 
 
 @api.get("/events/{slug}/games/{game_id}/conditions", response={200: ConditionsOut, **ERRORS})
-def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> dict[str, Any]:
+def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> ConditionsOut:
     """CONTRACT §6 for one table, live: at the last hand of its stage's deciding round, what
     each seat needs (`seats` as `python -m scoring conditions` answers); before or after it,
     `available` false and no seats."""
@@ -322,32 +322,28 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> dic
         found = game_for_entry(event, game_id)
     except Game.DoesNotExist:
         raise ApiError(404, f"no game {game_id} in {slug!r}", "game_id") from None
-    out: dict[str, Any] = {
-        "game": found.pk,
-        "round": found.round.number,
-        "table": found.table,
-        "available": False,
-        "seats": [],
-    }
+    where = {"game": found.pk, "round": found.round.number, "table": found.table}
     answer = conditions_of(event, found)
-    if answer is not None:
-        out.update(
-            available=True,
-            stage=answer["stage"],
-            target=answer["target"],
-            hand=answer["hand"],
-            scores=answer["scores"],
-            seats=answer["seats"],
-        )
-    return out
+    if answer is None:
+        return ConditionsOut(**where, available=False, seats=[])
+    return ConditionsOut(
+        **where,
+        available=True,
+        stage=answer["stage"],
+        target=answer["target"],
+        hand=answer["hand"],
+        scores=answer["scores"],
+        seats=answer["seats"],
+    )
 
 
 @api.get("/events/{slug}/stats", response={200: StatsOut, **ERRORS})
-def stats(request: HttpRequest, slug: str) -> dict[str, Any]:
+def stats(request: HttpRequest, slug: str) -> StatsOut:
     """Every player's statistics in the event (CONTRACT §4 "Statistics")."""
     event = _event(slug)
-    data = rows_data(iterate_statistics(event), event, "players")
-    return {"event": event.slug, "players": data["players"]}
+    return StatsOut(
+        event=event.slug, players=[statistics_record(r) for r in event_statistics(event)]
+    )
 
 
 @api.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
@@ -372,7 +368,7 @@ def player(request: HttpRequest, player_id: int) -> dict[str, Any]:
             }
             for r in records
         ],
-        "statistics": {name: overall.value(name) for name in STATISTICS},
+        "statistics": overall.to_json(),
     }
 
 
@@ -404,13 +400,12 @@ def series(request: HttpRequest, page: str = "1") -> dict[str, Any]:
         series_list(),
         page,
         "api-v1:series",
-        lambda s: {
-            "slug": s.slug,
-            "name": s.name,
-            "rule": s.rule,
-            "best_of": s.best_of,
-            "min_games": s.min_games,
-        },
+        lambda found: [
+            SeriesOut(
+                slug=s.slug, name=s.name, rule=s.rule, best_of=s.best_of, min_games=s.min_games
+            )
+            for s in found
+        ],
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tournament.exports import FORMATS
+from tournament.exports.formats import FORMATS
 
 
 class EventSlugConverter:
@@ -33,7 +33,7 @@ class StageActionConverter:
 
 
 class ExportFormatConverter:
-    """A download's format: one the export pipeline writes (exports.FORMATS); any other
+    """A download's format: one the export pipeline writes (exports/formats.FORMATS); any other
     ending is a 404."""
 
     regex = "|".join(re.escape(slug) for slug in FORMATS)

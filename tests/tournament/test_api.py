@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.tournament.factories import PLAYERS, make_event
 from tests.tournament.test_statistics import small_event
 from tournament import api
-from tournament.exports import export_standings
+from tournament.exports.standings import export_standings
 from tournament.models import Event, Game, Player
 from tournament.services.games import game_record
 from tournament.services.series import series_add_event, series_create

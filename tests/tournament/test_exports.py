@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from tests.tournament.factories import league_data, make_event, scores_game
-from tournament.exports import export_standings
+from tournament.exports.standings import export_standings
 from tournament.services.imports import event_import
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,8 @@ from tests.tournament.test_entry import setup
 from tests.tournament.test_organize import finish_round
 from tests.tournament.test_table_trust import bust, prove, seated
 from tournament.auditlog import ACTIONS, entry_sentence
-from tournament.exports import display_width, export_standings
+from tournament.exports.formats import display_width
+from tournament.exports.standings import export_standings
 from tournament.models import AuditEntry
 from tournament.services.rounds import round_seat
 from tournament.services.teams import teams_set

@@ -15,7 +15,7 @@ from scoring.errors import ScoringError
 from scoring.series import EventResult, SeriesRule, rank_series
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, text
-from tournament.exports import export_series
+from tournament.exports.series import export_series
 from tournament.models import Series
 from tournament.selectors.series import series_standings
 from tournament.services.errors import ServiceError

@@ -9,8 +9,8 @@ from django_tables2 import RequestConfig
 from django_tables2.utils import Accessor
 
 from tests.tournament.factories import league_data
-from tournament.exports import StandingsRecord
-from tournament.html_tables import PointsColumn, cell_getter, standings_table
+from tournament.exports.html import PointsColumn, cell_getter
+from tournament.exports.standings import StandingsRecord, standings_table
 from tournament.selectors.standings import event_standings
 from tournament.services.imports import event_import
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.tournament.factories import make_event
-from tournament.exports import export_statistics
+from tournament.exports.statistics import export_statistics
 from tournament.models import Player
 from tournament.selectors.statistics import event_statistics, player_statistics
 from tournament.services.games import game_record

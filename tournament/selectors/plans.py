@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from scoring.plans import Plan, PlannedRound
-from tournament.exports import neutralise
 from tournament.models import Entry, Event, SeatingPlan, Stage
+
+
+class PlanReport(TypedDict):
+    """A plan's (or the seating's) report as the seating report template reads it: CONTRACT
+    §5's (scoring.plans.Plan.report), with the players whose winds are uneven and the
+    number of rounds."""
+
+    max_meetings: int
+    pairs_met_more_than_once: int
+    winds: dict[str, list[int]]
+    repeated_pairs: list[list[str | int]]  # [a, b, how often], most often first
+    repeat_meetings: int
+    best_max_meetings: int
+    best_pairs_met_more_than_once: int
+    best_repeat_meetings: int
+    byes: dict[str, int]
+    unbalanced: list[str]
+    rounds: int
+    # The rounds seating everyone at one table (selectors.tables.seating_report only).
+    one_table: NotRequired[list[int]]
+
+
+class PlanSummary(TypedDict):
+    """What the dashboard says of the kept plan."""
+
+    kept: SeatingPlan
+    report: PlanReport
+    rounds: int
 
 
 def players_in_play(event: Event) -> list[str]:
@@ -64,36 +89,38 @@ def plan_of(event: Event, kept: SeatingPlan | None = None) -> Plan | None:
     return Plan(rounds, tuple(players), event.rules.players)
 
 
-def plan_summary(event: Event) -> dict[str, Any] | None:
+def plan_summary(event: Event) -> PlanSummary | None:
     """What the dashboard says of the plan: where it came from, its rounds and its report (as
     the seating report reads), the next round it would seat. One query."""
     kept = SeatingPlan.objects.filter(event=event).first()
     plan = plan_of(event, kept)
     if kept is None or plan is None:
         return None
-    return {"kept": kept, "report": page_report(plan), "rounds": len(plan.rounds)}
+    return PlanSummary(kept=kept, report=page_report(plan), rounds=len(plan.rounds))
 
 
-def page_report(plan: Plan) -> dict[str, Any]:
-    """A plan's report as the seating report template reads it: CONTRACT §5's, with the
-    players whose winds are uneven and the number of rounds."""
+def page_report(plan: Plan) -> PlanReport:
+    """A plan's report as the seating report template reads it (PlanReport)."""
     report = plan.report()
-    report["unbalanced"] = [p for p, c in report["winds"].items() if max(c) - min(c) > 1]
-    report["rounds"] = len(plan.rounds)
-    return report
+    winds: dict[str, list[int]] = report["winds"]
+    return PlanReport(
+        max_meetings=report["max_meetings"],
+        pairs_met_more_than_once=report["pairs_met_more_than_once"],
+        winds=winds,
+        repeated_pairs=report["repeated_pairs"],
+        repeat_meetings=report["repeat_meetings"],
+        best_max_meetings=report["best_max_meetings"],
+        best_pairs_met_more_than_once=report["best_pairs_met_more_than_once"],
+        best_repeat_meetings=report["best_repeat_meetings"],
+        byes=report["byes"],
+        unbalanced=[p for p, c in winds.items() if max(c) - min(c) > 1],
+        rounds=len(plan.rounds),
+    )
 
 
 def plan_csv(plan: Plan) -> str:
-    """The plan as CSV (services/plans reads it back): round, table, the players East first;
-    a round's byes on a row whose table is `bye`. Names that a spreadsheet would run as a
-    formula are neutralised, as in every download (exports.neutralise)."""
-    size = max((len(t) for r in plan.rounds for t in r.tables), default=0)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["round", "table", *["east", "south", "west", "north", "fifth"][:size]])
-    for number, rnd in enumerate(plan.rounds, start=1):
-        for t, table in enumerate(rnd.tables, start=1):
-            writer.writerow([number, t, *(neutralise(p) for p in table)])
-        if rnd.byes:
-            writer.writerow([number, "bye", *(neutralise(p) for p in rnd.byes)])
-    return out.getvalue()
+    """TEMPORARY (until the views move to exports/plans.export_plan)."""
+    from tournament.exports.formats import render_csv
+    from tournament.exports.plans import iterate_plan
+
+    return render_csv(iterate_plan(plan), False)

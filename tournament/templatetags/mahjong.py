@@ -11,7 +11,8 @@ from django.utils.translation import gettext
 
 from scoring.rules import Ruleset
 from tournament import i18n
-from tournament.exports import FORMATS, STATUS_LABELS, ExportFormat, format_points
+from tournament.exports.columns import STATUS_LABELS
+from tournament.exports.formats import FORMATS, ExportFormat, format_points
 from tournament.i18n import seat_label
 from tournament.selectors import games
 
@@ -69,7 +70,7 @@ def stat(tally: Any, name: str) -> Any:
 
 @register.simple_tag
 def export_formats() -> list[ExportFormat]:
-    """The files a page offers, in order (exports.FORMATS): `{% export_formats as formats %}`."""
+    """The files a page offers, in order (FORMATS): `{% export_formats as formats %}`."""
     return list(FORMATS.values())
 
 

@@ -3,7 +3,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.exports import FORMATS, export_standings, export_teams
+from tournament.exports.formats import FORMATS
+from tournament.exports.standings import export_standings
+from tournament.exports.teams import export_teams
 from tournament.models import Event
 
 
