@@ -110,8 +110,8 @@ class SeatResultOut(Schema):
     rank: int | None
     score: int | None
     points: float | None
-    chips: int | None
-    breakdown: dict[str, Any] | None
+    chips: int
+    breakdown: dict[str, Any]
 
 
 class ResultOut(Schema):

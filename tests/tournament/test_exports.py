@@ -169,3 +169,29 @@ def test_exporting_standings_costs_the_same_queries_for_any_number_of_players(fm
     with CaptureQueriesContext(connection) as many:
         export_standings(large, fmt)
     assert len(few) == len(many) == 3, [q["sql"] for q in many.captured_queries]
+
+
+def test_each_table_declares_its_columns_once_for_files_and_api():
+    """The API's answer for a row is typed from the same columns as the files."""
+    from tournament.exports import ratings, statistics, teams
+
+    for table, schema in (
+        (teams, teams.TeamOut),
+        (ratings, ratings.RatingOut),
+        (statistics, statistics.PlayerStatisticsOut),
+    ):
+        assert list(schema.model_fields) == [c.key for c in table.COLUMNS]
+
+
+def test_a_seating_plan_csv_goes_through_the_pipeline_neutralised():
+    from scoring.plans import Plan, PlannedRound
+    from tournament.exports.plans import export_plan
+
+    event = make_event(players=["=A", "B", "C", "D", "+E"])
+    plan = Plan((PlannedRound((("=A", "B", "C", "D"),), ("+E",)),), ("=A", "B", "C", "D", "+E"), 4)
+    assert export_plan(event, plan, "csv").decode().splitlines() == [
+        "round,table,east,south,west,north",
+        "1,1,'=A,B,C,D",
+        "1,bye,'+E",
+    ]
+    assert json.loads(export_plan(event, plan, "json")) == plan.to_json()

@@ -274,3 +274,15 @@ def test_a_correction_in_an_earlier_event_changes_a_later_player_s_page():
     )
     answer = Client().get(address, HTTP_IF_NONE_MATCH=tag)
     assert answer.status_code == 200 and answer["ETag"] != tag
+
+
+def test_the_api_ranks_as_the_leaderboard_and_the_file_across_pages():
+    event("a", "2026-11-01", rounds=1, players=120)
+    rows = list(csv.reader(io.StringIO(Client().get("/ratings.csv").content.decode())))
+    by_file = [(int(r[0]), r[1]) for r in rows[1:]]
+    answers = []
+    for page in (1, 2, 3):
+        answer = json.loads(Client().get(f"/api/v1/ratings/?page={page}").content)
+        answers += [(r["rank"], r["player"]) for r in answer["results"]]
+    assert answers == by_file  # equal ratings share a rank, counted across pages
+    assert len({rank for rank, _name in answers}) < len(answers)  # some share one here
