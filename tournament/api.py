@@ -9,7 +9,7 @@ CORS for GET from django-cors-headers (settings: CORS_URLS_REGEX)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
@@ -95,6 +95,9 @@ class EventPage(Schema):
 
 
 class RowsOut(Schema):
+    """The body of the standings.json download: its columns a round or a place each (r1, r2,
+    …, rank_1, …), so a row is a mapping (tournament/exports/standings.file_columns)."""
+
     event: str
     name: str
     standings: list[dict[str, Any]]
@@ -203,9 +206,14 @@ def _page(value: str) -> int:
 # --- endpoints ----------------------------------------------------------------------------
 
 
+class Page(TypedDict):
+    results: list[Any]  # the endpoint's answers (EventOut, RatingOut, …)
+    next: str | None
+
+
 def _paginated(
     request: HttpRequest, rows: Any, page: str, route: str, answers: Callable[[list], list]
-) -> dict[str, Any]:
+) -> Page:
     """One page of `rows` as `{"results": answers(the page's rows), "next": url|null}` (one
     query for the page)."""
     number = _page(page)
@@ -214,11 +222,11 @@ def _paginated(
     next_url = None
     if len(found) > PAGE_SIZE:
         next_url = request.build_absolute_uri(f"{reverse(route)}?page={number + 1}")
-    return {"results": answers(found[:PAGE_SIZE]), "next": next_url}
+    return Page(results=answers(found[:PAGE_SIZE]), next=next_url)
 
 
 @api.get("/events/", response={200: EventPage, **ERRORS})
-def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
+def events(request: HttpRequest, page: str = "1") -> Page:
     """Events, newest first, 50 a page."""
     return _paginated(
         request,
@@ -239,13 +247,13 @@ def events(request: HttpRequest, page: str = "1") -> dict[str, Any]:
 
 
 @api.get("/events/{slug}/standings", response={200: RowsOut, **ERRORS})
-def standings(request: HttpRequest, slug: str, stage: str = "") -> dict[str, Any]:
+def standings(request: HttpRequest, slug: str, stage: str = "") -> RowsOut:
     """The body of the event's standings.json download (one stage's with `?stage=`)."""
     event = _event(slug)
     if stage and not event_has_stage(event, stage):
         names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
-    return rows_data(iterate_standings(event, stage), event)
+    return RowsOut(**rows_data(iterate_standings(event, stage), event))
 
 
 @api.get("/events/{slug}/teams", response={200: TeamsOut, **ERRORS})
@@ -255,7 +263,7 @@ def teams(request: HttpRequest, slug: str) -> TeamsOut:
 
 
 @api.get("/ratings/", response={200: RatingPage, **ERRORS})
-def ratings(request: HttpRequest, series: str = "", page: str = "1") -> dict[str, Any]:
+def ratings(request: HttpRequest, series: str = "", page: str = "1") -> Page:
     """CONTRACT §4: the site's ratings (a series' own pool with `?series=`), best first, 50 a
     page: the rank (equal ratings share one, as on the leaderboard; a page after the first
     asks how many rate above it), openskill's Plackett–Luce mu and sigma, and the rating the
@@ -347,29 +355,25 @@ def stats(request: HttpRequest, slug: str) -> StatsOut:
 
 
 @api.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
-def player(request: HttpRequest, player_id: int) -> dict[str, Any]:
+def player(request: HttpRequest, player_id: int) -> PlayerOut:
     """The player, their events with final rank and status, statistics over every event."""
     found = Player.objects.filter(pk=player_id).first()
     if found is None:
         raise ApiError(404, f"no player {player_id}", "player_id")
     records = player_record(found)
     _per_event, overall = player_statistics(found)
-    return {
-        "id": found.pk,
-        "name": found.name,
-        "events": [
-            {
-                "slug": r.event.slug,
-                "name": r.event.name,
-                "rank": r.standing.rank if r.standing else None,
-                "status": (r.standing.status or "") if r.standing else "",
-                "total": float(r.standing.total) if r.standing else None,
-                "games": r.games,
-            }
-            for r in records
-        ],
-        "statistics": overall.to_json(),
-    }
+    events = [
+        PlayerEventOut(
+            slug=r.event.slug,
+            name=r.event.name,
+            rank=r.standing.rank if r.standing else None,
+            status=(r.standing.status or "") if r.standing else "",
+            total=float(r.standing.total) if r.standing else None,
+            games=r.games,
+        )
+        for r in records
+    ]
+    return PlayerOut(id=found.pk, name=found.name, events=events, statistics=overall.to_json())
 
 
 class SeriesOut(Schema):
@@ -393,7 +397,7 @@ class SeriesStandingsOut(Schema):
 
 
 @api.get("/series/", response={200: SeriesPage, **ERRORS})
-def series(request: HttpRequest, page: str = "1") -> dict[str, Any]:
+def series(request: HttpRequest, page: str = "1") -> Page:
     """Seasons (series of events), newest first, 50 a page."""
     return _paginated(
         request,
@@ -410,19 +414,17 @@ def series(request: HttpRequest, page: str = "1") -> dict[str, Any]:
 
 
 @api.get("/series/{slug}/standings", response={200: SeriesStandingsOut, **ERRORS})
-def series_standings_answer(request: HttpRequest, slug: str) -> dict[str, Any]:
+def series_standings_answer(request: HttpRequest, slug: str) -> SeriesStandingsOut:
     """A season's standings: the body of its standings.json (`e1`, `e2`, … its events)."""
     found = Series.objects.filter(slug=slug).first()
     if found is None:
         raise ApiError(404, f"no series {slug!r}", "slug")
     result = series_standings(found)
     data = rows_data(iterate_series(result), found)
-    return {
-        "series": found.slug,
-        "name": found.name,
-        "events": [e.slug for e in result.events],
-        "standings": data["standings"],
-    }
+    events = [e.slug for e in result.events]
+    return SeriesStandingsOut(
+        series=found.slug, name=found.name, events=events, standings=data["standings"]
+    )
 
 
 def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
