@@ -26,7 +26,7 @@ from tournament.selectors.standings import (
 )
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
-from tournament.views.public import PER_PAGE
+from tournament.views.public.standings import PER_PAGE
 
 pytestmark = pytest.mark.django_db
 RANKS = ["rank_1", "rank_2", "rank_3", "rank_4"]

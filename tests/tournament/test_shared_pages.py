@@ -19,7 +19,7 @@ from django.test import Client
 from tests.tournament.factories import league_data
 from tests.tournament.organize_support import logged_in, organizer_for, text, url
 from tournament.models import Game, Player
-from tournament.views.public import event_detail
+from tournament.views.public.standings import event_detail
 
 pytestmark = pytest.mark.django_db
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

@@ -435,7 +435,7 @@ def test_finding_8_a_server_error_is_logged_with_its_traceback_and_request_id(mo
     def broken(*args, **kwargs):
         raise RuntimeError("the home page broke")
 
-    monkeypatch.setattr("tournament.views.public.event_list", broken)
+    monkeypatch.setattr("tournament.views.public.home.event_list", broken)
     handler = next(
         h
         for h in logging.getLogger("django.request").handlers

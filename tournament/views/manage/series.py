@@ -1,26 +1,19 @@
-"""A season's pages: its public standings (a column per event) and downloads, and the
-organizer's screens to make it and fill it. Thin: forms collect, services write, the
-selector reads (selectors/series.py)."""
+"""A season's organizer screens: make it, set its rule, add and remove its events."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
-from tournament.exports import export_series
 from tournament.forms.series import SeriesAddEventForm, SeriesForm
-from tournament.html_tables import series_table
 from tournament.models import Event, Series
 from tournament.permissions import (
-    can_manage_series,
     event_creator_required,
     series_organizer_required,
 )
-from tournament.selectors.series import series_standings
-from tournament.selectors.teams import series_teams
 from tournament.services.errors import ServiceError
 from tournament.services.series import (
     series_add_event,
@@ -28,31 +21,6 @@ from tournament.services.series import (
     series_remove_event,
     series_set_rule,
 )
-from tournament.views.public import download
-
-
-@require_GET
-def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
-    result = series_standings(series)
-    return render(
-        request,
-        "tournament/series_detail.html",
-        {
-            "series": series,
-            "result": result,
-            "table": series_table(result),
-            "teams": series_teams(series),
-            "whole": all(e.rules.whole_points for e in result.events),
-            "can_manage": can_manage_series(request.user, series),
-        },
-    )
-
-
-@require_GET
-def series_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
-    return download(export_series(series_standings(series), fmt), fmt, f"{series.slug}-standings")
 
 
 @event_creator_required

@@ -1,33 +1,27 @@
 """An event's teams (issue 34): the team standings (a tab beside the stages, shown before any
-game), a team's page, the venue screen's team view and downloads; the organizer's screen to
-set the teams and the rule of a team's total. Thin: the form collects, services/teams.py
-writes, selectors/teams.py reads."""
+game), a team's page, the venue screen's team view and downloads."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
 from tournament.exports import export_teams
-from tournament.forms.teams import TeamsForm
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
-from tournament.permissions import can_referee, organizer_required
-from tournament.selectors.teams import event_teams, team_detail, team_table
-from tournament.services.errors import ServiceError
-from tournament.services.teams import teams_set
+from tournament.permissions import can_referee
+from tournament.selectors.teams import team_detail, team_table
 from tournament.views.conditional import by_event_version
-from tournament.views.public import REFRESH_SECONDS, download, standings_summary
+from tournament.views.public.downloads import download
+from tournament.views.public.standings import REFRESH_SECONDS, standings_summary
 
 
 def _rule(event: Event) -> dict[str, Any]:
@@ -134,45 +128,3 @@ def teams_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
         "teams-file", event_stamp(event), (fmt, get_language()), lambda: export_teams(event, fmt)
     )
     return download(data, fmt, f"{event.slug}-teams")
-
-
-@organizer_required
-@require_http_methods(["GET", "POST"])
-def teams_edit(request: HttpRequest, event: Event) -> HttpResponse:
-    """Set the teams (one line each: the team's name, a colon, its members) and how a team's
-    total is made. A mistake is named and what was typed stays in the box."""
-    initial = {
-        "teams": "\n".join(
-            f"{name}: {', '.join(members)}" for name, members in event_teams(event).items()
-        ),
-        "rule": event.team_rule,
-        "best": event.team_best,
-    }
-    form = TeamsForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            teams_set(event=event, **form.service_kwargs(), user=request.user)
-        except ServiceError as exc:
-            form.add_service_error(exc)
-        else:
-            messages.success(request, _("The teams are saved."))
-            return redirect("event-teams-edit", event.slug)
-    status = 400 if form.is_bound else 200
-    return render(
-        request,
-        "tournament/manage/teams.html",
-        {"event": event, "form": form, "players": _unteamed(event)},
-        status=status,
-    )
-
-
-def _unteamed(event: Event) -> list[str]:
-    """The players in no team, in registration order: what is left to place."""
-    teamed = {name for members in event_teams(event).values() for name in members}
-    return [
-        name
-        for name in event.entries.filter(withdrawn=False)
-        .order_by("substitute", "pk")
-        .values_list("player__name", flat=True)
-        if name not in teamed
-    ]

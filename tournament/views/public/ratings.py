@@ -1,7 +1,7 @@
 """Ratings across events (issue 34): the leaderboard of a pool (the site's, or a series' with
 `?series=`), players below a minimum of games set aside, and its downloads. A player's rating
-and its history are on their page (views/public.py). Reads only: services/ratings.py keeps the
-ratings in step with the games."""
+and its history are on their page (public/players.py). Reads only: services/ratings.py keeps
+the ratings in step with the games."""
 
 from __future__ import annotations
 
@@ -23,10 +23,12 @@ from tournament.selectors.ratings import (
     pool_of,
     rating_board,
 )
-from tournament.views.public import download
+from tournament.views.public.downloads import download
 from tournament.views.query import known_query
 
 PER_PAGE = 100
+
+
 MOST_GAMES = 100_000  # a minimum beyond any player's games: no one listed, never an error
 
 

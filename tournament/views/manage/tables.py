@@ -1,0 +1,64 @@
+"""The tables' own entry: whether and how tables enter results, a table's link renewed, and the
+tables' states for the dashboard to refresh."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.models import Event, Game
+from tournament.permissions import (
+    organizer_required,
+    referee_required,
+)
+from tournament.selectors.tables import (
+    round_phase,
+    table_states,
+)
+from tournament.services.events import event_table_entry_set
+from tournament.services.tables import table_link_renew
+from tournament.views.manage.buttons import act
+
+
+@organizer_required
+@require_POST
+def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
+    act(
+        request,
+        lambda: event_table_entry_set(
+            event=event,
+            table_entry=request.POST.get("table_entry", ""),
+            table_mode=request.POST.get("table_mode") or None,
+            user=request.user,
+        ),
+        _("Saved."),
+    )
+    return redirect("event-manage", event.slug)
+
+
+@referee_required
+@require_POST
+def table_link_new(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
+    """Revoke a table's link (a lost or shared sheet) and print a new one."""
+    game = get_object_or_404(Game.objects.select_related("round"), pk=game_id, round__event=event)
+    act(
+        request,
+        lambda: table_link_renew(game=game, user=request.user),
+        _("Table %(t)d has a new link; the old one no longer opens.") % {"t": game.table},
+    )
+    return redirect("round-sheet", event.slug, game.round.number)
+
+
+@referee_required
+def table_states_live(request: HttpRequest, event: Event) -> HttpResponse:
+    """The tables' states alone, for the dashboard to refresh itself (live.js)."""
+    number, states = table_states(event)
+    response = render(
+        request,
+        "tournament/manage/_table_states.html",
+        {"event": event, "state_round": number, "states": states, "phase": round_phase(event)},
+    )
+    response["Cache-Control"] = "no-cache"
+    return response

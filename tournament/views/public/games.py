@@ -1,0 +1,120 @@
+"""One table's game sheet: results, the hand log, a chart, what each player needs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from scoring.rules import Ruleset
+from tournament.caching import shared
+from tournament.charts import score_chart
+from tournament.i18n import hand_label
+from tournament.models import Event, Game
+from tournament.selectors.conditions import conditions_of
+from tournament.selectors.games import (
+    game_detail,
+    game_for_entry,
+    hand_log,
+)
+from tournament.views.conditional import (
+    GameVersion,
+    by_game_version,
+)
+from tournament.views.query import known_query
+
+
+@known_query()
+@by_game_version
+def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
+    """One table: results with the breakdown; for hand-by-hand games the log and a chart.
+    Made once per version of the game (one query for the readers after the first): what
+    it shows is the game's own, its players' names and the event's name and rules — a
+    result at another table leaves it as it was, unlike the event's stamp."""
+    seated = found.names
+
+    def sheet() -> tuple[str, str, dict[str, Any]]:
+        event = get_object_or_404(Event.objects.select_related("venue"), pk=found.event_id)
+        try:
+            game = game_detail(event, found.game_id)
+        except Game.DoesNotExist:  # deleted since the tag was read
+            raise Http404 from None
+        seats = list(game.seats.all())
+        hands = list(game.hands.all())
+        chart = None
+        if hands:
+            chart = score_chart(
+                seated,
+                event.rules.start,
+                [h.scores for h in hands],
+                [hand_label(h.label) for h in hands],
+            )
+        table = _("Round %(r)s · table %(t)s") % {"r": game.round.number, "t": game.table}
+        context = {
+            "event": event,
+            "game": game,
+            "seats": seats,
+            "names": seated,
+            "log": hand_log(hands),
+            "chart": chart,
+            "whole": event.rules.whole_points,
+            "prizes": _prize_columns(event.rules),
+        }
+        return f"{table} · {event.name}", "tournament/_game_sheet.html", context
+
+    shown = (seated, found.event_name)  # a game never changes event; its rules never change
+    page = shared("game-sheet", found.stamp, (*shown, get_language()), lambda: _sheet_body(sheet))
+    # At the deciding round's last hand, what each player needs: it moves with the other
+    # tables' results too, so it is made per version of the event (the page's tag).
+    needs = ""
+    if page.get("in_play"):
+        needs = shared(
+            "game-conditions",
+            found.event_stamp,
+            (found.game_id, get_language()),
+            lambda: _sheet_conditions(found),
+        )
+    return render(request, "shared_page.html", {**page, "after": needs})
+
+
+def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """A sheet's title and content, the same for every reader of the game's version (no
+    request in it: the frame around them — header, language and sign-out forms — is drawn per
+    request), and whether the game may still reach its last hand."""
+    title, template, context = make()
+    game = context["game"]
+    return {
+        "title": title,
+        "content": render_to_string(template, context),
+        "in_play": not game.finished and game.mode == "hands",  # may reach its last hand
+    }
+
+
+def _sheet_conditions(found: GameVersion) -> str:
+    """The sheet's conditions panel (empty unless the game is at the deciding last hand)."""
+    event = Event.objects.get(pk=found.event_id)
+    try:
+        game = game_for_entry(event, found.game_id)
+    except Game.DoesNotExist:
+        return ""
+    answer = conditions_of(event, game)
+    if answer is None:
+        return ""
+    return render_to_string("tournament/_conditions.html", {"answer": answer})
+
+
+def _prize_columns(rules: Ruleset) -> dict[str, bool]:
+    """The prize columns a game sheet shows: only what the venue can pay (no all-zero column)
+    — in points (bust prize, yakuman chips) or, where prizes are paid in chips, one column."""
+    parts = rules.prize_parts
+    in_points = not rules.prizes_in_chips
+    return {
+        "bust": in_points and "bust" in parts,
+        "shugi": in_points and "shugi" in parts,
+        "chips": rules.prizes_in_chips and bool(parts),
+    }

@@ -1,0 +1,127 @@
+"""A player's page: their games in every event, where they stand, their rating."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from scoring import ScoringError
+from scoring.names import normalize_name
+from scoring.ratings import NEW
+from tournament.caching import shared
+from tournament.charts import score_chart
+from tournament.i18n import round_heading, scale_text
+from tournament.models import Player
+from tournament.selectors.players import own_games_key, player_games
+from tournament.selectors.ratings import rating_history
+from tournament.selectors.standings import published_placings
+from tournament.selectors.statistics import player_statistics
+from tournament.views.conditional import (
+    PlayerEvents,
+    by_player_events,
+)
+from tournament.views.query import known_query
+
+
+def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
+    """An address made from a name before players had ids: on to the player's page."""
+    try:
+        name = normalize_name(name)
+    except ScoringError:
+        raise Http404 from None
+    player = get_object_or_404(Player, name=name)
+    return redirect("player-detail", player.pk, permanent=True)
+
+
+@known_query()
+@by_player_events
+def player_detail(
+    request: HttpRequest, player_id: int, entered: PlayerEvents | None
+) -> HttpResponse:
+    """A player's games in every event: totals, rank distribution, top rate, cumulative chart,
+    and where they stand in each event. What comes from their own games is made once until
+    one of them changes (a result at another table leaves it as it was); where they stand,
+    which any result may move, comes from the placings made once per version of the event
+    for every player (selectors/standings.py) — no ranking here."""
+    if entered is None:  # in no event: little to show, nothing to key it by
+        player = get_object_or_404(Player, pk=player_id)
+        page = _player_body(player)
+        return render(request, "tournament/player_page.html", {"page": page, "sections": []})
+    events = entered.events
+    player = Player(pk=player_id, name=entered.name)
+
+    def context() -> dict[str, Any]:
+        # Keyed by their own games and their events' names, not the events' versions.
+        shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
+        page = shared(
+            "player-page",
+            str(player_id),
+            (entered.name, own_games_key(player_id), shown, get_language()),
+            lambda: _player_body(player),
+        )
+        # A section per event with a finished game of theirs (a seat needs an entry).
+        shown_sections = [s for s in page["sections"] if s["event_id"] in events]
+        placings = published_placings(
+            [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
+        )
+        sections = []
+        for section in shown_sections:
+            _stamp, name, slug = events[section["event_id"]]
+            placing = placings.get(section["event_id"])
+            sections.append({**section, "name": name, "slug": slug, "placing": placing})
+        return {"page": page, "sections": sections, "rating": _rating_section(player_id)}
+
+    return render(request, "tournament/player_page.html", context())
+
+
+def _rating_section(player_id: int) -> dict[str, Any] | None:
+    """The player's site rating, its scale and its history after each game as a chart (one
+    query: their steps). Read per request: a correction in an earlier event replays ratings
+    in later ones (the page's tag holds the player's newest step, views/conditional.py)."""
+    history = rating_history(player_id)
+    if not history:
+        return None
+    chart = score_chart(
+        [_("Rating")],
+        NEW.rating,
+        [[point.rating] for point in history],
+        [str(k) for k in range(1, len(history) + 1)],
+    )
+    return {"now": history[-1].rating, "games": len(history), "chart": chart, "scale": scale_text()}
+
+
+def _player_body(player: Player) -> dict[str, Any]:
+    """What a player's page shows from their own games, rendered: the title, the top, and
+    per event the figures and the rest of the section (player_page.html puts the rest)."""
+    records = player_games(player)
+    per_event, overall = player_statistics(player)
+    sections = []
+    for record in records:
+        points = record.cumulative()
+        chart = score_chart(
+            [player.name],
+            0,
+            [[total] for _n, total in points],
+            [round_heading(n) for n, _t in points],
+        )
+        context = {"record": record, "chart": chart, "stats": per_event.get(record.event.pk)}
+        sections.append(
+            {
+                "event_id": record.event.pk,
+                "total": record.total,
+                "figures": render_to_string("tournament/_player_figures.html", context),
+                "html": render_to_string("tournament/_player_section.html", context),
+            }
+        )
+    totals = {
+        "stats": overall,
+        "games": sum(r.games for r in records),
+        "events": len(records),
+    }
+    intro = render_to_string("tournament/_player_intro.html", {"player": player, "totals": totals})
+    return {"title": player.name, "intro": intro, "sections": sections}

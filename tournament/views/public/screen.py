@@ -1,0 +1,187 @@
+"""The venue: the room's screen (seating, then standings, its clock and the players' links) and
+a player's phone finding their seat."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.encoding import uri_to_iri
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from scoring.names import NAME_MAX
+from tournament.caching import event_stamp, shared
+from tournament.models import Event
+from tournament.qr import qr_svg
+from tournament.selectors.standings import shared_progress
+from tournament.selectors.tables import (
+    RoundPhase,
+    round_phase,
+    round_seating,
+    seats_named,
+    stage_in_play,
+)
+from tournament.services.checkin import (
+    checkin_code_seconds_left,
+    checkin_code_shown,
+)
+from tournament.views.conditional import by_event_version
+from tournament.views.public.standings import (
+    REFRESH_SECONDS,
+    conditions_context,
+    standings_context,
+    standings_summary,
+)
+from tournament.views.query import (
+    STANDINGS_PARAMETERS,
+    StandingsQuery,
+    known_query,
+    standings_query,
+)
+
+
+@require_GET
+@known_query(*STANDINGS_PARAMETERS)
+@vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
+def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The room's screen (a projector, 1920×1080): once a round is seated and until play starts,
+    who sits where; then the standings, every column in type sized to the room (screen.js), a
+    long list paging itself; the round's clock while it runs. Its body is fetched again every
+    interval; a body drawn in another phase (a new round seated, play begun, every table
+    done) makes the page reload, for its header and clock. The page is not tagged by the
+    event's version: its clock counts from the server's time when it was drawn."""
+    if request.headers.get("X-Requested-With") == "fetch":
+        return _screen_table(request, slug)
+    event = get_object_or_404(Event, slug=slug)
+    phase = round_phase(event)
+    query = _screen_query(request, event, phase)
+    context = {
+        "event": event,
+        "phase": phase,
+        "clock": phase.clock,
+        "body": _screen_body(request, event, query, phase),
+        "refresh": REFRESH_SECONDS,
+        # The body is fetched with the address's own query: the plain address keeps following
+        # the stage in play, `?stage=` stays on every stage.
+        "query": request.GET.urlencode(),
+        "overall_href": "?stage=",
+        "links": _screen_links(request, event, phase),
+        "playing": query.stage,  # the stage the heading names (決勝 · 第7回戦…)
+        "in_progress": shared_progress(event)[1],
+        **standings_summary(event, query.stage),
+    }
+    response = render(request, "tournament/screen.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _screen_query(request: HttpRequest, event: Event, phase: RoundPhase) -> StandingsQuery:
+    """The screen's query. Its plain address shows the stage being played (the final while the
+    final is played: what the room watches); `?stage=` (empty) every stage, as a tab chose."""
+    query = standings_query(request, event, None)
+    if "stage" in request.GET:
+        return query
+    return replace(query, stage=stage_in_play(event, phase.number))
+
+
+def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list[dict[str, Any]]:
+    """The addresses the room's screen gives the players, each as a QR code and as text a
+    person can read and type (an IRI: /events/秋の大会/seat/, not %E7%A7%8B…): check in while
+    check-in is open and play has not begun (with the code shown now); find your seat once a
+    round is seated. The QR code holds the address as sent (ASCII), which every phone's camera
+    opens."""
+    routes = []
+    if event.checkin_required and phase.phase != "play" and _checking_in(event, phase):
+        routes.append(("checkin", "event-checkin"))
+    if phase.phase == "seating":
+        routes.append(("seat", "find-seat"))
+    links = []
+    for kind, route in routes:
+        uri = request.build_absolute_uri(reverse(route, args=[event.slug]))
+        address = uri_to_iri(uri)
+        # A line may break after a slash of the path, not inside the host or an event's name.
+        parts = re.sub(r"(?<=[^/])/(?=[^/])", "/<wbr>", str(escape(address)))
+        link = {
+            "kind": kind,
+            "address": address,
+            "address_html": mark_safe(parts),
+            "qr": qr_svg(uri, sized=False),
+        }
+        if kind == "checkin":
+            # Drawn with the page, never in the cached body: the code changes every few
+            # minutes, and the screen reloads itself when it does (screen.js, data-reload-in).
+            link["code"] = checkin_code_shown(event)
+            link["reload_in"] = checkin_code_seconds_left()
+        links.append(link)
+    return links
+
+
+def _checking_in(event: Event, phase: RoundPhase) -> bool:
+    """Whether players may still be checking in: while the first stage is played (a late
+    arrival joins the qualifier); by the final nobody can, so the screen no longer asks."""
+    last = event.stages.order_by("position").values_list("last_round", flat=True).first()
+    return last is None or phase.number is None or phase.number <= last
+
+
+def _screen_body(
+    request: HttpRequest, event: Event, query: StandingsQuery, phase: RoundPhase
+) -> str:
+    """The screen's body for this version of the event: the seating, or the standings with
+    names as plain text; marked with its phase. Shared by every screen of the version."""
+
+    def render_body() -> str:
+        context: dict[str, Any] = {"event": event, "phase": phase}
+        if phase.phase == "seating":
+            context["seating"] = round_seating(event, phase.number or 0)
+        else:
+            context.update(standings_context(request, event, query, None, links=False))
+        context.update(conditions_context(event))
+        return render_to_string("tournament/_screen_body.html", context)
+
+    parts = (query.key, get_language(), phase.key)
+    return shared("screen-body", event_stamp(event), parts, render_body)
+
+
+@by_event_version
+def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
+    """The screen's body alone, fetched again every interval (every row: the screen pages
+    through them itself); a screen holding the event's version gets 304."""
+    phase = round_phase(event)
+    query = _screen_query(request, event, phase)
+    response = HttpResponse(_screen_body(request, event, query, phase))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+FIND_MOST = 20  # seats a search shows: a name typed is a name or two, not the room
+
+
+@require_GET
+@known_query("name")
+def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's phone: type part of your name, see your table and wind in the latest
+    round, big. Public, as the seating on the room's screen is."""
+    event = get_object_or_404(Event, slug=slug)
+    typed = request.GET.get("name", "")[:NAME_MAX].strip()
+    phase = round_phase(event)
+    found = seats_named(round_seating(event, phase.number), typed) if phase.number else []
+    return render(
+        request,
+        "tournament/find_seat.html",
+        {
+            "event": event,
+            "phase": phase,
+            "typed": typed,
+            "found": found[:FIND_MOST],
+            "more": len(found) > FIND_MOST,
+        },
+    )

@@ -1,0 +1,39 @@
+"""A season's public pages: its standings (a column per event) and downloads."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from tournament.exports import export_series
+from tournament.html_tables import series_table
+from tournament.models import Series
+from tournament.permissions import can_manage_series
+from tournament.selectors.series import series_standings
+from tournament.selectors.teams import series_teams
+from tournament.views.public.downloads import download
+
+
+@require_GET
+def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=slug)
+    result = series_standings(series)
+    return render(
+        request,
+        "tournament/series_detail.html",
+        {
+            "series": series,
+            "result": result,
+            "table": series_table(result),
+            "teams": series_teams(series),
+            "whole": all(e.rules.whole_points for e in result.events),
+            "can_manage": can_manage_series(request.user, series),
+        },
+    )
+
+
+@require_GET
+def series_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=slug)
+    return download(export_series(series_standings(series), fmt), fmt, f"{series.slug}-standings")

@@ -1,0 +1,213 @@
+"""An event's standings: the page, the table alone for its refresh, and its downloads; and what
+a standings page says besides its table (stage tabs, cut notes), shared with the venue
+screen and the team pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from tournament.caching import event_stamp, shared
+from tournament.exports import export_standings
+from tournament.html_tables import standings_table
+from tournament.i18n import cut_tie_text
+from tournament.models import Event
+from tournament.permissions import can_referee
+from tournament.selectors.conditions import event_panels
+from tournament.selectors.standings import (
+    event_has_stage,
+    fraction_rounds,
+    published_player_ids,
+    published_standings,
+    shared_progress,
+)
+from tournament.selectors.teams import has_teams
+from tournament.views.conditional import by_event_version
+from tournament.views.public.downloads import download
+from tournament.views.query import (
+    STANDINGS_PARAMETERS,
+    StandingsQuery,
+    known_query,
+    standings_query,
+)
+
+REFRESH_SECONDS = 30
+
+
+PER_PAGE = 100  # a phone scrolls 100 rows comfortably; a 1,000-player table is 10 pages
+
+
+def standings_context(
+    request: HttpRequest,
+    event: Event,
+    query: StandingsQuery,
+    per_page: int | None = PER_PAGE,
+    links: bool = True,
+) -> dict[str, Any]:
+    """Between two writes no server ranks: the page's summary (stage tabs, cut notes), its
+    rounds and its rendered table are each made once per version of the event and shared
+    (tournament/caching.py). Queries when one is missing: the standings (3) unless this
+    process has them for the event's version; the rounds (1: those with results, the one in
+    progress). `per_page` None: every row (the venue screen pages through them itself);
+    `links` False: names as plain text (the projector: nobody clicks it)."""
+    stamp = event_stamp(event)
+    summary = standings_summary(event, query.stage)
+    # The round columns, the live marker and, at a venue of whole points, the rounds with a
+    # fraction of a point: once per version (every write that starts, ends or changes a game
+    # moves it on), so the columns are chosen without reading every player's rounds and only
+    # the rows shown are read.
+    rounds, in_progress = shared_progress(event)
+
+    def render_table() -> str:
+        result = published_standings(event)
+        whole = event.rules.whole_points
+        fractions = (
+            shared("standings-fractions", stamp, None, lambda: fraction_rounds(result))
+            if whole
+            else ()
+        )
+        table = standings_table(
+            result,
+            players_per_table=event.rules.players,
+            whole=whole,
+            stage=next((s for s in result.stages if s.stage.name == summary["tab"]), None)
+            if summary["tab"]
+            else None,
+            in_progress=in_progress,
+            sorted_by_user=bool(query.sort and query.sort != "rank"),
+            player_ids=published_player_ids(event) if links else {},
+            rounds=rounds,
+            fractions=fractions,
+        )
+        paginate: Any = {"per_page": per_page} if per_page else False
+        RequestConfig(request, paginate=paginate).configure(table)
+        return table.as_html(request)
+
+    # The rendered table (a hundred rows of twenty cells is most of a page's time), per event
+    # version, language and checked query: between two results every phone gets the same
+    # bytes. The table's own links are made from the request's query, which `known_query`
+    # has left holding only what the key holds.
+    key = (in_progress, get_language(), query.key, per_page, links)
+    played = set(rounds) | ({in_progress} if in_progress else set())
+    return {
+        "cut_notes": summary["cut_notes"],
+        "event": event,
+        "table_html": shared("standings-table", stamp, key, render_table),
+        "stages": summary["stages"],
+        "tab": summary["tab"],
+        "has_teams": summary["has_teams"],
+        "in_progress": in_progress,
+        "round_numbers": sorted(played),
+        "live": not (summary["complete"] and in_progress is None),
+        "refresh": REFRESH_SECONDS,
+        "updated": event.updated_at,  # the last change (services/changes.py), not this render
+        "query": query.encoded,
+    }
+
+
+def conditions_context(event: Event) -> dict[str, Any]:
+    """What each player needs (issue 35): the panels of the tables at their last hand in the
+    deciding round, and — before its games — the gaps and each place's need."""
+    return {**event_panels(event), "whole": event.rules.whole_points}
+
+
+def standings_summary(event: Event, tab: str) -> dict[str, Any]:
+    """What a standings page says besides its table, from the ranking: the stage tabs (names;
+    none for a single stage that advances nobody), the tab asked for if it is one, whether
+    the event has teams (their tab), the cut notes of the stages shown, and whether the last
+    stage is complete. Made once per version, tab and language, and shared (every page with
+    the tabs: the standings, the venue screen, the team pages)."""
+    return shared(
+        "standings-summary",
+        event_stamp(event),
+        (tab, get_language()),
+        lambda: _summary(event, tab),
+    )
+
+
+def _summary(event: Event, tab: str) -> dict[str, Any]:
+    result = published_standings(event)
+    staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
+    stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
+    shown = [stage] if stage is not None else result.stages
+    notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
+    last = result.stages[-1] if result.stages else None
+    return {
+        "stages": [s.stage.name for s in result.stages] if staged else [],
+        "tab": stage.stage.name if stage else "",
+        "has_teams": has_teams(event),
+        "cut_notes": [str(n) for n in notes if n],
+        "complete": bool(last and last.complete and staged),
+    }
+
+
+@known_query(*STANDINGS_PARAMETERS)
+@by_event_version
+def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
+    """The standings page. Its content is rendered once per version, checked query and
+    language (and apart for those who may manage the event: their link) and shared; the
+    frame around it is drawn per request."""
+    can_manage = can_referee(request.user, event)  # organizers and referees
+    query = standings_query(request, event, PER_PAGE)
+
+    def content() -> dict[str, Any]:
+        context = {
+            **standings_context(request, event, query),
+            **conditions_context(event),
+            "can_manage": can_manage,
+        }
+        html = render_to_string("tournament/_event_standings.html", context)
+        return {"content": html, "live": context["live"]}
+
+    parts = (query.key, get_language(), can_manage)
+    shown = shared("standings-page", event_stamp(event), parts, content)
+    return render(request, "tournament/event_detail.html", {"event": event, **shown})
+
+
+@require_GET
+@known_query(*STANDINGS_PARAMETERS)
+@by_event_version
+def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
+    """The standings table alone, for the page to refresh itself without reloading."""
+    return _table_fragment(request, event, PER_PAGE)
+
+
+def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) -> HttpResponse:
+    """The standings table alone (the page's refresh, the venue screen's): the same bytes for
+    every reader of a version, query, language and page size."""
+    query = standings_query(request, event, per_page)
+    html = shared(
+        "standings-fragment",
+        event_stamp(event),
+        (query.key, get_language(), per_page),
+        lambda: render_to_string(
+            "tournament/_standings.html", standings_context(request, event, query, per_page)
+        ),
+    )
+    response = HttpResponse(html)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+@known_query("stage")
+@by_event_version
+def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
+    """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
+    stage = request.GET.get("stage", "")
+    if stage and not event_has_stage(event, stage):
+        raise Http404  # as the API: a stage the event does not have is no file
+    data = shared(
+        "standings-file",
+        event_stamp(event),
+        (fmt, stage, get_language()),  # XLSX says statuses in the reader's words
+        lambda: export_standings(event, fmt, stage),
+    )
+    name = f"{event.slug}-{stage}-standings" if stage else f"{event.slug}-standings"
+    return download(data, fmt, name)

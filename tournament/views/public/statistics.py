@@ -1,0 +1,80 @@
+"""Players' statistics from the hand records: the page and its downloads."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from tournament.caching import event_stamp, shared
+from tournament.exports import STAT_LABELS, export_statistics
+from tournament.html_tables import statistics_table
+from tournament.models import Event
+from tournament.selectors.statistics import event_statistics, fitting_minimum
+from tournament.views.conditional import by_event_version
+from tournament.views.public.downloads import download
+from tournament.views.query import known_query
+
+MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
+
+
+@require_GET
+@known_query("min", "sort")
+@by_event_version
+def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
+    """Players' statistics from the hand records: a leaderboard per statistic, then every
+    statistic in one sortable table; players below `?min=` hands are set aside."""
+    rows = event_statistics(event)
+    fitting = fitting_minimum([r.tally.hands for r in rows])
+    try:
+        least = int(request.GET.get("min", fitting))
+    except ValueError:
+        least = fitting
+    least = max(0, min(least, 10_000))
+    counted = [r for r in rows if r.tally.hands and r.tally.hands >= least]
+    aside = [r for r in rows if not (r.tally.hands and r.tally.hands >= least)]
+    table = statistics_table(counted)
+    RequestConfig(request, paginate=False).configure(table)
+    boards = []
+    for name, lower_first in (
+        ("win_rate", False),
+        ("deal_in_rate", True),
+        ("riichi_rate", False),
+        ("average_win", False),
+        ("dealer_wins", False),
+    ):
+        sign = 1 if lower_first else -1
+        ranked = [r for r in counted if r.tally.value(name) is not None]
+        ranked.sort(key=lambda r, n=name, k=sign: (k * r.tally.value(n), r.player))
+        boards.append(
+            {"name": name, "label": STAT_LABELS[name], "rows": ranked[:5], "rate": "rate" in name}
+        )
+    return render(
+        request,
+        "tournament/event_statistics.html",
+        {
+            "event": event,
+            "table": table,
+            "boards": boards,
+            "aside": aside,
+            "least": least,
+            "fitting": fitting,
+            "choices": sorted({*MIN_HANDS_CHOICES, least, fitting}),
+        },
+    )
+
+
+@require_GET
+@known_query()
+@by_event_version
+def statistics_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
+    """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
+    data = shared(
+        "statistics-file",
+        event_stamp(event),
+        (fmt, get_language()),
+        lambda: export_statistics(event, fmt),
+    )
+    return download(data, fmt, f"{event.slug}-statistics")

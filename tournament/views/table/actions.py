@@ -1,0 +1,175 @@
+"""The buttons of a table's page, one small view each, chosen by the `do` field the page posts.
+The names are the ones the templates post and never change: phones at the tables have old
+pages open. Each answers a redirect when its service wrote, else the status the page is shown
+with, its forms kept as typed in `page.context`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.contrib import messages
+from django.http import HttpResponse
+
+from tournament.forms.games import HandForm, ScoresForm
+from tournament.i18n import error_text
+from tournament.selectors.games import game_sheet
+from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.games import game_correct
+from tournament.services.hands import game_hand_undo
+from tournament.services.tables import game_confirm, game_dispute
+from tournament.views.entry_shared import (
+    hand_conflict,
+    hand_form_kwargs,
+    hand_save,
+    rebased,
+    say_recorded,
+    scores_preview,
+    taken_back_text,
+)
+from tournament.views.table.forms import DisputeForm, SeatForm
+from tournament.views.table.phone import CONFIRMED_KEY, phone_id
+
+if TYPE_CHECKING:
+    from tournament.views.table.page import TablePage
+
+Outcome = HttpResponse | int
+
+
+def seat(page: TablePage) -> Outcome:
+    """This phone proves its seat by the seat's code."""
+    form = page.context["seat_form"] = SeatForm(page.request.POST)
+    if not form.is_valid():
+        return 400
+    return page.prove(form.cleaned_data["code"], form)
+
+
+def confirm(page: TablePage) -> Outcome:
+    """Another seat's code confirms the result entered: it counts."""
+    return _answer_entered(page, "confirm")
+
+
+def dispute(page: TablePage) -> Outcome:
+    """Another seat's code disputes the result entered: the organizer decides."""
+    return _answer_entered(page, "dispute")
+
+
+def _answer_entered(page: TablePage, action: str) -> Outcome:
+    form = (SeatForm if action == "confirm" else DisputeForm)(page.request.POST)
+    form.seat_names = page.names
+    page.context[f"{action}_form"] = form
+    if not form.is_valid():
+        return 400
+    guess = page.guess(form)
+    if guess is None:
+        return 429
+    code = form.cleaned_data["code"]
+    try:
+        if action == "confirm":
+            game_confirm(link=page.link, code=code, phone=phone_id(page.request))
+            page.request.session[CONFIRMED_KEY] = page.link.token
+        else:
+            game_dispute(link=page.link, code=code, reason=form.cleaned_data["reason"])
+    except ServiceError as exc:
+        if exc.code != "table.wrong_code":
+            guess.right()  # a right code, refused for another reason: not a guess
+        form.add_service_error(exc)
+        return 400
+    guess.right()
+    return page.reload()
+
+
+def scores(page: TablePage) -> Outcome:
+    """Final scores entered (or, with `preview`, shown as the engine settles them)."""
+    request, event, game = page.request, page.event, page.game
+    kwargs = {"rules": event.rules, "names": page.names, "players": page.names}
+    form = page.context["scores_form"] = ScoresForm(request.POST, **kwargs)
+    if not form.is_valid():
+        return 400
+    data = form.to_data(game.round.number, game.table)
+    try:
+        if "preview" in request.POST:
+            page.context["preview"] = scores_preview(event, data)
+            return 200
+        game_correct(
+            game=game,
+            data=data,
+            expected_version=form.cleaned_data["version"] or 0,
+            at=page.at,
+        )
+    except ConflictError:
+        game.refresh_from_db()
+        page.context["scores_form"] = rebased(ScoresForm, request.POST, game.version, **kwargs)
+        return 409
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return 400
+    return page.reload()
+
+
+def hand(page: TablePage) -> Outcome:
+    """A hand recorded."""
+    return _hand(page, replace=False)
+
+
+def replace(page: TablePage) -> Outcome:
+    """From the conflict screen: the last hand replaced by this phone's."""
+    return _hand(page, replace=True)
+
+
+def _hand(page: TablePage, *, replace: bool) -> Outcome:
+    kwargs = hand_form_kwargs(page.event, page.game, page.sheet)
+    form = page.context["form"] = HandForm(page.request.POST, **kwargs)
+    if not form.is_valid():
+        return 400
+    try:
+        recorded = hand_save(
+            game=page.game, form=form, sheet=page.sheet, replace=replace, at=page.at
+        )
+    except ConflictError:
+        page.game.refresh_from_db()
+        page.sheet = game_sheet(page.event, page.game)
+        page.context["conflict"] = hand_conflict(page.request.POST, form, page.game, page.sheet)
+        del page.context["form"]  # below the conflict: a fresh form for the next hand
+        return 409
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        page.sheet = game_sheet(page.event, page.game)  # its flow was given up: again
+        return 400
+    say_recorded(page.request, recorded)
+    return page.reload()
+
+
+def undo(page: TablePage) -> Outcome:
+    """The last hand taken back."""
+    try:
+        version = int(page.request.POST.get("version", ""))
+    except ValueError:
+        version = -1  # as stale as an old version: the conflict says so
+    try:
+        taken_back = game_hand_undo(game=page.game, expected_version=version, at=page.at)
+    except ServiceError as exc:
+        page.context["undo_error"] = error_text(exc, page.names)
+        return 409 if isinstance(exc, ConflictError) else 400
+    messages.success(page.request, taken_back_text(taken_back, page.names))
+    return page.reload()
+
+
+@dataclass(frozen=True)
+class Button:
+    view: Callable[[TablePage], Outcome]
+    # It enters a result: only a phone that may enter now (TablePage.entering) gets it run.
+    enters: bool
+
+
+# Every `do` a table's page posts, and the view that answers it.
+ACTIONS: dict[str, Button] = {
+    "seat": Button(seat, enters=False),
+    "confirm": Button(confirm, enters=False),
+    "dispute": Button(dispute, enters=False),
+    "scores": Button(scores, enters=True),
+    "hand": Button(hand, enters=True),
+    "replace": Button(replace, enters=True),
+    "undo": Button(undo, enters=True),
+}
