@@ -12,7 +12,8 @@ from django.http import HttpRequest, QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament.forms.games import HandForm, ScoresForm
+from tournament.forms.games import ScoresForm
+from tournament.forms.hands import HandForm
 from tournament.i18n import hand_label, hand_summary, seat_label
 from tournament.models import Event, Game, Hand
 from tournament.selectors.games import Sheet

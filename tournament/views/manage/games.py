@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.forms.games import HandForm, ScoresForm, VersionForm, hand_form_initial
+from tournament.forms.games import ScoresForm, VersionForm
+from tournament.forms.hands import HandForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
 from tournament.models import Event, Game
 from tournament.permissions import organizer_required, referee_required

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.http import HttpResponse
 
-from tournament.forms.games import HandForm, ScoresForm
+from tournament.forms.games import ScoresForm
+from tournament.forms.hands import HandForm
 from tournament.i18n import error_text
 from tournament.selectors.games import game_sheet
 from tournament.services.errors import ConflictError, ServiceError

@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from tournament.forms.games import HandForm, ScoresForm, hand_form_initial
+from tournament.forms.games import ScoresForm
+from tournament.forms.hands import HandForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
 from tournament.models import Seat, TableLink
 from tournament.selectors.conditions import game_conditions
