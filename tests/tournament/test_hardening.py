@@ -264,7 +264,7 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
     game.refresh_from_db()
     before = game_to_data(game)
 
-    import tournament.services.games as games
+    import tournament.services.game_change as games
 
     real = games.results_changed
 

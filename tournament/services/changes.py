@@ -5,7 +5,9 @@ Two ways in, and no other (docs/standings.md states why):
   the event from scratch afterwards.
 - `results_changed` for a write that changed games, hands or results: it recounts the entries
   of the players whose figures may have moved, then moves the version so that a reader may
-  re-rank from the standings it holds and those entries alone.
+  re-rank from the standings it holds and those entries alone. A write to a game reaches it
+  through `services/game_change.py` (`change.log`), which works out the players; only the
+  whole-file import calls it directly.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from django.utils import timezone
 from tournament.models import Event, Game, Round
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
+from tournament.services.game_change import game_change
 from tournament.services.locks import event_lock
 
 MOST_MINUTES = 600
@@ -60,7 +61,6 @@ def round_clock_start(*, rnd: Round, user: Any = None) -> Round:
     return rnd
 
 
-@transaction.atomic
 def game_extra_minutes(*, game: Game, minutes: Any, user: Any = None) -> Game:
     """Extra minutes for one table (a late start, a long dispute)."""
     try:
@@ -69,23 +69,19 @@ def game_extra_minutes(*, game: Game, minutes: Any, user: Any = None) -> Game:
         value = 0
     if not 1 <= value <= 120:
         raise ServiceError("clock.extra", "minutes")
-    event_lock(game.round.event_id)
-    game.refresh_from_db(fields=["extra_minutes"])
-    if game.extra_minutes + value > MOST_EXTRA:
-        raise ServiceError(
-            "clock.extra_total",
-            "minutes",
-            table=game.table,
-            given=game.extra_minutes,
-            most=MOST_EXTRA,
-        )
-    game.extra_minutes += value
-    game.save(update_fields=["extra_minutes"])
-    change_record(
-        event=game.round.event,
-        user=user,
-        action="clock.extra",
-        summary=f"round {game.round.number} table {game.table}: +{value} min",
-        after={"round": game.round.number, "table": game.table, "minutes": value},
-    )
+    with game_change(game, None, user=user, results=False) as change:
+        locked = change.game
+        if locked.extra_minutes + value > MOST_EXTRA:
+            raise ServiceError(
+                "clock.extra_total",
+                "minutes",
+                table=locked.table,
+                given=locked.extra_minutes,
+                most=MOST_EXTRA,
+            )
+        locked.extra_minutes += value
+        locked.save(update_fields=["extra_minutes"])  # beside the result: no version moved
+        after = {"round": locked.round.number, "table": locked.table, "minutes": value}
+        change.note("clock.extra", detail=f"+{value} min", after=after)
+    game.extra_minutes = locked.extra_minutes  # the caller's copy, as a refresh gave it
     return game

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from scoring.evaluate import evaluate
 from scoring.flow import GameFlow
@@ -20,6 +20,19 @@ from tournament.services.errors import ServiceError, engine_errors
 # Up to 9,999 tables: a 10,000-player online qualifier seats 2,500 a round (issue 16).
 MAX_TABLE = 9999
 GAME_KEYS = ("round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands")
+
+
+class DerivedHand(TypedDict):
+    """A hand as entered (`data`) with what the engine's flow derived from it: what its row
+    stores (`hand_row`)."""
+
+    data: Any
+    label: str
+    dealer: int
+    honba: int
+    deltas: list[int]
+    scores: list[int]
+    deposits: int
 
 
 @dataclass
@@ -36,7 +49,7 @@ class Evaluated:
     yakuman: list[dict[str, Any]]
     finished: bool
     settlement: Settlement
-    hands: list[dict[str, Any]] = field(default_factory=list)  # input, with what the flow derived
+    hands: list[DerivedHand] = field(default_factory=list)
 
 
 def game_evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Evaluated:
@@ -57,15 +70,15 @@ def _evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Eval
     seats = check_table_names(seats, "seats")
     result = evaluate(rules, len(seats), data, played)
     derived = [
-        {
-            "data": raw,
-            "label": r.label,
-            "dealer": r.dealer,
-            "honba": r.honba,
-            "deltas": r.deltas,
-            "scores": r.scores,
-            "deposits": r.deposits,
-        }
+        DerivedHand(
+            data=raw,
+            label=r.label,
+            dealer=r.dealer,
+            honba=r.honba,
+            deltas=r.deltas,
+            scores=r.scores,
+            deposits=r.deposits,
+        )
         for raw, r in zip(data.get("hands") or [], result.records, strict=False)
     ]
     return Evaluated(
@@ -147,7 +160,7 @@ def game_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> tuple[list[
     return seats, hands
 
 
-def hand_row(game: Game, number: int, h: dict[str, Any]) -> Hand:
+def hand_row(game: Game, number: int, h: DerivedHand) -> Hand:
     """Hand `number` of `game` as stored, from the hand as evaluated (not saved)."""
     return Hand(
         game=game,

@@ -1,45 +1,78 @@
 """Writes hand by hand at a table: play one more hand, take the last back, or replace the
 last with one typed meanwhile on another phone. A hand that leaves the game in play is one row
 (`_plays_on`); one that ends or reopens the game writes it over (games.game_replace). A tap
-whose answer was lost, sent again, finds its hand saved and writes nothing twice."""
+whose answer was lost, sent again, finds its hand saved and writes nothing twice. Each is one
+`game_change` (services/game_change.py): locked, version checked, the change said."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from django.db import transaction
+from typing import Any, TypedDict
 
 from scoring.flow import GameFlow
 from tournament.models import Game, Hand
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError, fields_within
-from tournament.services.game_data import Evaluated, game_evaluate, game_to_data, hand_row
-from tournament.services.games import check_version, game_changed, game_lock, game_replace
-from tournament.services.stages import stage_require_open
+from tournament.services.game_change import GameChange, game_change
+from tournament.services.game_data import (
+    DerivedHand,
+    Evaluated,
+    game_evaluate,
+    game_to_data,
+    hand_row,
+)
+from tournament.services.games import game_replace
 
 
-def _hand_logged(data: dict[str, Any], number: int, row: dict[str, Any]) -> dict[str, Any]:
-    """One hand as the change log keeps it: where, who sat where, the hand and what it paid.
-    `row`: the hand as derived (label, data, deltas), evaluated or stored."""
-    return {
-        "round": data["round"],
-        "table": data["table"],
-        "seats": data["seats"],
-        "number": number,
-        "label": row["label"],
-        "hand": row["data"],
-        "deltas": row["deltas"],
-    }
+class HandGame(TypedDict):
+    """A game kept hand by hand, as an event file holds it."""
+
+    round: int
+    table: int
+    seats: list[str]
+    hands: list[Any]  # each hand as entered (the engine checks it)
 
 
-def _hands_data(game: Game) -> dict[str, Any]:
+class StoredHand(TypedDict):
+    """The last hand as its row stores it (what an undo reads)."""
+
+    pk: int
+    label: str
+    data: Any
+    deltas: list[int]
+
+
+class LoggedHand(TypedDict):
+    """One hand as the change log keeps it, and as an undo answers the page: where, who sat
+    where, the hand and what it paid. Stored as JSON (AuditEntry.before/after) in this order."""
+
+    round: int
+    table: int
+    seats: list[str]
+    number: int
+    label: str
+    hand: Any
+    deltas: list[int]
+
+
+def _hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> LoggedHand:
+    """`row`: the hand as derived (label, data, deltas), evaluated or stored."""
+    return LoggedHand(
+        round=data["round"],
+        table=data["table"],
+        seats=data["seats"],
+        number=number,
+        label=row["label"],
+        hand=row["data"],
+        deltas=row["deltas"],
+    )
+
+
+def _hands_data(game: Game) -> HandGame:
     """The game as an event file holds it, kept hand by hand (none yet if it was not)."""
     data = game_to_data(game)
-    if game.mode != "hands":
-        data = {"round": data["round"], "table": data["table"], "seats": data["seats"]}
-        data["hands"] = []
-    return data
+    hands = data["hands"] if game.mode == "hands" else []
+    return HandGame(round=data["round"], table=data["table"], seats=data["seats"], hands=hands)
 
 
 def _plays_on(locked: Game, ev: Evaluated) -> bool:
@@ -55,36 +88,24 @@ def _plays_on(locked: Game, ev: Evaluated) -> bool:
 
 
 def _one_row(
-    locked: Game,
+    change: GameChange,
     write: Callable[[], Any],
     *,
-    user: Any,
-    at: AtTable | None,
     action: str,
     detail: str,
-    before: Any = None,
-    after: Any = None,
+    before: LoggedHand | None = None,
+    after: LoggedHand | None = None,
 ) -> Game:
     """A hand game played on: `write` adds or deletes the one hand row; the game's version
-    moves on and the change is recorded as any other (games.game_changed) — with no player,
-    since no seat or result changed."""
-    stage_require_open(locked.round.event, rounds=[locked.round.number])
+    moves on and the change is logged as any other — no player counts before or after, since
+    no seat or result changed."""
+    change.require_open()
     write()
-    locked.version += 1
-    locked.save(update_fields=["version", "updated_at"])
-    return game_changed(
-        locked,
-        players=[],
-        user=user,
-        at=at,
-        action=action,
-        detail=detail,
-        before=before,
-        after=after,
-    )
+    change.save()
+    change.log(action, detail=detail, before=before, after=after)
+    return change.game
 
 
-@transaction.atomic
 def game_hand_add(
     *,
     game: Game,
@@ -102,27 +123,24 @@ def game_hand_add(
     `played`: the flow of `game`'s hands as the caller replayed them (the entry page showed
     them): when nothing has changed since `game` was read, the new hand is played on it and
     the engine does not replay the game again. The caller gives it up."""
-    locked = game_lock(game)
-    # The caller's flow holds these very hands if the game has not moved since it was read
-    # (every change moves its version on) — checked here, under the lock.
-    same = played is not None and game.version == locked.version
-    return _hand_add(locked, hand, expected_version, user, at, played if same else None)
+
+    def done(locked: Game) -> bool:  # this very hand, saved by a tap whose answer was lost
+        if locked.version != expected_version + 1 or locked.mode != "hands":
+            return False
+        return locked.hands.order_by("-number").values_list("data", flat=True).first() == hand
+
+    with game_change(game, expected_version, user=user, at=at, done=done) as change:
+        if change.replay:
+            return change.game
+        # The caller's flow holds these very hands if the game has not moved since it was read
+        # (every change moves its version on) — checked here, under the lock.
+        same = played is not None and game.version == change.game.version
+        return _hand_add(change, hand, played if same else None)
 
 
-def _hand_add(
-    locked: Game,
-    hand: Any,
-    expected_version: int,
-    user: Any,
-    at: AtTable | None,
-    played: GameFlow | None,
-) -> Game:
-    """`game_hand_add` on a game locked already; `played` holds its hands if given."""
-    if locked.version == expected_version + 1 and locked.mode == "hands":
-        last = locked.hands.order_by("-number").values_list("data", flat=True).first()
-        if last == hand:  # this very hand, saved by a tap whose answer was not seen
-            return locked
-    check_version(locked, expected_version)
+def _hand_add(change: GameChange, hand: Any, played: GameFlow | None) -> Game:
+    """`game_hand_add` inside its change; `played` holds the game's hands if given."""
+    locked = change.game
     if locked.mode == "scores" and locked.finished:
         raise ServiceError("game.by_scores", "type")
     data = _hands_data(locked)
@@ -135,39 +153,29 @@ def _hand_add(
         added = _hand_logged(data, index + 1, ev.hands[index])
         if _plays_on(locked, ev):
             row = hand_row(locked, index + 1, ev.hands[index])
-            return _one_row(
-                locked, row.save, user=user, at=at, action="game.hand", detail=detail, after=added
-            )
+            return _one_row(change, row.save, action="game.hand", detail=detail, after=added)
         return game_replace(
-            locked,
-            ev,
-            data,
-            user=user,
-            at=at,
-            action="game.hand",
-            detail=detail,
-            logged=(None, added),
+            change, ev, data, action="game.hand", detail=detail, logged=(None, added)
         )
 
 
-@transaction.atomic
 def game_hand_undo(
     *, game: Game, expected_version: int, user: Any = None, at: AtTable | None = None
-) -> dict[str, Any]:
+) -> LoggedHand:
     """Take back the last hand (the game reopens if that hand had ended it). Returns the hand
     taken back as the log keeps it (number, label, hand, deltas): the page says what went."""
-    return _hand_undo(game_lock(game), expected_version, user, at)
+    with game_change(game, expected_version, user=user, at=at) as change:
+        return _hand_undo(change)
 
 
-def _hand_undo(
-    locked: Game, expected_version: int, user: Any, at: AtTable | None
-) -> dict[str, Any]:
-    """`game_hand_undo` on a game locked already."""
-    check_version(locked, expected_version)
+def _hand_undo(change: GameChange) -> LoggedHand:
+    """`game_hand_undo` inside its change."""
+    locked = change.game
     data = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
-    last = locked.hands.order_by("-number").values("pk", "label", "data", "deltas").first()
+    rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas")
+    last: StoredHand = rows.first()  # type: ignore[assignment]  # a values() row
     number = len(data["hands"])
     taken_back = _hand_logged(data, number, last)
     data["hands"].pop()
@@ -175,24 +183,18 @@ def _hand_undo(
     detail = f"hand {number}"
     if _plays_on(locked, ev):
         delete = Hand.objects.filter(pk=last["pk"]).delete
-        _one_row(
-            locked, delete, user=user, at=at, action="game.undo", detail=detail, before=taken_back
-        )
+        _one_row(change, delete, action="game.undo", detail=detail, before=taken_back)
     else:
-        game_replace(
-            locked,
-            ev,
-            data,
-            user=user,
-            at=at,
-            action="game.undo",
-            detail=detail,
-            logged=(taken_back, None),
-        )
+        logged = (taken_back, None)
+        game_replace(change, ev, data, action="game.undo", detail=detail, logged=logged)
     return taken_back
 
 
-@transaction.atomic
+def _last(locked: Game) -> tuple[int, Any] | None:
+    """The last hand's number and data."""
+    return locked.hands.order_by("-number").values_list("number", "data").first()
+
+
 def game_hand_replace(
     *,
     game: Game,
@@ -204,15 +206,18 @@ def game_hand_replace(
 ) -> Game:
     """The conflict screen's "replace the last hand with mine": hand `number`, which another
     phone saved at `expected_version` while this one was typing, is taken back and `hand`
-    played in its place — one transaction, refused if the table has moved on since the
-    screen was shown (a stale save is never written as a hand of its own)."""
-    locked = game_lock(game)
-    last = locked.hands.order_by("-number").values_list("number", "data").first()
-    if locked.version == expected_version + 2 and last == (number, hand):
-        return locked  # this very replacement, sent twice
-    check_version(locked, expected_version)
-    if locked.mode != "hands" or last is None or last[0] != number:
-        raise ConflictError("game.conflict", "version")
-    # Under the one lock taken above: the undo moves the version on, the hand goes on from it.
-    _hand_undo(locked, expected_version, user, at)
-    return _hand_add(locked, hand, expected_version + 1, user, at, None)
+    played in its place — one change, refused if the table has moved on since the screen was
+    shown (a stale save is never written as a hand of its own)."""
+
+    def done(locked: Game) -> bool:  # this very replacement, sent twice
+        return locked.version == expected_version + 2 and _last(locked) == (number, hand)
+
+    with game_change(game, expected_version, user=user, at=at, done=done) as change:
+        if change.replay:
+            return change.game
+        last = _last(change.game)
+        if change.game.mode != "hands" or last is None or last[0] != number:
+            raise ConflictError("game.conflict", "version")
+        # Under the one lock: the undo moves the version on, the hand goes on from it.
+        _hand_undo(change)
+        return _hand_add(change, hand, None)

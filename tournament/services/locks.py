@@ -16,6 +16,14 @@ def event_lock(event_id: int) -> None:
     list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
 
 
+def game_event_lock(game_id: int) -> int | None:
+    """Take the lock of the event a game belongs to, found through the game in the same query
+    (only the event's row is locked); the event's id, or None if the game is gone. The game's
+    own row is locked next, by services/game_change.py."""
+    events = Event.objects.select_for_update(of=("self",)).filter(rounds__games=game_id)
+    return events.values_list("pk", flat=True).first()
+
+
 # Rating pools span events, so an event's lock does not keep two replays of one pool apart (two
 # events' tables finishing at once): each replay holds its pool's lock, taken after the event's
 # and pools in one order (the site's, then series by id), so no two writes wait in a circle.

@@ -12,11 +12,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournament.models import Game, TableLink
-from tournament.services.changes import change_record
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
+from tournament.services.game_change import GameChange, game_change
 from tournament.services.game_data import game_evaluate, game_to_data
-from tournament.services.games import check_version, game_lock, game_replace
+from tournament.services.games import game_replace
 
 # Codes are read off paper and typed on a phone: no 0/O, 1/I/L. 31⁶ ≈ 8.9 × 10⁸ codes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -68,35 +68,29 @@ def table_links_for_round(games: list[Game]) -> None:
         table_link_issue(game)
 
 
-@transaction.atomic
 def table_link_renew(*, game: Game, user: Any = None) -> TableLink:
     """Revoke the table's link (a lost sheet, a photo shared) and issue another."""
-    locked = game_lock(game)
-    if locked.finished:
-        raise ServiceError("table.closed", "", table=locked.table)
-    locked.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-    link = table_link_issue(locked)
-    change_record(
-        event=locked.round.event,
-        user=user,
-        action="table.link",
-        summary=f"round {locked.round.number} table {locked.table}: new link",
-        after={"round": locked.round.number, "table": locked.table},
-    )
-    return link
+    with game_change(game, None, user=user, results=False) as change:
+        locked = change.game
+        if locked.finished:
+            raise ServiceError("table.closed", "", table=locked.table)
+        locked.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        link = table_link_issue(locked)
+        after = {"round": locked.round.number, "table": locked.table}
+        change.note("table.link", detail="new link", after=after)
+        return link
 
 
-def _finish(locked: Game, *, user: Any, at: AtTable | None, action: str) -> Game:
+def _finish(change: GameChange, *, action: str) -> Game:
     """Write the result the game holds as final: ranks and points, into the standings."""
+    locked = change.game
     data = game_to_data(locked)
     ev = game_evaluate(locked.round.event.rules, data)
     if not ev.finished:  # a hand game reopened since: nothing to confirm
         raise ServiceError("table.nothing_to_confirm", "")
     before = {"confirmation": locked.confirmation, "dispute": locked.dispute}
     after = {"round": ev.round, "table": ev.table, "seats": ev.seats, "scores": ev.scores}
-    return game_replace(
-        locked, ev, data, user=user, action=action, logged=(before, after), at=at, hold=False
-    )
+    return game_replace(change, ev, data, action=action, logged=(before, after), hold=False)
 
 
 def table_seat_prove(*, link: TableLink, code: str) -> int:
@@ -113,56 +107,49 @@ def table_seat_prove(*, link: TableLink, code: str) -> int:
     return found
 
 
-@transaction.atomic
 def game_confirm(*, link: TableLink, code: str, phone: str) -> Game:
     """Another seat than the one that entered the result confirms it with its own code, typed
     on another phone than the one that entered it: one person holding one seat's code (and
     the table's link, and two phones) cannot make a result final alone."""
-    locked = game_lock(link.game)
-    if locked.confirmation != "waiting":
-        raise ServiceError("table.not_waiting", "code")
-    seat = table_seat_prove(link=link, code=code)
-    if seat == locked.submitted_seat:
-        raise ServiceError("table.same_seat", "code")
-    if not phone or phone == locked.submitted_phone:
-        raise ServiceError("table.same_phone", "code")
-    at = AtTable(locked.table, seat, phone)
-    return _finish(locked, user=None, at=at, action="game.confirm")
+    with game_change(link.game, None) as change:
+        locked = change.game
+        if locked.confirmation != "waiting":
+            raise ServiceError("table.not_waiting", "code")
+        seat = table_seat_prove(link=link, code=code)
+        if seat == locked.submitted_seat:
+            raise ServiceError("table.same_seat", "code")
+        if not phone or phone == locked.submitted_phone:
+            raise ServiceError("table.same_phone", "code")
+        change.at = AtTable(locked.table, seat, phone)
+        return _finish(change, action="game.confirm")
 
 
-@transaction.atomic
 def game_dispute(*, link: TableLink, code: str, reason: str) -> Game:
     """Any seat, with its code, says the result is wrong: the organizer settles it."""
-    locked = game_lock(link.game)
-    if locked.confirmation not in ("waiting", "disputed"):
-        raise ServiceError("table.not_waiting", "code")
-    seat = table_seat_prove(link=link, code=code)
-    reason = " ".join(reason.split())[:300]
-    if not reason:
-        raise ServiceError("table.dispute_reason", "reason")
-    locked.confirmation, locked.dispute = "disputed", reason
-    locked.version += 1
-    locked.save(update_fields=["confirmation", "dispute", "version", "updated_at"])
-    change_record(
-        event=locked.round.event,
-        user=None,
-        at=AtTable(locked.table, seat),
-        action="game.dispute",
-        summary=f"round {locked.round.number} table {locked.table}",
-        after={"round": locked.round.number, "table": locked.table, "reason": reason},
-    )
-    return locked
+    with game_change(link.game, None, results=False) as change:
+        locked = change.game
+        if locked.confirmation not in ("waiting", "disputed"):
+            raise ServiceError("table.not_waiting", "code")
+        seat = table_seat_prove(link=link, code=code)
+        reason = " ".join(reason.split())[:300]
+        if not reason:
+            raise ServiceError("table.dispute_reason", "reason")
+        locked.confirmation, locked.dispute = "disputed", reason
+        change.save("confirmation", "dispute")
+        change.at = AtTable(locked.table, seat)
+        after = {"round": locked.round.number, "table": locked.table, "reason": reason}
+        change.note("game.dispute", after=after)
+        return locked
 
 
-@transaction.atomic
 def game_approve(*, game: Game, user: Any, expected_version: int | None = None) -> Game:
     """The organizer approves a result waiting for confirmation, or settles a dispute by
     keeping it (to change it instead: correct it, or undo its last hand, as any game).
     `expected_version`: the version the organizer's page showed — a result disputed or
     changed since is refused (ConflictError), never approved unseen."""
-    locked = game_lock(game)
-    if locked.confirmation not in ("waiting", "disputed"):
-        raise ServiceError("table.not_waiting", "")
-    if expected_version is not None:
-        check_version(locked, expected_version)
-    return _finish(locked, user=user, at=None, action="game.approve")
+    with game_change(game, None, user=user) as change:
+        if change.game.confirmation not in ("waiting", "disputed"):
+            raise ServiceError("table.not_waiting", "")
+        if expected_version is not None:
+            change.check_version(expected_version)
+        return _finish(change, action="game.approve")
