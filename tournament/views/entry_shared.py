@@ -177,27 +177,54 @@ def scores_initial(game: Game) -> dict[str, Any]:
     return initial
 
 
-def scores_preview(event: Event, data: dict[str, Any]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class SeatPreview:
+    """One seat of a game as the engine settles it, as the scores preview and a table's entered
+    result show it."""
+
+    position: int  # the seat, 0 the starting dealer
+    seat: str  # its wind and player, as the page says them
+    score: int  # the final score, leftover deposits included
+    rank: int
+    points: float
+    chips: int
+    breakdown: dict[str, float]
+    entered: int | None = None  # an entered result's score as typed (the deposits said apart)
+
+
+@dataclass(frozen=True)
+class EnteredResult:
+    """A result a table entered, waiting for confirmation or disputed, as it would settle."""
+
+    rows: list[SeatPreview]  # by wind, as the table sits
+    deposits: int  # left on the table
+    deposits_to_top: bool  # the leftover deposits go to the top (else they are lost)
+    busts: list[str]  # each said once (bust_lines)
+
+
+def scores_preview(event: Event, data: dict[str, Any]) -> list[SeatPreview]:
     return _settled(game_evaluate(event.rules, data))
 
 
-def _settled(ev: Evaluated) -> list[dict[str, Any]]:
-    """Each seat of an evaluated game as the preview and the entered result show it."""
+def _settled(ev: Evaluated, *, entered: bool = False) -> list[SeatPreview]:
+    """Each seat of an evaluated game as the preview and the entered result show it;
+    `entered`: with each score as the table typed it."""
     return [
-        {
-            "position": p.seat,
-            "seat": seat_label(p.seat, ev.seats[p.seat]),
-            "score": p.score,
-            "rank": p.rank,
-            "points": p.points,
-            "chips": p.chips,
-            "breakdown": p.breakdown,
-        }
+        SeatPreview(
+            position=p.seat,
+            seat=seat_label(p.seat, ev.seats[p.seat]),
+            score=p.score,
+            rank=p.rank,
+            points=p.points,
+            chips=p.chips,
+            breakdown=p.breakdown,
+            entered=ev.scores[p.seat] if entered else None,
+        )
         for p in ev.settlement.players
     ]
 
 
-def entered_result(event: Event, game: Game) -> dict[str, Any] | None:
+def entered_result(event: Event, game: Game) -> EnteredResult | None:
     """A result a table entered that waits for confirmation or is disputed, as the engine
     settles it — each seat's final score, rank and points, the deposits left, the busts —
     for the table's phones and the organizer to read before it counts (its seats hold the
@@ -210,15 +237,12 @@ def entered_result(event: Event, game: Game) -> dict[str, Any] | None:
         ev = game_evaluate(event.rules, game_to_data(game, seats))
     except ServiceError:  # checked when written; the event's rules have not changed since
         return None
-    rows = sorted(_settled(ev), key=lambda row: row["position"])  # by wind, as the table sits
-    for row in rows:
-        row["entered"] = ev.scores[row["position"]]  # as typed: the deposits are said apart
-    return {
-        "rows": rows,
-        "deposits": ev.deposits,
-        "deposits_to_top": event.rules.leftover_deposits == "top",
-        "busts": bust_lines(ev.busts, names),
-    }
+    return EnteredResult(
+        rows=sorted(_settled(ev, entered=True), key=lambda row: row.position),
+        deposits=ev.deposits,
+        deposits_to_top=event.rules.leftover_deposits == "top",
+        busts=bust_lines(ev.busts, names),
+    )
 
 
 def hand_form_kwargs(event: Event, game: Game, sheet: Sheet) -> dict[str, Any]:

@@ -5,6 +5,7 @@ a conflict shown with what they typed kept in the form, never a silent overwrite
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms.games import ScoresForm, VersionForm
 from tournament.forms.hands import HandForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
-from tournament.models import Event, Game
+from tournament.models import Event, Game, Seat
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
 from tournament.selectors.players import event_player_names
@@ -184,16 +185,24 @@ def _hands_page(
     )
 
 
-def _final(game: Game, sheet: Sheet) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FinalResult:
+    """A finished game's result, said once."""
+
+    seats: list[tuple[str, Seat]]  # each seat's wind and player, and its score, rank and points
+    busts: list[str]  # as entered, or as the hands made them
+
+
+def _final(game: Game, sheet: Sheet) -> FinalResult:
     """A finished game's result, said once: each seat's score, rank and points; the busts
     (as entered, or as the hands made them)."""
     names = sheet.names
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     busts = game.busts or [b.to_json() for b in sheet.flow.busts]
-    return {
-        "seats": [(seat_label(s.position, names[s.position]), s) for s in seats],
-        "busts": bust_lines(busts, names),
-    }
+    return FinalResult(
+        seats=[(seat_label(s.position, names[s.position]), s) for s in seats],
+        busts=bust_lines(busts, names),
+    )
 
 
 @referee_required
