@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 from tests.tournament.factories import league_data, make_event, scores_game
 from tests.tournament.organize_support import text, url
 from tournament.demo import demo_events
-from tournament.html_tables import standings_table
+from tournament.exports.standings import standings_table
 from tournament.models import Event, Player
 from tournament.selectors.standings import (
     event_standings,
@@ -158,7 +158,7 @@ def test_downloads_are_the_contract_files(client):
 
 
 def test_every_page_with_downloads_offers_each_format_the_pipeline_writes(client):
-    from tournament.exports import FORMATS
+    from tournament.exports.formats import FORMATS
     from tournament.models import Series
 
     event = event_import(league_data(8, 2))

@@ -116,11 +116,3 @@ def page_report(plan: Plan) -> PlanReport:
         unbalanced=[p for p, c in winds.items() if max(c) - min(c) > 1],
         rounds=len(plan.rounds),
     )
-
-
-def plan_csv(plan: Plan) -> str:
-    """TEMPORARY (until the views move to exports/plans.export_plan)."""
-    from tournament.exports.formats import render_csv
-    from tournament.exports.plans import iterate_plan
-
-    return render_csv(iterate_plan(plan), False)

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 
-from tournament.html_tables import standings_sort_keys
+from tournament.exports.standings import standings_sort_keys
 from tournament.models import Entry, Event
 from tournament.selectors.standings import event_has_stage
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournament.exports.plans import PLAN_FORMATS, export_plan
 from tournament.forms.events import (
     PlanMakeForm,
     PlanUploadForm,
@@ -22,13 +21,11 @@ from tournament.permissions import (
     organizer_required,
     referee_required,
 )
-from tournament.selectors.plans import (
-    plan_csv,
-    plan_of,
-)
+from tournament.selectors.plans import plan_of
 from tournament.services.errors import ServiceError
 from tournament.services.plans import PLAN_MAX_BYTES, plan_make, plan_remove, plan_upload
 from tournament.views.manage.dashboard import dashboard_page
+from tournament.views.public.downloads import download
 
 
 @organizer_required
@@ -83,18 +80,9 @@ def plan_remove_view(request: HttpRequest, event: Event) -> HttpResponse:
 @referee_required
 @require_GET
 def plan_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
-    """The plan as CSV (rows services/plans reads back) or JSON (CONTRACT §5's document)."""
+    """The plan as CSV (rows services/plans reads back) or JSON (CONTRACT §5's document),
+    through the export pipeline (exports/plans.py)."""
     plan = plan_of(event)
-    if plan is None or fmt not in ("csv", "json"):
+    if plan is None or fmt not in PLAN_FORMATS:
         raise Http404
-    if fmt == "json":
-        body = json.dumps(plan.to_json(), ensure_ascii=False, indent=1).encode()
-        content_type = "application/json"
-    else:
-        body = plan_csv(plan).encode()
-        content_type = "text/csv; charset=utf-8"
-    response = HttpResponse(body, content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"{event.slug}-seating-plan.{fmt}"
-    )
-    return response
+    return download(export_plan(event, plan, fmt), fmt, f"{event.slug}-seating-plan")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 
-from tournament.exports import FORMATS
+from tournament.exports.formats import FORMATS
 
 
 def download(data: bytes, fmt: str, name: str) -> HttpResponse:

@@ -5,15 +5,13 @@ the ratings in step with the games."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournament.exports import export_ratings
+from tournament.exports.ratings import export_ratings, ranked
 from tournament.i18n import scale_text
 from tournament.models import Series
 from tournament.selectors.ratings import (
@@ -59,7 +57,7 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(rating_board(pool, least), PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
     offset = (page.number - 1) * PER_PAGE
-    rows = _ranked(list(page.object_list), offset, pool, least)
+    rows = ranked(page.object_list, pool, least, offset)  # the files' and the API's records
     return render(
         request,
         "tournament/ratings.html",
@@ -75,34 +73,6 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
             ),
         },
     )
-
-
-def _ranked(rows: list[tuple], offset: int, pool: Pool, least: int) -> list[dict[str, Any]]:
-    """Ranks for a page of the board: equal ratings share one, counted across pages (the
-    first row of a page asks how many rate above it: one query, pages after the first)."""
-    out = []
-    rank = None
-    last = None
-    for i, (name, player_id, rating, mu, sigma, games) in enumerate(rows):
-        if rating != last:
-            if i == 0 and offset:
-                above = rating_board(pool, least).filter(rating__gt=rating).count()
-                rank = above + 1
-            else:
-                rank = offset + i + 1
-            last = rating
-        out.append(
-            {
-                "rank": rank,
-                "player": name,
-                "player_id": player_id,
-                "rating": rating,
-                "mu": mu,
-                "sigma": sigma,
-                "games": games,
-            }
-        )
-    return out
 
 
 @require_GET

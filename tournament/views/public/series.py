@@ -6,8 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournament.exports import export_series
-from tournament.html_tables import series_table
+from tournament.exports.series import export_series, series_table
 from tournament.models import Series
 from tournament.permissions import can_manage_series
 from tournament.selectors.series import series_standings

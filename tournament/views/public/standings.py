@@ -14,8 +14,7 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from tournament.caching import event_stamp, shared
-from tournament.exports import export_standings
-from tournament.html_tables import standings_table
+from tournament.exports.standings import export_standings, standings_table
 from tournament.i18n import cut_tie_text
 from tournament.models import Event
 from tournament.permissions import can_referee
@@ -199,7 +198,7 @@ def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) ->
 @known_query("stage")
 @by_event_version
 def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
-    """CONTRACT §2 files, from the same rows as the page (tournament.exports)."""
+    """CONTRACT §2 files, from the same rows as the page (tournament/exports/standings.py)."""
     stage = request.GET.get("stage", "")
     if stage and not event_has_stage(event, stage):
         raise Http404  # as the API: a stage the event does not have is no file

@@ -9,8 +9,7 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from tournament.caching import event_stamp, shared
-from tournament.exports import STAT_LABELS, export_statistics
-from tournament.html_tables import statistics_table
+from tournament.exports.statistics import STAT_LABELS, export_statistics, statistics_table
 from tournament.models import Event
 from tournament.selectors.statistics import event_statistics, fitting_minimum
 from tournament.views.conditional import by_event_version
@@ -70,7 +69,7 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
 @known_query()
 @by_event_version
 def statistics_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
-    """The statistics as CSV, XLSX or JSON: the one export pipeline (tournament.exports)."""
+    """The statistics as CSV, XLSX or JSON: the one export pipeline (exports/statistics.py)."""
     data = shared(
         "statistics-file",
         event_stamp(event),

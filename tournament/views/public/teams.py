@@ -14,7 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
-from tournament.exports import export_teams
+from tournament.exports.teams import export_teams
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee
