@@ -1,7 +1,7 @@
 import pytest
 from django.core.cache import caches
 
-from tournament.caching import clear_all
+from tournament.selectors.cache import clear_all
 
 pytest_plugins = ["tests.redis_support"]  # the redis_server fixture: a Redis of a test's own
 

@@ -3,8 +3,10 @@ an OpenAPI schema at `/api/v1/schema/` (docs at `/api/v1/docs/`). Reads only, th
 selectors and export rows as the pages; anyone may read what the public pages show.
 
 Errors are JSON `{"error": …, "field": …}`: 404 for an unknown event, game or player, 400 for a
-bad parameter — never an HTML page. ETags and 304s come from Django's ConditionalGetMiddleware;
-CORS for GET from django-cors-headers (settings: CORS_URLS_REGEX)."""
+bad parameter — never an HTML page. An answer about one event carries the ETag of the event's
+version, made before the answer is (views/conditional.py: 304 for one query); the others get
+theirs from Django's ConditionalGetMiddleware. CORS for GET from django-cors-headers
+(settings: CORS_URLS_REGEX)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils.http import urlencode
 from ninja import NinjaAPI, Schema
+from ninja.decorators import decorate_view
 from ninja.errors import HttpError, ValidationError
 
 from tournament.exports.formats import rows_data
@@ -35,6 +38,7 @@ from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_has_stage, event_list
 from tournament.selectors.statistics import event_statistics, player_statistics
+from tournament.views.conditional import api_by_event_version
 
 PAGE_SIZE = 50
 
@@ -247,6 +251,7 @@ def events(request: HttpRequest, page: str = "1") -> Page:
 
 
 @api.get("/events/{slug}/standings", response={200: RowsOut, **ERRORS})
+@decorate_view(api_by_event_version)
 def standings(request: HttpRequest, slug: str, stage: str = "") -> RowsOut:
     """The body of the event's standings.json download (one stage's with `?stage=`)."""
     event = _event(slug)
@@ -257,6 +262,7 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> RowsOut:
 
 
 @api.get("/events/{slug}/teams", response={200: TeamsOut, **ERRORS})
+@decorate_view(api_by_event_version)
 def teams(request: HttpRequest, slug: str) -> TeamsOut:
     """CONTRACT §4: the team standings by §2's rule (members as a list of names)."""
     return TeamsOut(results=team_records(_event(slug)))
@@ -288,6 +294,7 @@ def ratings(request: HttpRequest, series: str = "", page: str = "1") -> Page:
 
 
 @api.get("/events/{slug}/games/{game_id}", response={200: GameOut, **ERRORS})
+@decorate_view(api_by_event_version)
 def game(request: HttpRequest, slug: str, game_id: int) -> GameOut:
     """One table: its seats (seat 0 the first dealer), scores, hands as entered, and the
     result as `settle` gives it (stored, not recomputed)."""
@@ -321,6 +328,7 @@ def game(request: HttpRequest, slug: str, game_id: int) -> GameOut:
 
 
 @api.get("/events/{slug}/games/{game_id}/conditions", response={200: ConditionsOut, **ERRORS})
+@decorate_view(api_by_event_version)
 def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> ConditionsOut:
     """CONTRACT §6 for one table, live: at the last hand of its stage's deciding round, what
     each seat needs (`seats` as `python -m scoring conditions` answers); before or after it,
@@ -346,6 +354,7 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> Con
 
 
 @api.get("/events/{slug}/stats", response={200: StatsOut, **ERRORS})
+@decorate_view(api_by_event_version)
 def stats(request: HttpRequest, slug: str) -> StatsOut:
     """Every player's statistics in the event (CONTRACT §4 "Statistics")."""
     event = _event(slug)

@@ -1,5 +1,5 @@
 """The shared cache's one-maker rule: readers who miss the same value together wait for the
-first one's instead of making it again (tournament/caching.py)."""
+first one's instead of making it again (tournament/selectors/cache.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.core.cache import cache
 
-from tournament import caching
+from tournament.selectors import cache as caching
 
 
 def test_readers_who_miss_together_wait_for_the_first_ones_value():

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.factories import league_data
 from tests.tournament.organize_support import url
-from tournament.caching import clear_all
 from tournament.models import Game, Player
+from tournament.selectors.cache import clear_all
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
 
@@ -75,7 +75,7 @@ def test_one_server_renders_the_table_the_others_serve_it(client, settings):
     event = event_import(league_data(8, 2))
     client.get(url("event-detail", event.slug))
     client.get(f"/events/{event.slug}/standings.csv")
-    from tournament.caching import _caches
+    from tournament.selectors.cache import _caches
 
     for stamped in _caches:  # another process: its own memory empty, the shared cache not
         stamped.clear()
@@ -113,3 +113,36 @@ def test_the_venue_screen_table_is_tagged_by_the_version_apart_from_its_page(cli
     after = client.get(address, HTTP_IF_NONE_MATCH=table["ETag"], **fetched)
     assert after.status_code == 200 and after["ETag"] != table["ETag"]
     assert ">R3<" in after.content.decode().replace(" ", "").replace("\n", "")
+
+
+def test_the_api_s_answers_about_one_event_are_tagged_by_its_version(client):
+    """The API's answers about one event carry the same kind of tag as the pages, made before
+    the answer: 304 for one query; a write moves every tag on."""
+    event = event_import(league_data(8, 2))
+    game = Game.objects.filter(round__event=event).first()
+    answers = [
+        f"/api/v1/events/{event.slug}/standings",
+        f"/api/v1/events/{event.slug}/teams",
+        f"/api/v1/events/{event.slug}/stats",
+        f"/api/v1/events/{event.slug}/games/{game.pk}",
+        f"/api/v1/events/{event.slug}/games/{game.pk}/conditions",
+    ]
+    tags = {}
+    for address in answers:
+        first = client.get(address)
+        assert first.status_code == 200 and first["ETag"], address
+        tags[address] = first["ETag"]
+        clear_all()
+        with CaptureQueriesContext(connection) as captured:
+            again = client.get(address, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304 and again.content == b"", address
+        assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    assert len(set(tags.values())) == len(answers)  # each address its own
+    assert client.get("/api/v1/events/nowhere/standings").status_code == 404
+    game_record(
+        event=event,
+        data={"round": 3, "table": 1, "seats": NAMES, "scores": [10000, 20000, 30000, 40000]},
+    )
+    for address, tag in tags.items():
+        answer = client.get(address, HTTP_IF_NONE_MATCH=tag)
+        assert answer.status_code == 200 and answer["ETag"] != tag, address

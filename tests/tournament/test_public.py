@@ -272,7 +272,7 @@ def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_pa
 
 
 def test_standings_read_together_are_each_events_own():
-    from tournament.caching import clear_all
+    from tournament.selectors.cache import clear_all
     from tournament.selectors.standings import event_standings, published_standings_of
 
     first = event_import(league_data(8, 2))

@@ -16,10 +16,10 @@ from django.test import Client, override_settings
 
 from tests.tournament.factories import make_event, scores_game
 from tournament import redis_cache
-from tournament.caching import clear_all
 from tournament.models import Game
 from tournament.outages import Outage
 from tournament.redis_cache import RedisCache
+from tournament.selectors.cache import clear_all
 from tournament.services import throttle
 from tournament.services.rounds import round_seat
 from tournament.services.throttle import LIMITS, Throttled, guess_take

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import info
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
-from django.core.cache import cache
+from django.core.cache import InvalidCacheBackendError, cache
 from django.test import Client
 
 from tests.tournament.factories import league_data
@@ -88,7 +88,8 @@ def test_a_waiting_message_is_shown(event, rf):
 
 
 class Counting:
-    """The shared cache, counting what is written to it (tournament/caching.py's one door)."""
+    """The shared cache, counting what is written to it through either door: the selectors'
+    (selectors/cache.py) and the templates' `{% cache %}` fragments."""
 
     def __init__(self) -> None:
         self.written = 0
@@ -105,10 +106,18 @@ class Counting:
         return cache.set_many(values, *args, **kwargs)
 
 
+class Fragments(dict):
+    """The caches `{% cache %}` looks in: the counting one as its default."""
+
+    def __missing__(self, name: str):
+        raise InvalidCacheBackendError(name)
+
+
 @pytest.fixture
 def writes(monkeypatch) -> Counting:
     counting = Counting()
-    monkeypatch.setattr("tournament.caching.cache", counting)
+    monkeypatch.setattr("tournament.selectors.cache.cache", counting)
+    monkeypatch.setattr("django.templatetags.cache.caches", Fragments(default=counting))
     return counting
 
 

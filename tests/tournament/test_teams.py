@@ -286,7 +286,7 @@ def test_every_team_page_costs_the_same_queries_for_two_teams_or_twenty():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournament.caching import clear_all
+    from tournament.selectors.cache import clear_all
 
     def queries(slug: str, players: int) -> tuple[int, ...]:
         data = league_data(players, 3)

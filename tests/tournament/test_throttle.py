@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, url
-from tournament.caching import clear_all
 from tournament.models import AuditEntry, Game, GuessLock, TableLink
+from tournament.selectors.cache import clear_all
 from tournament.services import throttle
 from tournament.services.rounds import round_seat
 from tournament.services.throttle import LIMITS, Throttled, guess_take

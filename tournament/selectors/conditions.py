@@ -25,8 +25,8 @@ from scoring import parse_hand, replay
 from scoring.conditions import PlaceNeeds, conditions, place_needs
 from scoring.flow import GameFlow
 from scoring.standings import StageResult
-from tournament.caching import event_stamp, shared
 from tournament.models import Event, Game, Hand, Seat
+from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.games import game_sheet
 from tournament.selectors.standings import published_standings, shared_progress
 

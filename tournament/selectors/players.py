@@ -1,15 +1,18 @@
-"""Reads for a player's page: every finished game across events (one query), and where the
-player stands in each (the published placings: shared, made where the event is ranked)."""
+"""Reads for a player's page: every finished game across events (one query) with their
+statistics, shared until one of those games changes, and where the player stands in each event
+(the published placings: shared, made where the event is ranked)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from tournament.caching import event_stamp
+from scoring.statistics import Tally
 from tournament.models import Event, Player, Seat
-from tournament.selectors.compiled import STAND_IN_ID, Compiled
+from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.standings import Placing, published_placings
+from tournament.selectors.statistics import player_statistics
 
 
 @dataclass
@@ -71,22 +74,39 @@ def player_record(player: Player) -> list[EventRecord]:
     return records
 
 
-# Read for every player's page made after a result in one of their events: compiled once.
-_OWN_GAMES = Compiled(
-    lambda player_id: (
-        Seat.objects.filter(player_id=player_id, rank__isnull=False)
-        .order_by("game_id")
-        .values_list("game_id", "game__version", "game__table")
-    ),
-    STAND_IN_ID,
-)
-
-
 def own_games_key(player_id: int) -> list[tuple]:
     """What a player's page shows of their own games changes only with this: each finished
     game of theirs with its version and table (one query). Results at other tables leave it
     as it is — unlike where the player stands (`published_placings`)."""
-    return _OWN_GAMES.rows(player_id)
+    return list(
+        Seat.objects.filter(player_id=player_id, rank__isnull=False)
+        .order_by("game_id")
+        .values_list("game_id", "game__version", "game__table")
+    )
+
+
+@dataclass(frozen=True)
+class OwnGames:
+    """What a player's page shows from their own games: each event's record, and their
+    statistics per event (by id) and over every event."""
+
+    records: list[EventRecord]
+    per_event: dict[int, Tally]
+    overall: Tally
+
+
+def own_games(player: Player) -> OwnGames:
+    """`player_games` and `player_statistics`: three queries."""
+    per_event, overall = player_statistics(player)
+    return OwnGames(player_games(player), per_event, overall)
+
+
+def player_own_games(player: Player, events: Hashable) -> OwnGames:
+    """`own_games`, made once until one of the player's own games changes (`own_games_key`:
+    the one query a reader pays) or an event of theirs is renamed (`events`: what the page
+    shows of each, as its tag read them); shared."""
+    parts = (player.name, own_games_key(player.pk), events)
+    return shared("player-games", str(player.pk), parts, lambda: own_games(player))
 
 
 def event_player_names(event: Event) -> list[str]:

@@ -19,8 +19,8 @@ from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
-from tournament.caching import event_stamp, shared, shared_part, stamped_cache
 from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
+from tournament.selectors.cache import event_stamp, shared, shared_part, stamped_cache
 
 
 def event_list() -> QuerySet[Event]:
@@ -214,7 +214,7 @@ def _kept(row: tuple) -> tuple:
 
 
 # Hundreds of phones refresh the same standings between two results: readers share them,
-# computed once per version of the event and process (tournament/caching.py).
+# computed once per version of the event and process (selectors/cache.py).
 _published = stamped_cache(slots=32)
 
 
@@ -336,8 +336,8 @@ def round_progress(event: Event) -> tuple[list[int], int | None]:
     """The rounds with at least one result, in order (the standings' round columns, found
     without reading every player's rounds), and the first round with a table still playing
     (the live marker). One query, two EXISTS probes per round (the second through the
-    partial index of games in play: 0.25 ms at 25,000 games, 6 ms reading them all); the
-    pages ask it once per version of the event (views/public.py)."""
+    partial index of games in play: 0.25 ms at 25,000 games, 6 ms reading them all); readers
+    ask it through `shared_progress`."""
     rows = (
         Round.objects.filter(event=event)
         .annotate(
@@ -360,6 +360,17 @@ def shared_progress(event: Event) -> tuple[list[int], int | None]:
     """`round_progress`, asked once per version of the event and shared (the standings, the
     venue screen and the conditions read it)."""
     return shared("standings-rounds", event_stamp(event), None, lambda: round_progress(event))
+
+
+def published_fractions(event: Event) -> set[int]:
+    """`fraction_rounds` of the published standings, once per version of the event and
+    shared (a whole-point venue's standings ask it; at 10,000 players it reads every row)."""
+    return shared(
+        "standings-fractions",
+        event_stamp(event),
+        None,
+        lambda: fraction_rounds(published_standings(event)),
+    )
 
 
 def fraction_rounds(result: Standings) -> set[int]:

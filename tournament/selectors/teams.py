@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from scoring.series import EventResult, SeriesRow, SeriesRule, rank_series
 from scoring.teams import TeamRow, team_standings
-from tournament.caching import event_stamp, shared
 from tournament.models import Event, Seat, Series, Team, TeamMember
+from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.standings import (
     published_player_ids,
     published_standings,

@@ -1,19 +1,19 @@
-"""ETags from the event's version, for the pages phones poll (Django's `condition` decorator).
+"""ETags from the event's version, for the pages phones poll and the API's answers about one
+event (Django's `condition` decorator).
 
 Every write to an event moves its `version` on in the write's own transaction, so the version
 says whether anything a public page shows can have changed. The tag is made before the view
-runs, from one small query (for a page of one event, the event's row, which the view then
-gets); a phone that sends it back with nothing new gets 304 Not Modified and costs no
-standings work at all. The tag also holds what else changes the page: the language, the
-query (stage, sort, page), who is signed in (organizers see links the public do not), and
-the release (a deploy may change every page).
+runs, from one small query (selectors/versions.py; for a page of one event, the event's row,
+which the view then gets); a phone that sends it back with nothing new gets 304 Not Modified
+and costs no standings work at all. The tag also holds what else changes the page: the
+language, the query (stage, sort, page), who is signed in (organizers see links the public do
+not), and the release (a deploy may change every page).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import wraps
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -23,8 +23,24 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
-from tournament.caching import event_stamp
-from tournament.selectors.compiled import EVENT_BY_SLUG, GAME_VERSION, PLAYER_EVENTS
+from tournament.selectors.cache import event_stamp
+from tournament.selectors.versions import (
+    GameVersion,
+    PlayerEvents,
+    event_by_slug,
+    event_stamp_by_slug,
+    game_version,
+    player_events,
+)
+
+__all__ = [
+    "GameVersion",
+    "PlayerEvents",
+    "api_by_event_version",
+    "by_event_version",
+    "by_game_version",
+    "by_player_events",
+]
 
 try:
     RELEASE = settings.RELEASE or version("jansou")
@@ -57,29 +73,13 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
     @wraps(view)
     def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        found = EVENT_BY_SLUG.instances(slug)  # the first read, compiled (selectors/compiled.py)
-        if not found:
+        event = event_by_slug(slug)
+        if event is None:
             raise Http404
-        event = found[0]
         tag = _tag(request, request.path, [event_stamp(event)])
         return _answer(request, tag, view, event, *args, **kwargs)
 
     return read_event
-
-
-@dataclass(frozen=True)
-class GameVersion:
-    """What a game sheet is keyed by, read without building the game: the game's own stamp
-    (id, creation time, version), its players' names in seat order, and its event's id,
-    stamp and name. The event's rules are not in it: they are copied when the event is made
-    and never change."""
-
-    game_id: int
-    stamp: str
-    names: list[str]
-    event_id: int
-    event_stamp: str
-    event_name: str
 
 
 def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -89,31 +89,13 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 
     @wraps(view)
     def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-        rows = GAME_VERSION.rows(game_id, slug)
-        if not rows:  # no such game in this event (a game always has its seats)
+        found = game_version(game_id, slug)
+        if found is None:  # no such game in this event
             raise Http404
-        _name, created, number, event_id, event_created, event_number, name = rows[0]
-        found = GameVersion(
-            game_id,
-            event_stamp((game_id, created, number)),  # the game's own, made the same way
-            [row[0] for row in rows],
-            event_id,
-            event_stamp((event_id, event_created, event_number)),
-            name,
-        )
         tag = _tag(request, request.path, [found.event_stamp])
         return _answer(request, tag, view, found)
 
     return read_game
-
-
-@dataclass(frozen=True)
-class PlayerEvents:
-    """What a player's page is keyed by: their name (a rename moves no event on) and each
-    event they entered, by id: (stamp, name, slug)."""
-
-    name: str
-    events: dict[int, tuple[str, str, str]]
 
 
 def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -124,18 +106,22 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
     @wraps(view)
     def read_events(request: HttpRequest, player_id: int) -> HttpResponse:
-        rows = PLAYER_EVENTS.rows(player_id)
-        if not rows:
+        entered = player_events(player_id)
+        if entered is None:
             return view(request, player_id, None)
-        entered = PlayerEvents(
-            rows[0][0],
-            {
-                pk: (event_stamp((pk, created, number)), name, slug)
-                for _n, pk, created, number, name, slug, _step in rows
-            },
-        )
         # Their rating too: a correction in an earlier event replays it in later ones.
-        stamps = [entered.name, *entered.events.items(), rows[0][-1]]
+        stamps = [entered.name, *entered.events.items(), entered.rating_step]
         return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
 
     return read_events
+
+
+def _api_event_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
+    stamp = event_stamp_by_slug(slug)
+    return _tag(request, request.path, [stamp]) if stamp is not None else None
+
+
+# For an API answer about one event, through django-ninja's `decorate_view` (the operation's
+# view, which returns an HttpResponse): the tag from the event's stamp (one query) before the
+# answer is made, 304 when the reader holds it; an unknown event, no tag (the answer's 404).
+api_by_event_version = condition(etag_func=_api_event_tag)

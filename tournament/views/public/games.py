@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -12,7 +9,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.rules import Ruleset
-from tournament.caching import shared
 from tournament.charts import score_chart
 from tournament.i18n import hand_label
 from tournament.models import Event, Game
@@ -33,66 +29,54 @@ from tournament.views.query import known_query
 @by_game_version
 def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     """One table: results with the breakdown; for hand-by-hand games the log and a chart.
-    Made once per version of the game (one query for the readers after the first): what
-    it shows is the game's own, its players' names and the event's name and rules — a
-    result at another table leaves it as it was, unlike the event's stamp."""
-    seated = found.names
-
-    def sheet() -> tuple[str, str, dict[str, Any]]:
-        event = get_object_or_404(Event.objects.select_related("venue"), pk=found.event_id)
-        try:
-            game = game_detail(event, found.game_id)
-        except Game.DoesNotExist:  # deleted since the tag was read
-            raise Http404 from None
-        seats = list(game.seats.all())
-        hands = list(game.hands.all())
-        chart = None
-        if hands:
-            chart = score_chart(
-                seated,
-                event.rules.start,
-                [h.scores for h in hands],
-                [hand_label(h.label) for h in hands],
-            )
-        table = _("Round %(r)s · table %(t)s") % {"r": game.round.number, "t": game.table}
-        context = {
-            "event": event,
-            "game": game,
-            "seats": seats,
-            "names": seated,
-            "log": hand_log(hands),
-            "chart": chart,
-            "whole": event.rules.whole_points,
-            "prizes": _prize_columns(event.rules),
-        }
-        return f"{table} · {event.name}", "tournament/_game_sheet.html", context
-
-    shown = (seated, found.event_name)  # a game never changes event; its rules never change
-    page = shared("game-sheet", found.stamp, (*shown, get_language()), lambda: _sheet_body(sheet))
-    # At the deciding round's last hand, what each player needs: it moves with the other
-    # tables' results too, so it is made per version of the event (the page's tag).
-    needs = ""
-    if page.get("in_play"):
-        needs = shared(
-            "game-conditions",
-            found.event_stamp,
-            (found.game_id, get_language()),
-            lambda: _sheet_conditions(found),
-        )
-    return render(request, "shared_page.html", {**page, "after": needs})
-
-
-def _sheet_body(make: Callable[[], tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
-    """A sheet's title and content, the same for every reader of the game's version (no
-    request in it: the frame around them — header, language and sign-out forms — is drawn per
-    request), and whether the game may still reach its last hand."""
-    title, template, context = make()
-    game = context["game"]
-    return {
-        "title": title,
-        "content": render_to_string(template, context),
-        "in_play": not game.finished and game.mode == "hands",  # may reach its last hand
+    The sheet is kept by its template (game_page.html) per version of the game, its players'
+    names and the event's name (one query for the readers after the first: the tag's) — a
+    result at another table leaves it as it was, unlike the event's stamp. The frame around
+    it is drawn per request."""
+    table = _("Round %(r)s · table %(t)s") % {"r": found.round, "t": found.table}
+    context = {
+        "title": f"{table} · {found.event_name}",
+        "sheet": lambda: _sheet(found),  # made only when the template does not hold it
+        # A game never changes event; its rules never change.
+        "sheet_key": (found.stamp, found.names, found.event_name, get_language()),
+        # At the deciding round's last hand, what each player needs: it moves with the other
+        # tables' results too, so it is kept per version of the event (the page's tag).
+        "in_play": found.in_play,
+        "conditions": lambda: _sheet_conditions(found),
+        "conditions_key": (found.event_stamp, found.game_id, get_language()),
     }
+    return render(request, "tournament/game_page.html", context)
+
+
+def _sheet(found: GameVersion) -> str:
+    """The sheet's content, the same for every reader of the game's version (no request in
+    it: the frame around it — header, language and sign-out forms — is drawn per request)."""
+    event = get_object_or_404(Event.objects.select_related("venue"), pk=found.event_id)
+    try:
+        game = game_detail(event, found.game_id)
+    except Game.DoesNotExist:  # deleted since the tag was read
+        raise Http404 from None
+    seats = list(game.seats.all())
+    hands = list(game.hands.all())
+    chart = None
+    if hands:
+        chart = score_chart(
+            found.names,
+            event.rules.start,
+            [h.scores for h in hands],
+            [hand_label(h.label) for h in hands],
+        )
+    context = {
+        "event": event,
+        "game": game,
+        "seats": seats,
+        "names": found.names,
+        "log": hand_log(hands),
+        "chart": chart,
+        "whole": event.rules.whole_points,
+        "prizes": _prize_columns(event.rules),
+    }
+    return render_to_string("tournament/_game_sheet.html", context)
 
 
 def _sheet_conditions(found: GameVersion) -> str:

@@ -7,20 +7,17 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.ratings import NEW
-from tournament.caching import shared
 from tournament.charts import score_chart
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
-from tournament.selectors.players import own_games_key, player_games
+from tournament.selectors.players import OwnGames, own_games, player_own_games
 from tournament.selectors.ratings import rating_history
 from tournament.selectors.standings import published_placings
-from tournament.selectors.statistics import player_statistics
 from tournament.views.conditional import (
     PlayerEvents,
     by_player_events,
@@ -50,33 +47,26 @@ def player_detail(
     for every player (selectors/standings.py) — no ranking here."""
     if entered is None:  # in no event: little to show, nothing to key it by
         player = get_object_or_404(Player, pk=player_id)
-        page = _player_body(player)
+        page = _player_body(player, own_games(player))
         return render(request, "tournament/player_page.html", {"page": page, "sections": []})
     events = entered.events
     player = Player(pk=player_id, name=entered.name)
-
-    def context() -> dict[str, Any]:
-        # Keyed by their own games and their events' names, not the events' versions.
-        shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
-        page = shared(
-            "player-page",
-            str(player_id),
-            (entered.name, own_games_key(player_id), shown, get_language()),
-            lambda: _player_body(player),
-        )
-        # A section per event with a finished game of theirs (a seat needs an entry).
-        shown_sections = [s for s in page["sections"] if s["event_id"] in events]
-        placings = published_placings(
-            [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
-        )
-        sections = []
-        for section in shown_sections:
-            _stamp, name, slug = events[section["event_id"]]
-            placing = placings.get(section["event_id"])
-            sections.append({**section, "name": name, "slug": slug, "placing": placing})
-        return {"page": page, "sections": sections, "rating": _rating_section(player_id)}
-
-    return render(request, "tournament/player_page.html", context())
+    # Their own games, kept until one of them changes or an event is renamed — not by the
+    # events' versions (selectors/players.py).
+    shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
+    page = _player_body(player, player_own_games(player, shown))
+    # A section per event with a finished game of theirs (a seat needs an entry).
+    shown_sections = [s for s in page["sections"] if s["event_id"] in events]
+    placings = published_placings(
+        [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
+    )
+    sections = []
+    for section in shown_sections:
+        _stamp, name, slug = events[section["event_id"]]
+        placing = placings.get(section["event_id"])
+        sections.append({**section, "name": name, "slug": slug, "placing": placing})
+    context = {"page": page, "sections": sections, "rating": _rating_section(player_id)}
+    return render(request, "tournament/player_page.html", context)
 
 
 def _rating_section(player_id: int) -> dict[str, Any] | None:
@@ -95,11 +85,10 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
     return {"now": history[-1].rating, "games": len(history), "chart": chart, "scale": scale_text()}
 
 
-def _player_body(player: Player) -> dict[str, Any]:
+def _player_body(player: Player, own: OwnGames) -> dict[str, Any]:
     """What a player's page shows from their own games, rendered: the title, the top, and
     per event the figures and the rest of the section (player_page.html puts the rest)."""
-    records = player_games(player)
-    per_event, overall = player_statistics(player)
+    records, per_event, overall = own.records, own.per_event, own.overall
     sections = []
     for record in records:
         points = record.cumulative()

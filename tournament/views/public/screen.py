@@ -19,9 +19,9 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from scoring.names import NAME_MAX
-from tournament.caching import event_stamp, shared
 from tournament.models import Event
 from tournament.qr import qr_svg
+from tournament.selectors.cache import event_stamp
 from tournament.selectors.standings import shared_progress
 from tournament.selectors.tables import (
     RoundPhase,
@@ -135,20 +135,21 @@ def _checking_in(event: Event, phase: RoundPhase) -> bool:
 def _screen_body(
     request: HttpRequest, event: Event, query: StandingsQuery, phase: RoundPhase
 ) -> str:
-    """The screen's body for this version of the event: the seating, or the standings with
-    names as plain text; marked with its phase. Shared by every screen of the version."""
-
-    def render_body() -> str:
-        context: dict[str, Any] = {"event": event, "phase": phase}
-        if phase.phase == "seating":
-            context["seating"] = round_seating(event, phase.number or 0)
-        else:
-            context.update(standings_context(request, event, query, None, links=False))
-        context.update(conditions_context(event))
-        return render_to_string("tournament/_screen_body.html", context)
-
-    parts = (query.key, get_language(), phase.key)
-    return shared("screen-body", event_stamp(event), parts, render_body)
+    """The screen's body: the seating, or the standings with names as plain text; marked with
+    its phase. Kept whole by `_screen_body.html` per version, query, language and phase: the
+    seating is read (`seating`, called by the template) and the table rendered only when it
+    does not hold it."""
+    context: dict[str, Any] = {
+        "event": event,
+        "phase": phase,
+        **conditions_context(event),
+        "body_key": (event_stamp(event), query.key, get_language(), phase.key),
+    }
+    if phase.phase == "seating":
+        context["seating"] = lambda: round_seating(event, phase.number or 0)
+    else:
+        context.update(standings_context(request, event, query, None, links=False))
+    return render_to_string("tournament/_screen_body.html", context)
 
 
 @by_event_version

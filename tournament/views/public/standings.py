@@ -13,15 +13,16 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from tournament.caching import event_stamp, shared
-from tournament.exports.standings import export_standings, standings_table
+from tournament.exports.standings import standings_table
 from tournament.i18n import cut_tie_text
 from tournament.models import Event
 from tournament.permissions import can_referee
+from tournament.selectors.cache import event_stamp
 from tournament.selectors.conditions import event_panels
+from tournament.selectors.files import standings_file
 from tournament.selectors.standings import (
     event_has_stage,
-    fraction_rounds,
+    published_fractions,
     published_player_ids,
     published_standings,
     shared_progress,
@@ -49,13 +50,13 @@ def standings_context(
     per_page: int | None = PER_PAGE,
     links: bool = True,
 ) -> dict[str, Any]:
-    """Between two writes no server ranks: the page's summary (stage tabs, cut notes), its
-    rounds and its rendered table are each made once per version of the event and shared
-    (tournament/caching.py). Queries when one is missing: the standings (3) unless this
-    process has them for the event's version; the rounds (1: those with results, the one in
-    progress). `per_page` None: every row (the venue screen pages through them itself);
-    `links` False: names as plain text (the projector: nobody clicks it)."""
-    stamp = event_stamp(event)
+    """What a standings table and its notes show, from the selectors: the standings (3
+    queries unless this process has ranked the event's version), the rounds (1, unless
+    shared already: those with results, the one in progress). The table itself is rendered
+    only when `_standings.html` does not hold it for `table_key` already (`table_html`, called
+    by the template inside its `{% cache %}`). `per_page` None: every row (the venue screen
+    pages through them itself); `links` False: names as plain text (the projector: nobody
+    clicks it)."""
     summary = standings_summary(event, query.stage)
     # The round columns, the live marker and, at a venue of whole points, the rounds with a
     # fraction of a point: once per version (every write that starts, ends or changes a game
@@ -66,11 +67,7 @@ def standings_context(
     def render_table() -> str:
         result = published_standings(event)
         whole = event.rules.whole_points
-        fractions = (
-            shared("standings-fractions", stamp, None, lambda: fraction_rounds(result))
-            if whole
-            else ()
-        )
+        fractions = published_fractions(event) if whole else ()
         table = standings_table(
             result,
             players_per_table=event.rules.players,
@@ -88,16 +85,17 @@ def standings_context(
         RequestConfig(request, paginate=paginate).configure(table)
         return table.as_html(request)
 
-    # The rendered table (a hundred rows of twenty cells is most of a page's time), per event
-    # version, language and checked query: between two results every phone gets the same
-    # bytes. The table's own links are made from the request's query, which `known_query`
-    # has left holding only what the key holds.
-    key = (in_progress, get_language(), query.key, per_page, links)
+    # The rendered table (a hundred rows of twenty cells is most of a page's time) is kept by
+    # the template per event version, language and checked query: between two results every
+    # phone gets the same bytes. The table's own links are made from the request's query,
+    # which `known_query` has left holding only what the key holds.
+    key = (event_stamp(event), in_progress, get_language(), query.key, per_page, links)
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
         "event": event,
-        "table_html": shared("standings-table", stamp, key, render_table),
+        "table_html": render_table,
+        "table_key": key,
         "stages": summary["stages"],
         "tab": summary["tab"],
         "has_teams": summary["has_teams"],
@@ -120,17 +118,9 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     """What a standings page says besides its table, from the ranking: the stage tabs (names;
     none for a single stage that advances nobody), the tab asked for if it is one, whether
     the event has teams (their tab), the cut notes of the stages shown, and whether the last
-    stage is complete. Made once per version, tab and language, and shared (every page with
-    the tabs: the standings, the venue screen, the team pages)."""
-    return shared(
-        "standings-summary",
-        event_stamp(event),
-        (tab, get_language()),
-        lambda: _summary(event, tab),
-    )
-
-
-def _summary(event: Event, tab: str) -> dict[str, Any]:
+    stage is complete (every page with the tabs: the standings, the venue screen, the team
+    pages). From the standings this process holds for the version; no query of its own
+    unless whether the event has teams is not shared yet."""
     result = published_standings(event)
     staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
@@ -149,24 +139,18 @@ def _summary(event: Event, tab: str) -> dict[str, Any]:
 @known_query(*STANDINGS_PARAMETERS)
 @by_event_version
 def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
-    """The standings page. Its content is rendered once per version, checked query and
-    language (and apart for those who may manage the event: their link) and shared; the
-    frame around it is drawn per request."""
+    """The standings page. Its content is kept by the template (event_detail.html) per
+    version, checked query and language (and apart for those who may manage the event: their
+    link); the frame around it is drawn per request."""
     can_manage = can_referee(request.user, event)  # organizers and referees
     query = standings_query(request, event, PER_PAGE)
-
-    def content() -> dict[str, Any]:
-        context = {
-            **standings_context(request, event, query),
-            **conditions_context(event),
-            "can_manage": can_manage,
-        }
-        html = render_to_string("tournament/_event_standings.html", context)
-        return {"content": html, "live": context["live"]}
-
-    parts = (query.key, get_language(), can_manage)
-    shown = shared("standings-page", event_stamp(event), parts, content)
-    return render(request, "tournament/event_detail.html", {"event": event, **shown})
+    context = {
+        **standings_context(request, event, query),
+        **conditions_context(event),
+        "can_manage": can_manage,
+        "content_key": (event_stamp(event), query.key, get_language(), can_manage),
+    }
+    return render(request, "tournament/event_detail.html", context)
 
 
 @require_GET
@@ -178,18 +162,11 @@ def standings_live(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 def _table_fragment(request: HttpRequest, event: Event, per_page: int | None) -> HttpResponse:
-    """The standings table alone (the page's refresh, the venue screen's): the same bytes for
-    every reader of a version, query, language and page size."""
+    """The standings table alone (the page's refresh): the table the same bytes for every
+    reader of a version, query, language and page size (kept by `_standings.html`)."""
     query = standings_query(request, event, per_page)
-    html = shared(
-        "standings-fragment",
-        event_stamp(event),
-        (query.key, get_language(), per_page),
-        lambda: render_to_string(
-            "tournament/_standings.html", standings_context(request, event, query, per_page)
-        ),
-    )
-    response = HttpResponse(html)
+    context = standings_context(request, event, query, per_page)
+    response = HttpResponse(render_to_string("tournament/_standings.html", context))
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -202,11 +179,6 @@ def standings_export(request: HttpRequest, event: Event, fmt: str) -> HttpRespon
     stage = request.GET.get("stage", "")
     if stage and not event_has_stage(event, stage):
         raise Http404  # as the API: a stage the event does not have is no file
-    data = shared(
-        "standings-file",
-        event_stamp(event),
-        (fmt, stage, get_language()),  # XLSX says statuses in the reader's words
-        lambda: export_standings(event, fmt, stage),
-    )
+    data = standings_file(event, fmt, stage)
     name = f"{event.slug}-{stage}-standings" if stage else f"{event.slug}-standings"
     return download(data, fmt, name)

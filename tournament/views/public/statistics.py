@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from tournament.caching import event_stamp, shared
-from tournament.exports.statistics import STAT_LABELS, export_statistics, statistics_table
+from tournament.exports.statistics import STAT_LABELS, statistics_table
 from tournament.models import Event
+from tournament.selectors.files import statistics_file
 from tournament.selectors.statistics import event_statistics, fitting_minimum
 from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download
@@ -70,10 +69,5 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
 @by_event_version
 def statistics_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The statistics as CSV, XLSX or JSON: the one export pipeline (exports/statistics.py)."""
-    data = shared(
-        "statistics-file",
-        event_stamp(event),
-        (fmt, get_language()),
-        lambda: export_statistics(event, fmt),
-    )
+    data = statistics_file(event, fmt)
     return download(data, fmt, f"{event.slug}-statistics")

@@ -12,13 +12,13 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from tournament.caching import event_stamp, shared
 from tournament.charts import score_chart
-from tournament.exports.teams import export_teams
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee
-from tournament.selectors.teams import team_detail, team_table
+from tournament.selectors.cache import event_stamp
+from tournament.selectors.files import teams_file
+from tournament.selectors.teams import has_teams, team_detail, team_table
 from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download
 from tournament.views.public.standings import REFRESH_SECONDS, standings_summary
@@ -33,11 +33,15 @@ def _rule(event: Event) -> dict[str, Any]:
     }
 
 
-def _team_context(event: Event) -> dict[str, Any]:
-    """What the team table says, the same for the page and the screen."""
+def _team_context(event: Event, screen: bool) -> dict[str, Any]:
+    """What the team table says, the same for the page and the screen. The table is kept by
+    `_team_table.html` per version, language and place (`table_key`): its rows are read
+    (`lines`, called by the template) only when it does not hold them."""
     return {
         "event": event,
-        "lines": team_table(event),
+        "lines": lambda: team_table(event),
+        "table_key": (event_stamp(event), get_language(), screen),
+        "screen": screen,
         **_rule(event),
         **standings_summary(event, ""),
         "team_tab": True,
@@ -48,22 +52,11 @@ def _team_context(event: Event) -> dict[str, Any]:
 @by_event_version
 def teams_page(request: HttpRequest, event: Event) -> HttpResponse:
     """The team standings, by the event's rule (said above the table); a tab of the standings
-    page. Every team is listed before any game. Made once per version and language."""
-
-    def content() -> dict[str, str]:
-        context = _team_context(event)
-        if not context["lines"]:
-            return {}
-        return {"content": render_to_string("tournament/_teams.html", context)}
-
-    shown = shared("teams-page", event_stamp(event), (get_language(),), content)
-    if not shown:
+    page. Every team is listed before any game."""
+    if not has_teams(event):  # a team always has members (scoring.teams.check_teams)
         raise Http404
-    return render(
-        request,
-        "tournament/teams.html",
-        {"event": event, "can_manage": can_referee(request.user, event), **shown},
-    )
+    context = {**_team_context(event, screen=False), "can_manage": can_referee(request.user, event)}
+    return render(request, "tournament/teams.html", context)
 
 
 @require_GET
@@ -98,13 +91,7 @@ def teams_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The venue screen's team view: the team table in type sized to the room (screen.js),
     fetched again every interval."""
     event = get_object_or_404(Event, slug=slug)
-
-    def body() -> str:
-        return render_to_string(
-            "tournament/_team_table.html", {**_team_context(event), "screen": True}
-        )
-
-    html = shared("teams-screen", event_stamp(event), (get_language(),), body)
+    html = render_to_string("tournament/_team_table.html", _team_context(event, screen=True))
     if request.headers.get("X-Requested-With") == "fetch":
         response = HttpResponse(html)
     else:
@@ -124,7 +111,4 @@ def teams_screen(request: HttpRequest, slug: str) -> HttpResponse:
 @by_event_version
 def teams_export(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """`export_standings --teams` as a download (CONTRACT §2 columns), from the same rows."""
-    data = shared(
-        "teams-file", event_stamp(event), (fmt, get_language()), lambda: export_teams(event, fmt)
-    )
-    return download(data, fmt, f"{event.slug}-teams")
+    return download(teams_file(event, fmt), fmt, f"{event.slug}-teams")

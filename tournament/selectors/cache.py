@@ -1,17 +1,21 @@
-"""What readers ask again and again between two writes, made once.
+"""The read side's one cache: what readers ask again and again between two writes, made once.
+Used only by selectors (views never call it; a template may cache its own rendered fragment with
+Django's `{% cache %}` tag, keyed by the same stamp — docs/performance.md, "Issue 45").
 
-Everything is keyed by the event's stamp (its id, creation time and version, which every
-write moves on in its own transaction — services/changes.py): a reader whose stamp is newer makes
-the value again, so nothing older than the row it read is served, and nothing needs clearing.
+Everything is keyed by a stamp — an event's id, creation time and version, which every write
+moves on in its own transaction (services/changes.py): a reader whose stamp is newer makes the
+value again, so nothing older than the row it read is served, and nothing needs clearing.
 
-Two layers, each for what it is good at (docs/performance.md has the figures):
-- `shared`: Django's cache (each process's memory, or Redis with REDIS_URL, shared by every
-  app server) for bytes — a rendered standings table, a download. One server renders while
-  the others wait for it, then serve it. `shared_part`: the same for a value made whole and
-  read a part at a time (every player's placing, made where the event is ranked).
-- `StampedCache`: each process's own memory for the ranked standings themselves, a Python
-  object of a row per player: at 10,000 players unpickling it from Redis (177 ms) costs more
-  than ranking it again from the entries (109 ms), so each process keeps its own.
+One interface, `shared(kind, stamp, parts, make)`: `make()` once per kind, stamp and parts
+across every process (Django's cache: each process's memory, or Redis with REDIS_URL), one
+maker at a time while the others wait for its value. `shared_part` is the same for a value made
+whole and read a part at a time (every player's placing, made where the event is ranked).
+What it holds: the rounds in play, the placings, the conditions, whether an event has teams,
+the downloads' bytes, a player's own games.
+
+The ranked standings alone stay in each process (`StampedCache`): a Python object of a row per
+player that at 10,000 players costs more to unpickle from Redis (77 ms) than to rank again
+from the entries (50 ms; `make bench` prints both).
 """
 
 from __future__ import annotations
