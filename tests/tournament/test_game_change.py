@@ -128,3 +128,19 @@ def test_the_players_are_worked_out_from_the_locked_rows(game):
     assert [games[p] for p in PLAYERS[:4]] == [0, 0, 0, 0]
     assert [games[p] for p in after] == [1, 1, 1, 1]
     assert Event.objects.get(pk=event.pk).version == version + 1
+
+
+@pytest.mark.django_db
+def test_entering_a_change_of_an_open_game_costs_two_queries(game):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game.finished = False  # an open game: nobody counts before the change
+    game.save(update_fields=["finished"])
+    with CaptureQueriesContext(connection) as captured, game_change(game, game.version):
+        # Expect 2 queries (and the transaction's savepoint):
+        # * the event's row locked, found through the game
+        # * the game's row locked, with its round and event
+        pass
+    sql = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sql) == 2, sql

@@ -198,11 +198,10 @@ def _lock(game: Game) -> Game:
     game itself with its round and event."""
     if game_event_lock(game.pk) is None:
         raise ServiceError("game.deleted", "version")
-    locked = Game.objects.select_for_update().select_related("round__event").filter(pk=game.pk)
-    found = locked.first()
-    if found is None:  # deleted between the two queries, by a write that held the lock
-        raise ServiceError("game.deleted", "version")
-    return found
+    try:
+        return Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+    except Game.DoesNotExist:  # deleted between the two queries, by a write that held the lock
+        raise ServiceError("game.deleted", "version") from None
 
 
 @contextmanager
