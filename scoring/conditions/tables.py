@@ -4,6 +4,7 @@ lowest chain of scores in place order that sums to the table's total (`lowest_ch
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from decimal import Decimal
@@ -106,8 +107,7 @@ def lowest_chain(
     """Scores in place order — `score` in `place`, each place at least the next one plus its
     step (equal to it where the context ties them), each within the context's bounds, none below
     zero — summing to `total`: the lowest such chain, raised from the top down. None when there
-    is none. (Raising from the top keeps the chain in order, so every sum between the lowest
-    and the highest chain is one of them.)"""
+    is none."""
     n = len(steps) + 1
     groups: list[list[int]] = []  # places tied together, best first
     for q in range(n):
@@ -137,11 +137,61 @@ def lowest_chain(
     excess = total - sum(w * lo for w, lo in zip(weight, low, strict=True))
     if excess < 0:
         return None
+    raising = excess
     values = list(low)
     for g in range(k):
         raise_by = min(high[g] - values[g], excess // (weight[g] * SCORE_STEP) * SCORE_STEP)
         values[g] += raise_by
         excess -= raise_by * weight[g]
-    if excess:
-        return None
+    in_order = all(values[g] >= values[g + 1] + gaps[g] for g in range(k - 1))
+    if excess or not in_order:
+        # Tied places raise together, so the greedy pass can leave a remainder they cannot
+        # take, or hand it to a place below one that stopped short: search the chain out.
+        found = _raised(low, high, weight, gaps, raising)
+        if found is None:
+            return None
+        values = found
     return [values[g] for g, members in enumerate(groups) for _q in members]
+
+
+def _raised(
+    low: list[int], high: list[int], weight: list[int], gaps: list[int], excess: int
+) -> list[int] | None:
+    """The groups' scores, each from `low` up to `high` and at least the next group's plus its
+    gap, raised by `excess` in all (each group's raise counted `weight` times), the highest
+    groups raised most: a depth-first search, best first. None when no raise fits."""
+    k = len(low)
+    cap = [(hi - lo) // SCORE_STEP for lo, hi in zip(low, high, strict=True)]
+    # How much more than the next group a group's raise leaves room for, in order.
+    slack = [(low[g] - low[g + 1] - gaps[g]) // SCORE_STEP for g in range(k - 1)]
+    divisor = [0] * (k + 1)  # the raises of groups g… sum to a multiple of this
+    for g in range(k - 1, -1, -1):
+        divisor[g] = math.gcd(divisor[g + 1], weight[g])
+    seen: set[tuple[int, int, int]] = set()
+
+    def most(g: int, limit: int) -> int:
+        total = 0
+        for h in range(g, k):
+            limit = min(cap[h], limit)
+            total += weight[h] * limit
+            if h < k - 1:
+                limit += slack[h]
+        return total
+
+    def search(g: int, limit: int, left: int) -> list[int] | None:
+        if g == k:
+            return [] if left == 0 else None
+        limit = min(cap[g], limit)
+        if left % divisor[g] or left > most(g, limit) or (g, limit, left) in seen:
+            return None
+        seen.add((g, limit, left))
+        for units in range(min(limit, left // weight[g]), -1, -1):
+            rest = search(g + 1, units + slack[g] if g < k - 1 else 0, left - units * weight[g])
+            if rest is not None:
+                return [units, *rest]
+        return None
+
+    raises = search(0, cap[0] if k else 0, excess // SCORE_STEP)
+    if raises is None:
+        return None
+    return [lo + units * SCORE_STEP for lo, units in zip(low, raises, strict=True)]
