@@ -114,3 +114,12 @@ def event_player_names(event: Event) -> list[str]:
     — for the forms that pick one (penalties, a table's seats). Code-point order put 中村
     before 井上 and 伊藤 (issue 32), an order nobody looks a name up in. One query."""
     return list(event.entries.order_by("pk").values_list("player__name", flat=True))
+
+
+def player_named(name: str) -> Player | None:
+    """The player of this name (as normalized), one query."""
+    return Player.objects.filter(name=name).first()
+
+
+def player_of(player_id: int) -> Player | None:
+    return Player.objects.filter(pk=player_id).first()

@@ -17,6 +17,7 @@ from tournament.forms.hands import HandForm
 from tournament.i18n import hand_label, hand_summary, seat_label
 from tournament.models import Event, Game, Hand
 from tournament.selectors.games import Sheet
+from tournament.selectors.sheets import last_hand, last_hand_said
 from tournament.selectors.tables import round_clock
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
@@ -115,7 +116,7 @@ def recorded_text(game: Game, names: list[str]) -> str:
     """What Record wrote, said on the page it returns to (issue 32: after Record only the label
     and the scores changed): the hand, and who gained what — 東2局 0本場 を記録しました：山田 ロン
     ← 佐藤 3翻30符（南 山田 +3,900）. The page offers Undo beside it."""
-    hand = game.hands.order_by("-number").values("label", "data", "deltas").first()
+    hand = last_hand_said(game)
     if hand is None:  # the game's last hand ended it and was replaced by final scores
         return ""
     gains = [
@@ -151,7 +152,7 @@ def scores_initial(game: Game) -> dict[str, Any]:
     none of it: never one table's deposits beside empty scores."""
     seats = list(game.seats.all())
     initial: dict[str, Any] = {"version": game.version}
-    last = game.hands.order_by("-number").first() if game.mode == "hands" else None
+    last = last_hand(game) if game.mode == "hands" else None
     if last is not None:
         initial["deposits"] = last.deposits
         for position, score in enumerate(last.scores):

@@ -21,7 +21,8 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 
 from tournament.exports.standings import standings_sort_keys
-from tournament.models import Entry, Event
+from tournament.models import Event
+from tournament.selectors.events import entry_count
 from tournament.selectors.standings import event_has_stage
 
 
@@ -94,7 +95,7 @@ def standings_query(request: HttpRequest, event: Event, per_page: int | None) ->
         if per_page is None or not raw_page.isascii() or not raw_page.isdigit():
             raise Http404  # the venue screen pages itself; a page is a number
         page = int(raw_page)
-        pages = max(1, ceil(Entry.objects.filter(event=event).count() / per_page))
+        pages = max(1, ceil(entry_count(event) / per_page))
         if not 1 <= page <= pages:
             raise Http404
     return StandingsQuery(stage=stage, sort=sort, page=page)

@@ -21,7 +21,7 @@ from tournament.forms.events import (
     TieDecisionForm,
 )
 from tournament.i18n import team_rule_text
-from tournament.models import Event, Stage
+from tournament.models import Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
     can_manage,
@@ -29,6 +29,8 @@ from tournament.permissions import (
     organizer_required,
     referee_required,
 )
+from tournament.selectors.dashboard import cut_before, stage_rows
+from tournament.selectors.events import event_stages, registered_entries
 from tournament.selectors.games import round_list
 from tournament.selectors.plans import (
     plan_rounds_default,
@@ -103,56 +105,24 @@ def dashboard_page(
     upload_form: PlanUploadForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    table = event_standings(event)
+    standings = event_standings(event)
     plan = plan_summary(event)
-    stages = list(event.stages.order_by("position"))
-    results = {r.stage.name: r for r in table.stages}  # a stage after an open tie has none
+    stages = event_stages(event)
     state_round, states = table_states(event)
-    # A league has no last round, so the engine never calls it complete: its shared places
-    # are settled once its tables are done (before a game, everyone shares every place).
-    played_out = state_round is not None and all(s.state == "done" for s in states)
     rounds = list(round_list(event))
     latest = max((r.number for r in rounds), default=0)
-    stage_rows = []
-    for stage, played in zip(stages, _played_rounds(stages), strict=True):
-        result = results.get(stage.name)
-        # A tie is asked about only once the engine says the stage is complete and names one
-        # to settle: a new event's players all share 0 across the cut, and each result
-        # moves them (issue 43: a 16-way tie panel before any game).
-        done = result is not None and (
-            result.complete if stage.last_round is not None else played_out
-        )
-        tied = [str(p) for p in result.to_settle] if done and result is not None else []
-        form = (tie_forms or {}).get(stage.pk) or (TieDecisionForm(tied=tied) if tied else None)
-        stage_rows.append(
-            {
-                "stage": stage,
-                "result": result,
-                "tie_form": form,
-                "tied": tied,
-                "played": played,
-                "done": done,
-                # Its own rounds have begun (a Baba final ranks on 1–8 but begins at 7).
-                "begun": latest >= (played[0] or 1),
-            }
+    played_out = state_round is not None and all(s.state == "done" for s in states)
+    rows = stage_rows(standings, stages, latest, played_out)
+    for row in rows:
+        row.tie_form = (tie_forms or {}).get(row.stage.pk) or (
+            TieDecisionForm(tied=row.tied) if row.tied else None
         )
     # As registered (the pasted list), stand-ins last.
-    entries = list(event.entries.select_related("player").order_by("substitute", "pk"))
+    entries = registered_entries(event)
     in_play = [e for e in entries if not e.withdrawn and not e.substitute]
-    next_round = max((r.number for r in rounds), default=0) + 1
+    next_round = latest + 1
     plan_rounds = plan["rounds"] if plan else 0
-    # After a cut the next round seats those through it, not everyone registered.
-    cut = next(
-        (
-            row
-            for row in reversed(stage_rows)
-            if row["stage"].advance
-            and row["stage"].last_round is not None
-            and row["stage"].last_round < next_round
-            and row["result"] is not None
-        ),
-        None,
-    )
+    cut = cut_before(rows, next_round)
     return render(
         request,
         "tournament/manage/dashboard.html",
@@ -177,11 +147,11 @@ def dashboard_page(
             # A referee sees the tables and rounds; settings, seating, stages and players are
             # the organizers' (tournament/permissions.py).
             "can_organize": can_manage(request.user, event),
-            "stages": stage_rows,
+            "stages": rows,
             "players_form": players_form or PlayersForm(),
             "next_round": next_round,
-            "through": len(cut["result"].advancing) if cut else None,
-            "cut_stage": cut["stage"] if cut else None,
+            "through": len(cut.result.advancing) if cut and cut.result else None,
+            "cut_stage": cut.stage if cut else None,
             "seat_form": seat_form
             or SeatRoundForm(
                 initial={"round": next_round},
@@ -203,21 +173,6 @@ def dashboard_page(
         },
         status=status,
     )
-
-
-def _played_rounds(stages: list[Stage]) -> list[tuple[int | None, int | None]]:
-    """The rounds each stage is played in, as its heading shows them: from the round after the
-    stage before it ends (a Baba final ranks on rounds 1–8 but is played in 7–8); None for
-    a league's open ends."""
-    out = []
-    before: int | None = None
-    for stage in stages:
-        first = stage.first_round
-        if before is not None and (first is None or first <= before):
-            first = before + 1
-        out.append((first, stage.last_round))
-        before = stage.last_round
-    return out
 
 
 @referee_required

@@ -22,6 +22,7 @@ from tournament.models import Event, Game, Seat
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
 from tournament.selectors.players import event_player_names
+from tournament.selectors.rounds import game_exists
 from tournament.selectors.tables import round_clock
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.game_data import (
@@ -285,7 +286,7 @@ def game_approve_view(request: HttpRequest, event: Event, game_id: int) -> HttpR
 
 @organizer_required
 def game_delete(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
-    if request.method == "POST" and not Game.objects.filter(pk=game_id).exists():
+    if request.method == "POST" and not game_exists(game_id):
         if not game_was_removed(event, game_id):
             raise Http404  # an id this event never had
         # Deleted by a first tap whose answer was not seen: the same outcome, said again.

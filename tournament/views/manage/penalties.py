@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms.events import PenaltyForm
-from tournament.models import Event, Penalty
+from tournament.models import Event
 from tournament.permissions import referee_required
+from tournament.selectors.events import penalty_list, penalty_of
 from tournament.selectors.players import event_player_names
 from tournament.services.errors import ServiceError
 from tournament.services.penalties import penalty_cancel, penalty_give
@@ -46,7 +47,7 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
                 messages.success(request, given)
                 return redirect("penalties", event.slug)
         status = 400
-    rows = event.penalties.select_related("player", "created_by", "cancelled_by")
+    rows = penalty_list(event)
     return render(
         request,
         "tournament/manage/penalties.html",
@@ -58,9 +59,9 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
 @referee_required
 @require_POST
 def penalty_cancel_view(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
-    penalty = get_object_or_404(
-        Penalty.objects.select_related("player"), pk=penalty_id, event=event
-    )
+    penalty = penalty_of(event, penalty_id)
+    if penalty is None:
+        raise Http404
     act(
         request,
         lambda: penalty_cancel(penalty=penalty, user=request.user),

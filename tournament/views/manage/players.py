@@ -4,8 +4,8 @@ venue (or not, and the absent withdrawn)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.forms.events import PlayersForm
 from tournament.i18n import error_text
-from tournament.models import Entry, Event
+from tournament.models import Event
 from tournament.permissions import organizer_required
+from tournament.selectors.events import entry_of
 from tournament.services.checkin import (
     checkin_code_shown,
     checkin_mark,
@@ -57,9 +58,9 @@ def players_add(request: HttpRequest, event: Event) -> HttpResponse:
 def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
     """GET asks first (a withdrawal from a phone is one stray tap away); POST withdraws, or
     with `withdrawn=0` reinstates."""
-    entry = get_object_or_404(
-        Entry.objects.select_related("player", "event"), pk=entry_id, event=event
-    )
+    entry = entry_of(event, entry_id)
+    if entry is None:
+        raise Http404
     if request.method == "GET":
         return render(
             request, "tournament/manage/player_withdraw.html", {"event": event, "entry": entry}
@@ -97,9 +98,9 @@ def checkin_require_view(request: HttpRequest, event: Event) -> HttpResponse:
 @organizer_required
 @require_POST
 def checkin_mark_view(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
-    entry = get_object_or_404(
-        Entry.objects.select_related("player", "event"), pk=entry_id, event=event
-    )
+    entry = entry_of(event, entry_id)
+    if entry is None:
+        raise Http404
     present = request.POST.get("present") == "1"
     checkin_mark(entry=entry, present=present, user=request.user)
     if not present:

@@ -17,13 +17,15 @@ from tournament.forms.events import (
     TenhouImportForm,
 )
 from tournament.i18n import error_text
-from tournament.models import Event, Game, Round, SeatingPlan
+from tournament.models import Event, Game
 from tournament.permissions import (
     organizer_required,
     referee_required,
 )
 from tournament.qr import qr_svg
+from tournament.selectors.events import event_has_plan
 from tournament.selectors.games import round_list, round_was_taken_back
+from tournament.selectors.rounds import event_game, round_games, round_of, round_table_count
 from tournament.selectors.tables import (
     live_links,
     round_clock,
@@ -50,7 +52,7 @@ from tournament.views.manage.dashboard import dashboard_page
 @organizer_required
 @require_POST
 def round_new(request: HttpRequest, event: Event) -> HttpResponse:
-    form = SeatRoundForm(request.POST, has_plan=SeatingPlan.objects.filter(event=event).exists())
+    form = SeatRoundForm(request.POST, has_plan=event_has_plan(event))
     if form.is_valid():
         try:
             rnd = round_seat(
@@ -174,7 +176,9 @@ def round_tenhou(request: HttpRequest, event: Event, number: int) -> HttpRespons
 @require_POST
 def round_clock_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """Start the round's clock (again: from now)."""
-    rnd = get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
+    rnd = round_of(event, number)
+    if rnd is None:
+        raise Http404
     act(request, lambda: round_clock_start(rnd=rnd, user=request.user))
     return redirect("round-sheet", event.slug, number)
 
@@ -183,9 +187,9 @@ def round_clock_view(request: HttpRequest, event: Event, number: int) -> HttpRes
 @require_POST
 def game_extra_view(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     """Extra minutes for one table."""
-    game = get_object_or_404(
-        Game.objects.select_related("round__event"), pk=game_id, round__event=event
-    )
+    game = event_game(event, game_id)
+    if game is None:
+        raise Http404
     minutes = request.POST.get("minutes")
     act(request, lambda: game_extra_minutes(game=game, minutes=minutes, user=request.user))
     return redirect("round-sheet", event.slug, game.round.number)
@@ -209,7 +213,7 @@ def round_remove(request: HttpRequest, event: Event, number: int) -> HttpRespons
     """Take back a round's seating. Asked first (GET, or a POST without `confirmed`): its
     printed slips and table codes stop working, which one tap must not do unawares — a page,
     not a script's dialog (the CSP allows no inline script, and it works without script)."""
-    rnd = Round.objects.filter(event=event, number=number).select_related("event").first()
+    rnd = round_of(event, number)
     if rnd is None:
         if not round_was_taken_back(event, number):
             raise Http404  # a round this event never had
@@ -221,7 +225,7 @@ def round_remove(request: HttpRequest, event: Event, number: int) -> HttpRespons
         context = {
             "event": event,
             "round": rnd,
-            "tables": rnd.games.count(),
+            "tables": round_table_count(rnd),
             "refusal": error_text(refusal) if refusal is not None else "",
         }
         return render(request, "tournament/manage/round_unseat.html", context)
@@ -245,8 +249,10 @@ def _seat_choice(value: str, games: dict[int, Game]) -> tuple[Game, int] | None:
 @organizer_required
 @require_POST
 def seats_swap_view(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    rnd = get_object_or_404(Round, event=event, number=number)
-    games = {g.pk: g for g in rnd.games.all()}
+    rnd = round_of(event, number)
+    if rnd is None:
+        raise Http404
+    games = {g.pk: g for g in round_games(rnd)}
     a = _seat_choice(request.POST.get("a", ""), games)
     b = _seat_choice(request.POST.get("b", ""), games)
     versions = {}

@@ -9,11 +9,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms.series import SeriesAddEventForm, SeriesForm
-from tournament.models import Event, Series
+from tournament.models import Series
 from tournament.permissions import (
     event_creator_required,
     series_organizer_required,
 )
+from tournament.selectors.events import events_outside, series_members
 from tournament.services.errors import ServiceError
 from tournament.services.series import (
     series_add_event,
@@ -41,7 +42,7 @@ def series_new(request: HttpRequest) -> HttpResponse:
 @series_organizer_required
 def series_manage(request: HttpRequest, series: Series) -> HttpResponse:
     """The rule and the events of a season."""
-    events = Event.objects.exclude(series_members__series=series).order_by("-created_at")
+    events = events_outside(series)
     rule_form = SeriesForm(
         request.POST if request.POST.get("action") == "rule" else None,
         instance_rule=series,
@@ -74,7 +75,7 @@ def series_manage(request: HttpRequest, series: Series) -> HttpResponse:
                 messages.success(request, _("Saved."))
                 return redirect("series-manage", series.slug)
         status = 400
-    members = series.members.select_related("event").order_by("position")
+    members = series_members(series)
     return render(
         request,
         "tournament/series_manage.html",

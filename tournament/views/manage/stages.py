@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.forms.events import TieDecisionForm
 from tournament.i18n import error_text, stage_label
-from tournament.models import Event, Stage
+from tournament.models import Event
 from tournament.permissions import organizer_required
+from tournament.selectors.events import stage_at
 from tournament.selectors.standings import stage_result
 from tournament.services.errors import ServiceError
 from tournament.services.stages import stage_close, stage_decide, stage_reopen
@@ -21,7 +22,9 @@ from tournament.views.manage.dashboard import dashboard_page
 @organizer_required
 @require_POST
 def stage_action(request: HttpRequest, event: Event, position: int, action: str) -> HttpResponse:
-    stage = get_object_or_404(Stage, event=event, position=position)
+    stage = stage_at(event, position)
+    if stage is None:
+        raise Http404
     try:
         if action == "decide":
             result = stage_result(event, stage.name)

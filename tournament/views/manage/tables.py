@@ -3,16 +3,17 @@ tables' states for the dashboard to refresh."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.models import Event, Game
+from tournament.models import Event
 from tournament.permissions import (
     organizer_required,
     referee_required,
 )
+from tournament.selectors.rounds import event_game
 from tournament.selectors.tables import (
     round_phase,
     table_states,
@@ -42,7 +43,9 @@ def table_entry_set(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 def table_link_new(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     """Revoke a table's link (a lost or shared sheet) and print a new one."""
-    game = get_object_or_404(Game.objects.select_related("round"), pk=game_id, round__event=event)
+    game = event_game(event, game_id)
+    if game is None:
+        raise Http404
     act(
         request,
         lambda: table_link_renew(game=game, user=request.user),

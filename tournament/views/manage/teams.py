@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 from tournament.forms.teams import TeamsForm
 from tournament.models import Event
 from tournament.permissions import organizer_required
+from tournament.selectors.events import names_in_play
 from tournament.selectors.teams import event_teams
 from tournament.services.errors import ServiceError
 from tournament.services.teams import teams_set
@@ -50,10 +51,4 @@ def teams_edit(request: HttpRequest, event: Event) -> HttpResponse:
 def _unteamed(event: Event) -> list[str]:
     """The players in no team, in registration order: what is left to place."""
     teamed = {name for members in event_teams(event).values() for name in members}
-    return [
-        name
-        for name in event.entries.filter(withdrawn=False)
-        .order_by("substitute", "pk")
-        .values_list("player__name", flat=True)
-        if name not in teamed
-    ]
+    return [name for name in names_in_play(event) if name not in teamed]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament.forms.events import CheckinForm
 from tournament.models import Event
+from tournament.selectors.events import event_by_slug
 from tournament.services.checkin import (
     checkin_code_right,
     checkin_phone_player,
@@ -31,7 +32,9 @@ def event_checkin(request: HttpRequest, slug: str) -> HttpResponse:
     minutes). Wrong codes count per phone and per address (services/throttle.py); a right one
     gives its try back. A phone checks in one player, its own: once it has, it says whom and
     refuses another name until the organizer undoes that check-in."""
-    event = get_object_or_404(Event, slug=slug)
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
     held = checkin_phone_player(event, request.session.get(CHECKIN_KEY.format(event=event.pk)))
     form = CheckinForm(request.POST or None)
     status = 200

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 from scoring.rules import Ruleset
 from tournament.charts import score_chart
 from tournament.i18n import hand_label
-from tournament.models import Event, Game
+from tournament.models import Game
 from tournament.selectors.conditions import conditions_of
+from tournament.selectors.events import event_by_id
 from tournament.selectors.games import (
     game_detail,
     game_for_entry,
@@ -51,7 +52,9 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
 def _sheet(found: GameVersion) -> str:
     """The sheet's content, the same for every reader of the game's version (no request in
     it: the frame around it — header, language and sign-out forms — is drawn per request)."""
-    event = get_object_or_404(Event.objects.select_related("venue"), pk=found.event_id)
+    event = event_by_id(found.event_id, venue=True)
+    if event is None:
+        raise Http404
     try:
         game = game_detail(event, found.game_id)
     except Game.DoesNotExist:  # deleted since the tag was read
@@ -81,7 +84,9 @@ def _sheet(found: GameVersion) -> str:
 
 def _sheet_conditions(found: GameVersion) -> str:
     """The sheet's conditions panel (empty unless the game is at the deciding last hand)."""
-    event = Event.objects.get(pk=found.event_id)
+    event = event_by_id(found.event_id)
+    if event is None:  # deleted since the tag was read
+        return ""
     try:
         game = game_for_entry(event, found.game_id)
     except Game.DoesNotExist:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -15,7 +15,13 @@ from scoring.ratings import NEW
 from tournament.charts import score_chart
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
-from tournament.selectors.players import OwnGames, own_games, player_own_games
+from tournament.selectors.players import (
+    OwnGames,
+    own_games,
+    player_named,
+    player_of,
+    player_own_games,
+)
 from tournament.selectors.ratings import rating_history
 from tournament.selectors.standings import published_placings
 from tournament.views.conditional import (
@@ -31,7 +37,9 @@ def player_by_name(request: HttpRequest, name: str) -> HttpResponse:
         name = normalize_name(name)
     except ScoringError:
         raise Http404 from None
-    player = get_object_or_404(Player, name=name)
+    player = player_named(name)
+    if player is None:
+        raise Http404
     return redirect("player-detail", player.pk, permanent=True)
 
 
@@ -46,7 +54,9 @@ def player_detail(
     which any result may move, comes from the placings made once per version of the event
     for every player (selectors/standings.py) — no ranking here."""
     if entered is None:  # in no event: little to show, nothing to key it by
-        player = get_object_or_404(Player, pk=player_id)
+        player = player_of(player_id)
+        if player is None:
+            raise Http404
         page = _player_body(player, own_games(player))
         return render(request, "tournament/player_page.html", {"page": page, "sections": []})
     events = entered.events

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from tournament.exports.ratings import export_ratings, ranked
 from tournament.i18n import scale_text
-from tournament.models import Series
+from tournament.selectors.events import series_by_slug, series_choices
 from tournament.selectors.ratings import (
     MIN_GAMES_CHOICES,
     MIN_GAMES_DEFAULT,
@@ -34,7 +34,7 @@ def _pool(request: HttpRequest) -> Pool:
     slug = request.GET.get("series", "")
     if not slug:
         return pool_of(None, _("Ratings"))
-    series = Series.objects.filter(slug=slug).first()
+    series = series_by_slug(slug)
     if series is None:
         raise Http404
     return pool_of(series, series.name)
@@ -68,9 +68,7 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
             "least": least,
             "choices": sorted({*MIN_GAMES_CHOICES, least}),
             "scale": scale_text(),
-            "series_list": Series.objects.order_by("-created_at", "name").values_list(
-                "slug", "name"
-            ),
+            "series_list": series_choices(),
         },
     )
 

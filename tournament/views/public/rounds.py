@@ -6,8 +6,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournament.models import Event
+from tournament.selectors.events import event_by_slug
 from tournament.selectors.games import round_list
+from tournament.selectors.rounds import round_numbers
 from tournament.selectors.tables import (
     round_clock,
     round_seating,
@@ -18,9 +19,11 @@ from tournament.views.query import known_query
 
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Every table of a round with seats, scores and points; tables still playing marked."""
-    event = get_object_or_404(Event, slug=slug)
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
     rnd = get_object_or_404(round_list(event), number=number)
-    numbers = list(event.rounds.order_by("number").values_list("number", flat=True))
+    numbers = round_numbers(event)
     return render(
         request,
         "tournament/round_detail.html",
@@ -37,7 +40,9 @@ def round_seating_page(request: HttpRequest, slug: str, number: int) -> HttpResp
     """A round's seating to print for the wall (one A4 for up to 16 tables): by table, each
     with its players by wind; or (`?order=name`) every player by name with their table and
     wind, for a room looking for its own name."""
-    event = get_object_or_404(Event, slug=slug)
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
     order = request.GET.get("order") or "table"
     if order not in SEATING_ORDERS:
         raise Http404

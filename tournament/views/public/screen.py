@@ -7,8 +7,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import uri_to_iri
@@ -22,6 +22,7 @@ from scoring.names import NAME_MAX
 from tournament.models import Event
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
+from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.standings import shared_progress
 from tournament.selectors.tables import (
     RoundPhase,
@@ -61,7 +62,9 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     event's version: its clock counts from the server's time when it was drawn."""
     if request.headers.get("X-Requested-With") == "fetch":
         return _screen_table(request, slug)
-    event = get_object_or_404(Event, slug=slug)
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
     phase = round_phase(event)
     query = _screen_query(request, event, phase)
     context = {
@@ -128,7 +131,7 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
 def _checking_in(event: Event, phase: RoundPhase) -> bool:
     """Whether players may still be checking in: while the first stage is played (a late
     arrival joins the qualifier); by the final nobody can, so the screen no longer asks."""
-    last = event.stages.order_by("position").values_list("last_round", flat=True).first()
+    last = first_stage_end(event)
     return last is None or phase.number is None or phase.number <= last
 
 
@@ -171,7 +174,9 @@ FIND_MOST = 20  # seats a search shows: a name typed is a name or two, not the r
 def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's phone: type part of your name, see your table and wind in the latest
     round, big. Public, as the seating on the room's screen is."""
-    event = get_object_or_404(Event, slug=slug)
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
     typed = request.GET.get("name", "")[:NAME_MAX].strip()
     phase = round_phase(event)
     found = seats_named(round_seating(event, phase.number), typed) if phase.number else []

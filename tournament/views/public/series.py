@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournament.exports.series import export_series, series_table
-from tournament.models import Series
 from tournament.permissions import can_manage_series
+from tournament.selectors.events import series_by_slug
 from tournament.selectors.series import series_standings
 from tournament.selectors.teams import series_teams
 from tournament.views.public.downloads import download
@@ -16,7 +16,9 @@ from tournament.views.public.downloads import download
 
 @require_GET
 def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = series_by_slug(slug)
+    if series is None:
+        raise Http404
     result = series_standings(series)
     return render(
         request,
@@ -34,5 +36,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def series_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = series_by_slug(slug)
+    if series is None:
+        raise Http404
     return download(export_series(series_standings(series), fmt), fmt, f"{series.slug}-standings")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
@@ -17,6 +17,7 @@ from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
+from tournament.selectors.events import event_by_slug
 from tournament.selectors.files import teams_file
 from tournament.selectors.teams import has_teams, team_detail, team_table
 from tournament.views.conditional import by_event_version
@@ -90,7 +91,9 @@ def team_page(request: HttpRequest, event: Event, team_id: int) -> HttpResponse:
 def teams_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The venue screen's team view: the team table in type sized to the room (screen.js),
     fetched again every interval."""
-    event = get_object_or_404(Event, slug=slug)
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
     html = render_to_string("tournament/_team_table.html", _team_context(event, screen=True))
     if request.headers.get("X-Requested-With") == "fetch":
         response = HttpResponse(html)

@@ -7,7 +7,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,9 +17,10 @@ from django.views.decorators.http import require_http_methods
 from tournament.forms.games import ScoresForm
 from tournament.forms.hands import HandForm, hand_form_initial
 from tournament.i18n import error_text, seat_label
-from tournament.models import Seat, TableLink
+from tournament.models import TableLink
 from tournament.selectors.conditions import game_conditions
 from tournament.selectors.games import game_sheet
+from tournament.selectors.sheets import load_seats, seats_in_order
 from tournament.selectors.tables import round_clock, table_link_by_token
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
@@ -63,7 +63,7 @@ def _gone(request: HttpRequest, why: str, link: TableLink | None = None) -> Http
     if why == "over" and link is not None:
         # The result, final: what the phone that just confirmed it reads (with a 200 once,
         # its own confirmation said), and anyone opening the closed link later.
-        context["seats"] = link.game.seats.select_related("player").order_by("position")
+        context["seats"] = seats_in_order(link.game)
         context["event"] = event = link.game.round.event
         context["to_top"] = event.rules.leftover_deposits == "top"
         if request.session.pop(CONFIRMED_KEY, None) == link.token:
@@ -123,10 +123,7 @@ class TablePage:
         self.request, self.link = request, link
         self.game = link.game
         # Its seats with their players, once: the sheet's names and the entered result.
-        prefetch_related_objects(
-            [self.game],
-            Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
-        )
+        load_seats(self.game)
         self.event = self.game.round.event
         self.sheet = game_sheet(self.event, self.game)
         self.names = self.sheet.names

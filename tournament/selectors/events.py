@@ -1,0 +1,90 @@
+"""Reads of an event's own rows for its pages and screens: the event by its id or address,
+its stages, its entries, its penalties, whether it has a seating plan; and a series by its
+address, with the events it holds or could take. One query each; None when there is none
+(the view answers 404)."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from tournament.models import Entry, Event, Penalty, SeatingPlan, Series, SeriesEvent, Stage
+
+
+def event_by_slug(slug: str) -> Event | None:
+    return Event.objects.filter(slug=slug).first()
+
+
+def event_stages(event: Event) -> list[Stage]:
+    """The event's stages in the order they are played."""
+    return list(event.stages.order_by("position"))
+
+
+def stage_at(event: Event, position: int) -> Stage | None:
+    return Stage.objects.filter(event=event, position=position).first()
+
+
+def first_stage_end(event: Event) -> int | None:
+    """The last round of the event's first stage; None for a league's open end, or no stage."""
+    return event.stages.order_by("position").values_list("last_round", flat=True).first()
+
+
+def registered_entries(event: Event) -> list[Entry]:
+    """Every entry with its player, as registered (the pasted list), stand-ins last."""
+    return list(event.entries.select_related("player").order_by("substitute", "pk"))
+
+
+def entry_of(event: Event, entry_id: int) -> Entry | None:
+    """One of the event's entries, with its player and event."""
+    return Entry.objects.select_related("player", "event").filter(pk=entry_id, event=event).first()
+
+
+def names_in_play(event: Event) -> list[str]:
+    """The names of the players not withdrawn, as registered, stand-ins last."""
+    return list(
+        event.entries.filter(withdrawn=False)
+        .order_by("substitute", "pk")
+        .values_list("player__name", flat=True)
+    )
+
+
+def event_has_plan(event: Event) -> bool:
+    return SeatingPlan.objects.filter(event=event).exists()
+
+
+def penalty_list(event: Event) -> QuerySet[Penalty]:
+    """Every penalty given, cancelled ones kept, with who gave and who cancelled it."""
+    return event.penalties.select_related("player", "created_by", "cancelled_by")
+
+
+def penalty_of(event: Event, penalty_id: int) -> Penalty | None:
+    return Penalty.objects.select_related("player").filter(pk=penalty_id, event=event).first()
+
+
+def series_by_slug(slug: str) -> Series | None:
+    return Series.objects.filter(slug=slug).first()
+
+
+def series_choices() -> QuerySet:
+    """(slug, name) of every series, newest first: the ratings page's pool menu."""
+    return Series.objects.order_by("-created_at", "name").values_list("slug", "name")
+
+
+def series_members(series: Series) -> QuerySet[SeriesEvent]:
+    """The series' events in its order, each with its event."""
+    return series.members.select_related("event").order_by("position")
+
+
+def events_outside(series: Series) -> QuerySet[Event]:
+    """The events not in the series, newest first: what may be added to it."""
+    return Event.objects.exclude(series_members__series=series).order_by("-created_at")
+
+
+def event_by_id(event_id: int, *, venue: bool = False) -> Event | None:
+    """The event (with its venue, for a page that names it)."""
+    events = Event.objects.select_related("venue") if venue else Event.objects
+    return events.filter(pk=event_id).first()
+
+
+def entry_count(event: Event) -> int:
+    """The event's entries, withdrawn and stand-ins too: the rows its standings can show."""
+    return Entry.objects.filter(event=event).count()
