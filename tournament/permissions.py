@@ -5,7 +5,7 @@ event. Its referees may do what concerns results — enter and correct them, app
 renew a table link — but not its settings, players, seating or stages. Creating an event
 needs the `tournament.add_event` permission (staff given it in the admin, and every
 superuser). A table link is its own right: whoever holds it may enter that table's result
-while its game is open (views/table.py), nothing else."""
+while its game is open (views/table/), nothing else."""
 
 from __future__ import annotations
 
