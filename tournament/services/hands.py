@@ -7,7 +7,7 @@ whose answer was lost, sent again, finds its hand saved and writes nothing twice
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from scoring.flow import GameFlow
 from tournament.models import Game, Hand
@@ -175,7 +175,7 @@ def _hand_undo(change: GameChange) -> LoggedHand:
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
     rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas")
-    last: StoredHand = rows.first()  # type: ignore[assignment]  # a values() row
+    last = cast(StoredHand, rows.first())  # a game with hands has a last one
     number = len(data["hands"])
     taken_back = _hand_logged(data, number, last)
     data["hands"].pop()
