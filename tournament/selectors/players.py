@@ -88,17 +88,19 @@ def own_games_key(player_id: int) -> list[tuple]:
 @dataclass(frozen=True)
 class OwnGames:
     """What a player's page shows from their own games: each event's record, and their
-    statistics per event (by id) and over every event."""
+    statistics per event (by id) and over every event; `key`, what they were kept by (None:
+    made for one request), for the page's fragments."""
 
     records: list[EventRecord]
     per_event: dict[int, Tally]
     overall: Tally
+    key: Hashable = None
 
 
-def own_games(player: Player) -> OwnGames:
+def own_games(player: Player, key: Hashable = None) -> OwnGames:
     """`player_games` and `player_statistics`: three queries."""
     per_event, overall = player_statistics(player)
-    return OwnGames(player_games(player), per_event, overall)
+    return OwnGames(player_games(player), per_event, overall, key)
 
 
 def player_own_games(player: Player, events: Hashable) -> OwnGames:
@@ -106,7 +108,7 @@ def player_own_games(player: Player, events: Hashable) -> OwnGames:
     the one query a reader pays) or an event of theirs is renamed (`events`: what the page
     shows of each, as its tag read them); shared."""
     parts = (player.name, own_games_key(player.pk), events)
-    return shared("player-games", str(player.pk), parts, lambda: own_games(player))
+    return shared("player-games", str(player.pk), parts, lambda: own_games(player, parts))
 
 
 def event_player_names(event: Event) -> list[str]:

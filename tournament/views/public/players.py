@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.ratings import NEW
+from scoring.statistics import Tally
 from tournament.charts import score_chart
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
 from tournament.selectors.players import (
+    EventRecord,
     OwnGames,
     own_games,
     player_named,
@@ -96,31 +100,51 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
 
 
 def _player_body(player: Player, own: OwnGames) -> dict[str, Any]:
-    """What a player's page shows from their own games, rendered: the title, the top, and
-    per event the figures and the rest of the section (player_page.html puts the rest)."""
-    records, per_event, overall = own.records, own.per_event, own.overall
+    """What a player's page shows from their own games: the title, and — each rendered only
+    when player_page.html does not hold it for `key` already — the top, and per event the
+    figures and the rest of the section (player_page.html puts the rest)."""
+    records = own.records
+    totals = {"stats": own.overall, "games": sum(r.games for r in records), "events": len(records)}
     sections = []
     for record in records:
-        points = record.cumulative()
-        chart = score_chart(
-            [player.name],
-            0,
-            [[total] for _n, total in points],
-            [round_heading(n) for n, _t in points],
-        )
-        context = {"record": record, "chart": chart, "stats": per_event.get(record.event.pk)}
+        section = _Section(player, record, own.per_event.get(record.event.pk))
         sections.append(
             {
                 "event_id": record.event.pk,
                 "total": record.total,
-                "figures": render_to_string("tournament/_player_figures.html", context),
-                "html": render_to_string("tournament/_player_section.html", context),
+                "figures": section.figures,
+                "html": section.html,
             }
         )
-    totals = {
-        "stats": overall,
-        "games": sum(r.games for r in records),
-        "events": len(records),
+    return {
+        "title": player.name,
+        "intro": lambda: render_to_string(
+            "tournament/_player_intro.html", {"player": player, "totals": totals}
+        ),
+        "sections": sections,
+        "key": (player.pk, player.name, own.key, get_language()),
     }
-    intro = render_to_string("tournament/_player_intro.html", {"player": player, "totals": totals})
-    return {"title": player.name, "intro": intro, "sections": sections}
+
+
+class _Section:
+    """One event's part of a player's page, drawn when the template asks for it."""
+
+    def __init__(self, player: Player, record: EventRecord, stats: Tally | None) -> None:
+        self.player, self.record, self.stats = player, record, stats
+
+    @cached_property
+    def context(self) -> dict[str, Any]:
+        points = self.record.cumulative()
+        chart = score_chart(
+            [self.player.name],
+            0,
+            [[total] for _n, total in points],
+            [round_heading(n) for n, _t in points],
+        )
+        return {"record": self.record, "chart": chart, "stats": self.stats}
+
+    def figures(self) -> str:
+        return render_to_string("tournament/_player_figures.html", self.context)
+
+    def html(self) -> str:
+        return render_to_string("tournament/_player_section.html", self.context)
