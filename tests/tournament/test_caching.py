@@ -71,3 +71,32 @@ def test_a_reader_waits_no_longer_than_a_dead_makers_mark_allows(monkeypatch):
     key = caching.shared_key("t", "3.0.1", 0)
     cache.add(f"{key}:making", 1, 30)  # a maker that died holding the mark
     assert caching.shared("t", "3.0.1", 0, lambda: "made here") == "made here"
+
+
+def test_views_never_touch_the_cache():
+    """Issue 45: one cache for reads, used inside selectors only. A view may name a fragment's
+    key (`event_stamp`) for its template's `{% cache %}`, never read or write a value."""
+    import ast
+    from pathlib import Path
+
+    import tournament
+
+    views = Path(tournament.__file__).parent / "views"
+    allowed = {
+        "tournament.selectors.cache": {"event_stamp"},
+        "django.views.decorators.cache": None,  # never_cache: headers, not a cache
+        "functools": None,  # cached_property
+    }
+    found = []
+    for path in sorted(views.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {alias.name for alias in node.names}
+                if node.module in allowed:
+                    if not names <= (allowed[node.module] or names):
+                        found.append(f"{path.name}: from {node.module} import {sorted(names)}")
+                elif any("cach" in n for n in [node.module, *names]):
+                    found.append(f"{path.name}: from {node.module} import {sorted(names)}")
+            elif isinstance(node, ast.Import):
+                found += [f"{path.name}: import {a.name}" for a in node.names if "cach" in a.name]
+    assert found == []
