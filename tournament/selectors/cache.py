@@ -11,11 +11,11 @@ across every process (Django's cache: each process's memory, or Redis with REDIS
 maker at a time while the others wait for its value. `shared_part` is the same for a value made
 whole and read a part at a time (every player's placing, made where the event is ranked).
 What it holds: the rounds in play, the placings, the conditions, whether an event has teams,
-the downloads' bytes, a player's own games.
+a whole-point venue's fractions, the downloads' bytes, a player's own games.
 
 The ranked standings alone stay in each process (`StampedCache`): a Python object of a row per
-player that at 10,000 players costs more to unpickle from Redis (77 ms) than to rank again
-from the entries (50 ms; `make bench` prints both).
+player that at 10,000 players costs more to unpickle from Redis than to rank again from the
+entries (108 / 63 ms on 2026-11-25; `make bench` prints both).
 """
 
 from __future__ import annotations
