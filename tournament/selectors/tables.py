@@ -245,7 +245,7 @@ MEETING_KEYS = (
 
 def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | None:
     """The event's seatings so far (through round `up_to`), reported as a whole-day plan is
-    (scoring/plans.py): the pairs who met more than once and who, each player's winds, and the
+    (scoring/plans/): the pairs who met more than once and who, each player's winds, and the
     least the numbers allow; `unbalanced` adds the players whose winds differ by more than
     one; `one_table` the rounds whose meetings are left out, everyone at one table. None
     before any round is seated. Two queries."""

@@ -1,5 +1,5 @@
 """An event's whole-day seating plan (CONTRACT §5, issue 33): made here from the players in
-play (scoring/plans.py), or uploaded — a plan made elsewhere, as JSON (the `python -m scoring
+play (scoring/plans/), or uploaded — a plan made elsewhere, as JSON (the `python -m scoring
 seat` document) or CSV (round, table, then the players East first; a bye is a row whose table
 is "bye"). Checked before anything is kept: every round seats each player in play once, at
 tables of the event's size, and names nobody unknown; an error names the round and table.

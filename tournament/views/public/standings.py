@@ -13,13 +13,13 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from tournament.exports.files import standings_file
 from tournament.exports.standings import standings_table
 from tournament.i18n import cut_tie_text
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.conditions import event_panels
-from tournament.selectors.files import standings_file
 from tournament.selectors.standings import (
     event_has_stage,
     published_fractions,

@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
+from tournament.exports.files import statistics_file
 from tournament.exports.statistics import STAT_LABELS, statistics_table
 from tournament.models import Event
-from tournament.selectors.files import statistics_file
 from tournament.selectors.statistics import event_statistics, fitting_minimum
 from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download

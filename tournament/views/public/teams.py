@@ -13,12 +13,12 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from tournament.charts import score_chart
+from tournament.exports.files import teams_file
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
-from tournament.selectors.files import teams_file
 from tournament.selectors.teams import has_teams, team_detail, team_table
 from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download
