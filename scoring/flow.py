@@ -17,9 +17,10 @@ from scoring.busts import busts_after
 from scoring.errors import ScoringError
 from scoring.game_types import game_type
 from scoring.hand_types import Abort, Chombo, Draw, Hand, HandOutcome, Nagashi, YakumanWin
+from scoring.knobs import WINDS
 from scoring.messages import fail
 from scoring.payments import price_hand
-from scoring.rules import WINDS, Ruleset
+from scoring.rules import Ruleset
 from scoring.settlement import Bust, Penalty, Settlement, rank_order, settle
 
 

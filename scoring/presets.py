@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.errors import ScoringError
+from scoring.knobs import ABORT_REASONS, PaymentRow
 from scoring.messages import fail
-from scoring.rules import ABORT_REASONS, KNOBS, PaymentRow, Ruleset
+from scoring.rules import KNOBS, Ruleset
 
 BABA = Ruleset(
     slug="baba",

@@ -17,9 +17,10 @@ from scoring.hand_types import (
     Tsumo,
     Win,
 )
+from scoring.knobs import ABORT_NAMES, ABORT_REASONS
 from scoring.messages import fail
 from scoring.parse import Doc
-from scoring.rules import ABORT_NAMES, ABORT_REASONS, Ruleset
+from scoring.rules import Ruleset
 
 
 def parse_result(doc: Doc, rules: Ruleset, players: int) -> Result:

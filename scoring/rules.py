@@ -14,106 +14,44 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
+from scoring.knobs import (
+    ABORT_REASONS,
+    ABORT_RULES,
+    RENCHAN_RULES,
+    SCORE_STEP,
+    WINDS,
+    AbortReason,
+    AbortRule,
+    AgariYame,
+    Bust,
+    BustAttribution,
+    ChomboRule,
+    Game,
+    LeftoverDeposits,
+    MultipleRonHonba,
+    MultipleRonSticks,
+    NagashiDeposits,
+    NagashiFlow,
+    NagashiMultiple,
+    NagashiRule,
+    PaoRonHonba,
+    PaymentRow,
+    RenchanRule,
+    Rounding,
+    Tie,
+    frozen,
+    is_number,
+    read_int_map,
+    read_ints,
+    read_limits,
+    read_str_map,
+    read_table_map,
+    to_json,
+)
 from scoring.messages import fail
-from scoring.parse import INT_LIMIT, is_int
-
-SCORE_STEP = 100  # every payment and score is a multiple of this
-WINDS = "ESWN"
-
-# Each knob's choices, declared once: the field's type is the alias, and validation checks a
-# value against `get_args(alias)` (in this order, which is also the order an error lists them).
-Game = Literal["riichi", "emperor"]
-Rounding = Literal["exact", "gosha_rokunyu", "half_up"]
-Tie = Literal["seat", "split"]
-LeftoverDeposits = Literal["top", "lost"]
-MultipleRonHonba = Literal["each", "nearest"]
-MultipleRonSticks = Literal["nearest", "own"]
-NagashiRule = Literal[None, "mangan", "yakuman"]
-NagashiMultiple = Literal["first", "all"]
-NagashiDeposits = Literal["winner", "table"]
-NagashiFlow = Literal["win", "draw"]
-AbortReason = Literal["kyuushu", "suufon", "suukaikan", "suucha", "sanchahou"]
-AbortRule = Literal["repeat", "pass", "draw"]
-ChomboRule = Literal["reverse_mangan", "fixed", "result_penalty"]
-PaoRonHonba = Literal["discarder", "split", "pao"]
-RenchanRule = Literal["tenpai", "always", "never"]
-AgariYame = Literal["never", "always", "if_top", "auto"]
-Bust = Literal["below_zero", "zero_or_below", "never"]
-BustAttribution = Literal["receivers", "sequential"]
-
-GAMES: tuple[Game, ...] = get_args(Game)
-ABORT_REASONS: tuple[AbortReason, ...] = get_args(AbortReason)
-ABORT_RULES: tuple[AbortRule, ...] = get_args(AbortRule)
-RENCHAN_RULES: tuple[RenchanRule, ...] = get_args(RenchanRule)
-ABORT_NAMES = {
-    "kyuushu": "九種九牌",
-    "suufon": "四風連打",
-    "suukaikan": "四開槓",
-    "suucha": "四家立直",
-    "sanchahou": "三家和",
-}
-
-
-@dataclass(frozen=True)
-class PaymentRow:
-    """One row of a fixed payment table (a parlour's 1000-point table, for instance)."""
-
-    han: int  # the row applies from this many han up to the next row
-    ron: int  # non-dealer winner, paid by the discarder
-    tsumo_child: int  # non-dealer winner's tsumo: what each other non-dealer pays
-    tsumo_dealer: int  # non-dealer winner's tsumo: what the dealer pays
-    dealer_ron: int
-    dealer_tsumo: int  # dealer winner's tsumo: what each other player pays
-
-    @classmethod
-    def from_json(cls, data: Any, path: str) -> PaymentRow:
-        if not isinstance(data, Mapping):
-            raise fail("rules.payment_row", path)
-        known = {"han", "ron", "tsumo", "dealer_ron", "dealer_tsumo"}
-        for key in data:
-            if key not in known:
-                raise fail("value.unknown_key", f"{path}.{key}", known=", ".join(sorted(known)))
-        tsumo = data.get("tsumo")
-        if not (isinstance(tsumo, list | tuple) and len(tsumo) == 2):
-            raise fail("rules.payment_tsumo", f"{path}.tsumo")
-        values = {
-            "han": data.get("han", 0),
-            "ron": data.get("ron"),
-            "tsumo_child": tsumo[0],
-            "tsumo_dealer": tsumo[1],
-            "dealer_ron": data.get("dealer_ron"),
-            "dealer_tsumo": data.get("dealer_tsumo"),
-        }
-        for key, value in values.items():
-            if not is_int(value) or value < 0:
-                raise fail("value.whole_nonneg", f"{path}.{key}")
-        return cls(**values)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "han": self.han,
-            "ron": self.ron,
-            "tsumo": [self.tsumo_child, self.tsumo_dealer],
-            "dealer_ron": self.dealer_ron,
-            "dealer_tsumo": self.dealer_tsumo,
-        }
-
-
-def _is_number(value: Any) -> bool:
-    # Bounded: no knob is near a billion points, and 1e308 in an uma overflows the arithmetic.
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and abs(value) <= INT_LIMIT
-    )
-
-
-def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
-    return MappingProxyType(dict(mapping))
+from scoring.parse import is_int
 
 
 @dataclass(frozen=True)
@@ -277,18 +215,8 @@ class Ruleset:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            out[f.name] = _to_json(value)
+            out[f.name] = to_json(value)
         return out
-
-
-def _to_json(value: Any) -> Any:
-    if isinstance(value, PaymentRow):
-        return value.to_json()
-    if isinstance(value, Mapping):
-        return {str(k): _to_json(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_to_json(v) for v in value]
-    return value
 
 
 KNOBS = frozenset(f.name for f in dataclasses.fields(Ruleset))
@@ -300,12 +228,12 @@ KNOBS = frozenset(f.name for f in dataclasses.fields(Ruleset))
 def _normalise(rules: Ruleset) -> None:
     """Turn lists and dicts (as given from JSON or by a caller) into tuples and frozen maps."""
     put = object.__setattr__
-    put(rules, "names", _frozen(_str_map(rules.names, "names")))
-    put(rules, "player_counts", tuple(_ints(rules.player_counts, "player_counts")))
-    put(rules, "uma", _frozen(_table_map(rules.uma, "uma", rules.players)))
+    put(rules, "names", frozen(read_str_map(rules.names, "names")))
+    put(rules, "player_counts", tuple(read_ints(rules.player_counts, "player_counts")))
+    put(rules, "uma", frozen(read_table_map(rules.uma, "uma", rules.players)))
     if rules.uma_floating is not None:
-        put(rules, "uma_floating", _frozen(_table_map(rules.uma_floating, "uma_floating", None)))
-    put(rules, "limits", _limits(rules.limits))
+        put(rules, "uma_floating", frozen(read_table_map(rules.uma_floating, "uma_floating", None)))
+    put(rules, "limits", read_limits(rules.limits))
     if rules.payment_table is not None:
         rows = rules.payment_table
         if not isinstance(rows, list | tuple):
@@ -327,65 +255,14 @@ def _normalise(rules: Ruleset) -> None:
             "payment_table_yakuman",
             PaymentRow.from_json(row, "ruleset.payment_table_yakuman"),
         )
-    put(rules, "aborts", _frozen(_str_map(rules.aborts, "aborts")))
+    put(rules, "aborts", frozen(read_str_map(rules.aborts, "aborts")))
     renchan = rules.renchan_on_draw
     if isinstance(renchan, str):
         renchan = dict.fromkeys(WINDS, renchan)
-    renchan = {**dict.fromkeys(WINDS, "tenpai"), **_str_map(renchan, "renchan_on_draw")}
-    put(rules, "renchan_on_draw", _frozen(renchan))
-    put(rules, "emperor_virtuous", _frozen(_int_map(rules.emperor_virtuous, "emperor_virtuous")))
-    put(rules, "emperor_min_yaku", _frozen(_int_map(rules.emperor_min_yaku, "emperor_min_yaku")))
-
-
-def _ints(value: Any, name: str) -> list[int]:
-    if not isinstance(value, list | tuple) or not all(is_int(v) for v in value):
-        raise fail("rules.ints", f"ruleset.{name}")
-    return list(value)
-
-
-def _key_int(key: Any, name: str) -> int:
-    try:
-        return int(key)
-    except (TypeError, ValueError):
-        raise fail("rules.key_int", f"ruleset.{name}", key=key) from None
-
-
-def _table_map(value: Any, name: str, players: int | None) -> dict[int, tuple[float, ...]]:
-    # A bare list is the table for the ruleset's usual table size (uma only).
-    if isinstance(value, list | tuple) and players is not None:
-        value = {players: value}
-    if not isinstance(value, Mapping):
-        raise fail("rules.table_map", f"ruleset.{name}")
-    out = {}
-    for key, table in value.items():
-        k = _key_int(key, name)
-        if not isinstance(table, list | tuple) or not all(_is_number(v) for v in table):
-            raise fail("rules.rank_list", f"ruleset.{name}.{k}")
-        out[k] = tuple(table)
-    return out
-
-
-def _str_map(value: Any, name: str) -> dict[str, str]:
-    if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
-        raise fail("rules.str_map", f"ruleset.{name}")
-    return {str(k): v for k, v in value.items()}
-
-
-def _int_map(value: Any, name: str) -> dict[int, int]:
-    if not isinstance(value, Mapping) or not all(is_int(v) for v in value.values()):
-        raise fail("rules.int_map", f"ruleset.{name}")
-    return {_key_int(k, name): v for k, v in value.items()}
-
-
-def _limits(value: Any) -> tuple[tuple[int, int], ...]:
-    if not isinstance(value, list | tuple) or not value:
-        raise fail("rules.limits", "ruleset.limits")
-    rows = []
-    for i, row in enumerate(value):
-        if not (isinstance(row, list | tuple) and len(row) == 2 and all(is_int(v) for v in row)):
-            raise fail("rules.limit_row", f"ruleset.limits[{i}]")
-        rows.append((row[0], row[1]))
-    return tuple(rows)
+    renchan = {**dict.fromkeys(WINDS, "tenpai"), **read_str_map(renchan, "renchan_on_draw")}
+    put(rules, "renchan_on_draw", frozen(renchan))
+    put(rules, "emperor_virtuous", frozen(read_int_map(rules.emperor_virtuous, "emperor_virtuous")))
+    put(rules, "emperor_min_yaku", frozen(read_int_map(rules.emperor_min_yaku, "emperor_min_yaku")))
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -521,7 +398,7 @@ def _validate(r: Ruleset) -> None:
     _one_of(r, "chombo", ChomboRule)
     if r.chombo == "fixed" and r.chombo_amount <= 0:
         raise fail("rules.chombo_amount", "ruleset.chombo_amount")
-    if not _is_number(r.chombo_points) or r.chombo_points < 0:
+    if not is_number(r.chombo_points) or r.chombo_points < 0:
         raise fail("value.nonneg", "ruleset.chombo_points")
     _one_of(r, "pao_ron_honba", PaoRonHonba)
 
@@ -540,9 +417,9 @@ def _validate(r: Ruleset) -> None:
     _one_of(r, "bust_attribution", BustAttribution)
     for name in ("bust_prize", "yakuman_chips_tsumo", "yakuman_chips_ron"):
         value = getattr(r, name)
-        if not _is_number(value) or value < 0:
+        if not is_number(value) or value < 0:
             raise fail("value.nonneg", f"ruleset.{name}")
-    if not _is_number(r.bust_prize_share_unit) or r.bust_prize_share_unit <= 0:
+    if not is_number(r.bust_prize_share_unit) or r.bust_prize_share_unit <= 0:
         raise fail("value.positive", "ruleset.bust_prize_share_unit")
 
     if r.game == "emperor":

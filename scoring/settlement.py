@@ -14,10 +14,11 @@ from typing import Any
 from scoring.busts import is_bust
 from scoring.errors import Seat
 from scoring.hand_types import Bust, YakumanWin
+from scoring.knobs import SCORE_STEP
 from scoring.messages import fail
 from scoring.parse import Doc, check_int
 from scoring.prices import round_up
-from scoring.rules import SCORE_STEP, Ruleset
+from scoring.rules import Ruleset
 
 PENALTY_LIMIT = 10_000  # points: far beyond any real penalty, well inside the arithmetic
 BREAKDOWN = ("base", "uma", "oka", "bust", "shugi", "penalty")

@@ -13,8 +13,9 @@ from django.utils.translation import get_language, gettext, gettext_lazy, ngette
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.errors import ScoringError, Seat
+from scoring.knobs import ABORT_NAMES
 from scoring.ratings import MODEL, SCALE_ALPHA, SCALE_TARGET
-from scoring.rules import ABORT_NAMES, Ruleset
+from scoring.rules import Ruleset
 from scoring.standings import StageResult
 from tournament.services.errors import ServiceError, StageName, Tables, template
 

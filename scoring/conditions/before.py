@@ -12,7 +12,8 @@ from itertools import combinations, permutations, product
 
 from scoring.conditions.field import ANY, NONE, StageField
 from scoring.conditions.tables import Context, lowest_chain, place_curves, table_contexts
-from scoring.rules import SCORE_STEP, Ruleset
+from scoring.knobs import SCORE_STEP
+from scoring.rules import Ruleset
 from scoring.settlement import rounded, settle
 from scoring.standings import Player
 

@@ -11,7 +11,8 @@ from decimal import Decimal
 from itertools import combinations
 from typing import NamedTuple
 
-from scoring.rules import SCORE_STEP, Ruleset
+from scoring.knobs import SCORE_STEP
+from scoring.rules import Ruleset
 from scoring.settlement import settle
 
 Bounds = dict[int, tuple[int, int]]  # a place → its lowest and highest score

@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.game_types import game_type
-from scoring.rules import ABORT_NAMES, Ruleset
+from scoring.knobs import ABORT_NAMES
+from scoring.rules import Ruleset
 from tournament.forms.games import EngineForm, seat_choices
 
 RIICHI_TYPES = [

@@ -1,6 +1,6 @@
 """Online games into an event: Tenhou game logs (mjlog XML or tenhou.net/6 JSON) recorded as
 hand-by-hand games of a round. All or nothing: every log is read and checked by the engine
-against the event's ruleset (scoring/tenhou.py: each hand's score change, the end, the final
+against the event's ruleset (scoring/tenhou/: each hand's score change, the end, the final
 points as the log records them) before anything is written; then each becomes a game at the
 round's next free table through `game_record`, players matched by name."""
 

@@ -1,0 +1,59 @@
+"""A read log played through a ruleset, hand by hand, against what the log recorded."""
+
+from __future__ import annotations
+
+from scoring.errors import ScoringError
+from scoring.flow import GameFlow
+from scoring.hand_parse import parse_hand
+from scoring.messages import fail
+from scoring.rules import Ruleset
+from scoring.tenhou.records import TenhouLog
+
+
+def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
+    """Play the log's hands through `rules`, hand by hand, and compare everything the log
+    recorded: labels, dealers, honba, deposits, score changes, the end, final scores and
+    points. Raises ScoringError naming the first hand (`hands[7]`, with its label) that
+    differs; returns the finished flow."""
+    n = log.size
+    flow = GameFlow(rules, n)
+    for i, logged in enumerate(log.hands):
+        where = f"hands[{i}]"
+        if flow.over:
+            raise fail("log.after_end", where, hand=logged.label)
+        state = (flow.label, flow.dealer, flow.honba, flow.deposits, list(flow.scores))
+        wanted = (logged.label, logged.dealer, logged.honba, logged.deposits, logged.before)
+        for what, ours, theirs in zip(
+            ("label", "dealer", "honba", "deposits", "scores"), state, wanted, strict=True
+        ):
+            if ours != theirs:
+                raise fail(
+                    "log.differs", where, hand=logged.label, what=what, log=theirs, ours=ours
+                )
+        try:
+            record = flow.play(parse_hand(logged.hand, rules, n, where))
+        except ScoringError as exc:
+            raise fail(
+                "log.refused", where, hand=logged.label, reason=f"{exc.field}: {exc.message}"
+            ) from None
+        if record.deltas != logged.deltas:
+            raise fail(
+                "log.differs",
+                where,
+                hand=logged.label,
+                what="deltas",
+                log=logged.deltas,
+                ours=record.deltas,
+            )
+    if not flow.over:
+        raise fail("log.not_over", "log", hand=log.hands[-1].label)
+    if not log.final_scores:
+        return flow  # a log without its end (a viewer's excerpt): nothing more to compare
+    result = flow.settlement()
+    scores = [p.score for p in result.players]
+    points = [p.points for p in result.players]
+    if scores != log.final_scores:
+        raise fail("log.final", "log", what="scores", log=log.final_scores, ours=scores)
+    if points != log.final_points:
+        raise fail("log.final", "log", what="points", log=log.final_points, ours=points)
+    return flow

@@ -1,0 +1,129 @@
+"""The JSON of tenhou.net/6's viewer: `name`, `rule.disp`, `log` (one list per hand), `sc`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from scoring.errors import ScoringError
+from scoring.knobs import SCORE_STEP
+from scoring.messages import fail
+from scoring.parse import load_json
+from scoring.tenhou.records import HandRead, TenhouLog
+
+_FU_HAN = re.compile(r"(\d+)符(\d+)飜")
+_YAKU_HAN = re.compile(r"\((\d+)飜\)")
+_NAGASHI = "流し満貫"
+_JSON_ABORTS = {
+    "九種九牌": "kyuushu",
+    "四風連打": "suufon",
+    "四槓散了": "suukaikan",
+    "四家立直": "suucha",
+    "三家和了": "sanchahou",
+}
+
+
+def read_json(text: str) -> TenhouLog:
+    """tenhou.net/6's JSON: `name`, `rule.disp`, `log` (one list per hand) and `sc`."""
+    try:
+        # The bounded reader: no nesting deeper than Python reads, no NaN, Infinity, 1e400 or
+        # thousands of digits (each left as a value no field takes: garbled, below).
+        data = load_json(text)
+    except ScoringError as exc:
+        if exc.code != "json.invalid":
+            raise fail("log.garbled", "log", where="JSON") from None
+        where = {"line": exc.params["line"], "column": exc.params["column"]}
+        raise fail("log.json", "log", **where) from None
+    try:
+        return _json_log(data)
+    except ScoringError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError):
+        # Any shape but the log's (a list where a table is, a number where a name list is).
+        raise fail("log.garbled", "log", where="JSON") from None
+
+
+def _json_log(data: dict[str, Any]) -> TenhouLog:
+    names = [str(n).strip() for n in data["name"]]
+    rounds = data["log"]
+    n = 3 if len(names) == 3 or (len(names) == 4 and not names[3]) else 4
+    disp = str(data.get("rule", {}).get("disp", ""))
+    log = TenhouLog(names[:n], east_south="東" not in disp)
+    if not rounds:
+        raise fail("log.no_hands", "log")
+    for i, r in enumerate(rounds):
+        round_, honba, sticks = (int(v) for v in r[0])
+        before = [int(v) for v in r[1]][:n]
+        hand = HandRead(round_, honba, sticks * 1000, round_ % 4 % n, before)
+        # Riichi: a discard written "r" + tile; its stick counts unless that tile was ronned,
+        # which the next hand's starting scores (or the final scores) settle below.
+        for s in range(n):
+            discards = r[6 + 3 * s]
+            if any(isinstance(d, str) and d.startswith("r") for d in discards):
+                hand.riichi.append(s)
+        end = r[16]
+        kind = end[0]
+        deltas = [int(v) for v in end[1]][:n] if len(end) > 1 else [0] * n
+        if kind == "和了":
+            for k in range(1, len(end), 2):
+                info = end[k + 1]
+                who, source, pao = int(info[0]), int(info[1]), int(info[2])
+                win = _json_value(info[3:], hand.label)
+                if pao != who:
+                    win["pao"] = pao
+                if who == source:
+                    hand.result = {"type": "tsumo", "winner": who, **win}
+                else:
+                    hand.wins.append({"seat": who, **win})
+                    hand.result = {"type": "ron", "discarder": source, "wins": hand.wins}
+            deltas = [sum(int(end[k][s]) for k in range(1, len(end), 2)) for s in range(n)]
+        elif kind == _NAGASHI:
+            winners = [s for s, d in enumerate(deltas) if d > 0]
+            hand.result = {"type": "nagashi", "winners": winners, "tenpai": []}
+        elif kind in _JSON_ABORTS:
+            hand.result = {"type": "abort", "reason": _JSON_ABORTS[kind]}
+        else:  # 流局 / 全員聴牌 / 全員不聴: tenpai seats are those the draw paid or all
+            tenpai = [s for s, d in enumerate(deltas) if d > 0]
+            if kind == "全員聴牌":
+                tenpai = list(range(n))
+            hand.result = {"type": "draw", "tenpai": tenpai}
+        # A ronned riichi tile puts out no stick: keep only the sticks the scores show.
+        hand.after = [
+            b + d - (1000 if s in hand.riichi else 0)
+            for s, (b, d) in enumerate(zip(before, deltas, strict=True))
+        ]
+        if i + 1 < len(rounds):
+            following = [int(v) for v in rounds[i + 1][1]][:n]
+            for s in list(hand.riichi):
+                if hand.after[s] != following[s] and hand.after[s] + 1000 == following[s]:
+                    hand.riichi.remove(s)
+                    hand.after[s] += 1000
+        log.hands.append(hand.done())
+    sc = data.get("sc")
+    if not sc:  # the viewer's hand excerpts carry no end: the engine alone says if it is over
+        return log
+    if len(sc) < 2 * n:
+        raise fail("log.garbled", "log", where="sc")
+    scores = [int(v) for v in sc[0 : 2 * n : 2]]
+    # tenhou.net/6 writes final scores in hundreds in some versions and whole in others.
+    if sum(scores) * SCORE_STEP == sum(log.hands[0].before):
+        scores = [v * SCORE_STEP for v in scores]
+    log.final_scores = scores
+    log.final_points = [float(v) for v in sc[1 : 2 * n : 2]]
+    return log
+
+
+def _json_value(parts: Sequence[Any], label: str) -> dict[str, Any]:
+    text = str(parts[0]) if parts else ""
+    yaku = [str(p) for p in parts[1:]]
+    yakuman = sum(1 for y in yaku if "役満" in y)
+    if yakuman:
+        return {"yakuman": yakuman}
+    han = sum(int(m.group(1)) for y in yaku for m in _YAKU_HAN.finditer(y))
+    found = _FU_HAN.search(text)
+    if found:
+        return {"han": int(found.group(2)), "fu": int(found.group(1))}
+    if not han:
+        raise fail("log.garbled", "log", where=label)
+    return {"han": han, "fu": 30}  # mangan and above: fu no longer counts
