@@ -53,8 +53,25 @@ INSTALLED_APPS = [
     "django_tables2",
     "ninja",  # the read-only JSON API (tournament/api.py): its docs page's templates
     "corsheaders",
+    "django_tasks",  # the task framework (Django 6's django.tasks, backported): issue 46
+    "django_tasks_db",  # its queue kept in our database, run by `manage.py db_worker`
     "tournament",
 ]
+
+# Background work (issue 46: the ratings' replay, off the results write): queued in the site's
+# own database, SQLite or PostgreSQL, so nothing else needs installing; `make demo` and `make
+# serve` run `manage.py db_worker` beside the server. Tests run a task as it is enqueued (after
+# the write's commit), or call services/ratings.py `ratings_catch_up` where no commit happens.
+TASKS = {
+    "default": {
+        "BACKEND": (
+            "django_tasks.backends.immediate.ImmediateBackend"
+            if TESTING
+            else "django_tasks_db.DatabaseBackend"
+        ),
+        "QUEUES": ["default"],
+    }
+}
 
 # The API is public and read-only: any site may GET it from a browser; nothing else is open.
 CORS_URLS_REGEX = r"^/api/.*$"

@@ -26,6 +26,7 @@ from tournament.selectors.standings import (
 )
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
+from tournament.services.ratings import ratings_catch_up_all
 from tournament.views.public.standings import PER_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -218,6 +219,7 @@ def test_player_page_lists_every_game_across_events(client):
     data = league_data(8, 3)
     data["slug"], data["name"] = "second", "Second league"
     second = event_import(data)
+    ratings_catch_up_all()  # the ratings' queue, which runs after a commit (none in a test)
     name = "Player 0001"
     player = Player.objects.get(name=name)
     standings = text(client.get(url("event-detail", small.slug)))

@@ -21,7 +21,7 @@ from tests.tournament.factories import league_data
 from tournament.models import Event, Game, Rating, RatingStep, Series
 from tournament.services.games import game_correct, game_record, game_remove
 from tournament.services.imports import event_delete, event_import
-from tournament.services.ratings import ratings_rebuild
+from tournament.services.ratings import ratings_catch_up_all, ratings_rebuild
 from tournament.services.series import series_add_event, series_create
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,9 @@ NAMES = [f"Player {i:04d}" for i in range(8)]
 
 
 def kept(series: Series | None = None) -> tuple[dict, list]:
-    """What the pool holds: each player's rating, and every step in order."""
+    """What the pool holds once the queue has run (a test's writes never commit, so their
+    tasks are run here): each player's rating, and every step in order."""
+    ratings_catch_up_all()
     sid = series.pk if series else None
     ratings = {
         p: (round(mu, 9), round(sigma, 9), games)
@@ -53,7 +55,10 @@ def rebuilt_equals_kept(series: Series | None = None) -> None:
 
 
 def event(slug: str, date: str, rounds: int = 2, players: int = 8) -> Event:
-    return event_import({**league_data(players, rounds), "slug": slug, "date": date})
+    """An event imported, and the ratings' queue run after it."""
+    imported = event_import({**league_data(players, rounds), "slug": slug, "date": date})
+    ratings_catch_up_all()
+    return imported
 
 
 def test_every_finished_game_rates_its_players_in_the_order_of_play():
@@ -94,6 +99,7 @@ def test_a_correction_to_an_old_game_replays_what_followed():
     assert kept()[0]["Player 0004"] != later_before
     rebuilt_equals_kept()
     game_remove(game=Game.objects.get(pk=game.pk))
+    ratings_catch_up_all()
     assert not RatingStep.objects.filter(game_id=game.pk).exists()
     rebuilt_equals_kept()
 
@@ -121,6 +127,7 @@ def test_a_series_is_its_own_pool():
         event=b,
         data={"round": 3, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
+    ratings_catch_up_all()
     assert Rating.objects.get(series=season, player__name="Player 0000").games == 3
     rebuilt_equals_kept(season)
     rebuilt_equals_kept()
@@ -272,6 +279,7 @@ def test_a_correction_in_an_earlier_event_changes_a_later_player_s_page():
         data={"round": 1, "table": 1, "seats": seats, "scores": [9500, 17500, 31000, 42000]},
         expected_version=game.version,
     )
+    ratings_catch_up_all()
     answer = Client().get(address, HTTP_IF_NONE_MATCH=tag)
     assert answer.status_code == 200 and answer["ETag"] != tag
 

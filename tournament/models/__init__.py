@@ -11,7 +11,7 @@ from tournament.models.events import (
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.guesses import GuessLock
-from tournament.models.ratings import Rating, RatingStep
+from tournament.models.ratings import Rating, RatingDue, RatingStep
 from tournament.models.series import Series, SeriesEvent
 from tournament.models.teams import Team, TeamMember
 from tournament.models.venues import Player, Venue, preset_choices
@@ -27,6 +27,7 @@ __all__ = [
     "Penalty",
     "Player",
     "Rating",
+    "RatingDue",
     "RatingStep",
     "Round",
     "Seat",

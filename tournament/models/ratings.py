@@ -4,12 +4,14 @@
 The steps are the history (a player's chart) and what a correction rewinds to: each holds the
 skill before and after one game, keyed by where the game stands in the order of play
 (`RatingStep.key`). `Rating` is the skill after a player's last step, for the leaderboard.
-services/ratings.py keeps both in step with the games, inside each write's transaction."""
+services/ratings.py keeps both in step with the games: a results write marks the pool due
+(`RatingDue`) and a task of the queue replays it (issue 46)."""
 
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.events import Event
@@ -98,3 +100,35 @@ class RatingStep(models.Model):
             models.Index(fields=["player", "series", "key"], name="tournament_ratingstep_player"),
             models.Index(fields=["event", "series"], name="tournament_ratingstep_event"),
         ]
+
+
+class RatingDue(models.Model):
+    """A pool whose ratings are behind its games, from `from_key` on (issue 46): left by a
+    results write, taken by the task that replays the pool (services/ratings.py). One row a
+    pool, the earliest key of every write since the last replay; `marks` counts the writes, so
+    a replay removes the row only if no write came while it ran."""
+
+    series = models.ForeignKey(
+        Series,
+        verbose_name=_("series"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    from_key = models.CharField(_("from"), max_length=40)  # RatingStep.key of the first game
+    marks = models.PositiveIntegerField(_("writes"), default=0)
+
+    class Meta:
+        verbose_name = _("rating pool to replay")
+        verbose_name_plural = _("rating pools to replay")
+        constraints = [
+            # One row per pool, the site's (no series: 0) and each series'. A write's INSERT …
+            # ON CONFLICT DO NOTHING meets it (services/ratings.py `_mark`).
+            models.UniqueConstraint(
+                Coalesce("series", Value(0)), name="tournament_ratingdue_one_per_pool"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series_id or 'site'} from {self.from_key}"

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from tournament.models import AuditEntry, Event
 from tournament.services.locks import event_lock
-from tournament.services.ratings import ratings_follow
+from tournament.services.ratings import ratings_mark
 from tournament.services.standings import entries_recount
 
 
@@ -85,13 +85,14 @@ def results_changed(
     """The one way a write that changed games, hands or results says so, inside its
     transaction and after the write (which holds the event's lock): the entries of `players`
     — every player whose figures the write may have moved: the game's players before it and
-    after it — are recounted from their seats and marked, their ratings replayed from the
-    first game that changed (services/ratings.py), the event's version moves on as a
-    results-only change, and the change is logged. `players=None` recounts every entry (an
-    import): then readers rank from scratch, as after any other change."""
+    after it — are recounted from their seats and marked, their rating pools marked due from
+    the first game that changed (replayed by a queued task: services/ratings.py), the
+    event's version moves on as a results-only change, and the change is logged.
+    `players=None` recounts every entry (an import): then readers rank from scratch, as after
+    any other change."""
     players = None if players is None else list(players)
     entries_recount(event.pk, players)
-    ratings_follow(event, players)
+    ratings_mark(event, players)
     event_touch(event.pk, structure=players is None)
     return _logged(event, user, action, summary, before, after, at)
 

@@ -1,28 +1,32 @@
-"""Ratings kept in step with the games (issue 34, CONTRACT §4), inside each write's transaction.
+"""Ratings kept in step with the games (issue 34, CONTRACT §4), off the results write (issue 46).
 
 A rating pool is the whole site (`series` None) or one series' events. In each pool every
 finished game is one step of its players' skills (scoring/ratings.py), in the order of play:
 events by day (`Event.held_on`), then event, round and table — `order_key`.
 
 Every write that changes results goes through `changes.results_changed`, which calls
-`ratings_follow`: the event's finished games of the players it names are compared with the
-steps kept for them; from the first game that differs (a new result, a correction, a game
-deleted) the pool is rewound — each player back to their skill before their first step from
-there — and replayed to its end. A result entered last replays one game; a correction to an
-old game replays what followed it. `ratings_rebuild` replays a pool from its start
-(`manage.py rebuild_ratings`), which every replay must equal (tests/tournament/test_ratings.py).
+`ratings_mark`: the event's finished games of the players it names are compared with the
+steps kept for them, and each pool where they differ is marked due from the first game that
+differs (a `RatingDue` row, the earliest key of every write since the last replay), and a task
+is queued for when the write commits. The write takes no pool lock and replays nothing. The
+task (tournament/tasks.py → `ratings_catch_up`) rewinds the pool from that key — each player
+back to their skill before their first step from there — and replays it to its end: ten writes
+before it runs, one replay. `ratings_rebuild` replays a pool from its start (`manage.py
+rebuild_ratings`), which every replay must equal (tests/tournament/test_ratings.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from functools import partial
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet, Value
+from django.db.models.functions import Least
 
 from scoring.ratings import NEW, Skill, rate, shown
-from tournament.models import Event, Rating, RatingStep, Seat, Series, SeriesEvent
+from tournament.models import Event, Rating, RatingDue, RatingStep, Seat, Series, SeriesEvent
 from tournament.services.locks import pool_lock
 
 KEY_START = ""  # before every game
@@ -185,18 +189,63 @@ def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
     return len(games)
 
 
-def ratings_follow(event: Event, players: Iterable[int] | None) -> None:
+def _mark(pool: int | None, key: str) -> None:
+    """The pool due from `key`, or from its earlier key already marked: one row a pool however
+    many writes come. Two statements and no lock but the row's, held to the write's commit."""
+    row = RatingDue(series_id=pool, from_key=key)
+    RatingDue.objects.bulk_create([row], ignore_conflicts=True)  # INSERT … ON CONFLICT DO NOTHING
+    RatingDue.objects.filter(series_id=pool).update(
+        from_key=Least("from_key", Value(key)), marks=F("marks") + 1
+    )
+
+
+def _enqueue(pool: int | None) -> None:
+    from tournament.tasks import ratings_catch_up_task  # tasks.py imports this module
+
+    ratings_catch_up_task.enqueue(pool)
+
+
+def ratings_mark(event: Event, players: Iterable[int] | None) -> None:
     """After a write that changed the event's results (inside its transaction, from
-    `results_changed`): every pool of the event replayed from the first game that changed,
-    if one did. `players`: every player whose results the write may have moved (None: all)."""
+    `results_changed`): every pool of the event where a game changed marked due from the
+    first one, and its replay queued for when the write commits (a queue that ran the task
+    before the commit would find no row). `players`: every player whose results the write may
+    have moved (None: all)."""
     named = None if players is None else sorted(set(players))
     if named == []:
         return  # a hand entered at an open table: no finished game changed
-    for pool in pools_of(event):  # the site's first, then series by id: the locks' order
-        pool_lock(pool)  # taken again by _replay: the same transaction holds it already
+    for pool in pools_of(event):
         key = _first_change(pool, event, named)
         if key is not None:
-            _replay(pool, key)
+            _mark(pool, key)
+            transaction.on_commit(partial(_enqueue, pool))
+
+
+def ratings_catch_up(pool: int | None) -> int | None:
+    """The queue's task: the pool replayed from the key its due row holds; how many games were
+    rated, None when no row was due (another task's replay took it). The row goes only if no
+    write marked it meanwhile (`marks` unchanged): a write during the replay leaves it for its
+    own task. Holds the pool's lock, which no results write takes, so two replays of a pool
+    never interleave and writes never wait for one."""
+    with transaction.atomic():
+        pool_lock(pool)
+        due = RatingDue.objects.filter(series_id=pool).values_list("pk", "from_key", "marks")
+        found = due.first()
+        if found is None:
+            return None
+        pk, key, marks = found
+        games = _replay(pool, key)
+        RatingDue.objects.filter(pk=pk, marks=marks).delete()
+    return games
+
+
+def ratings_catch_up_all() -> int:
+    """Every due pool replayed now, as the queue's worker would (tests, and `rebuild_ratings`
+    callers that want no wait); how many pools were."""
+    pools = list(RatingDue.objects.values_list("series_id", flat=True))
+    for pool in pools:
+        ratings_catch_up(pool)
+    return len(pools)
 
 
 def ratings_forget_event(event: Event) -> None:
@@ -209,5 +258,9 @@ def ratings_forget_event(event: Event) -> None:
 @transaction.atomic
 def ratings_rebuild(series: Series | None = None) -> int:
     """A pool (the site's, or a series') replayed from its first game; how many games were
-    rated. What every incremental update must equal."""
-    return _replay(series.pk if series else None, KEY_START)
+    rated. What every incremental update must equal. Its due row goes first, before the
+    games are read: a write committed after that marks the pool again."""
+    pool = series.pk if series else None
+    pool_lock(pool)
+    RatingDue.objects.filter(series_id=pool).delete()
+    return _replay(pool, KEY_START)

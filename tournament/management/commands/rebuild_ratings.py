@@ -7,8 +7,8 @@ from tournament.services.ratings import ratings_rebuild
 class Command(BaseCommand):
     help = (
         "Recompute ratings from the games, in the order they were played: the site's pool and "
-        "every series' (or only the series named). The writes keep them; this is for after an "
-        "upgrade, or when they are doubted."
+        "every series' (or only the series named), clearing the replays they had due. The writes "
+        "and the task queue keep them; this is for after an upgrade, or when they are doubted."
     )
 
     def add_arguments(self, parser):
