@@ -1,14 +1,15 @@
 """Reads for ratings (issue 34, CONTRACT §4): a pool's leaderboard, a player's rating and its
-history. Each is one query (the leaderboard's page: its rows, and their count)."""
+history. Each is one query (the leaderboard's page: its rows, and their count). Whether a pool
+waits for its replay (issue 46: services/ratings.py) rides on the board's rows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Exists, QuerySet
 
 from scoring.ratings import shown
-from tournament.models import Rating, RatingStep, Series
+from tournament.models import Rating, RatingDue, RatingStep, Series
 
 MIN_GAMES_DEFAULT = 5  # on the leaderboard: one lucky night is not a rating yet
 MIN_GAMES_CHOICES = (0, 1, 5, 10, 20, 50)
@@ -44,6 +45,18 @@ def rating_board(pool: Pool, min_games: int = 0) -> QuerySet[Rating]:
         .order_by("-rating", "player__name", "player_id")
         .values_list(*BOARD_FIELDS)
     )
+
+
+def board_and_due(pool: Pool, min_games: int = 0) -> QuerySet[Rating]:
+    """The board's rows, each ending with whether the pool waits for a replay (a results write
+    marked it, its task has not run): the page says so from the rows it reads anyway."""
+    due = RatingDue.objects.filter(series_id=pool.series_id)
+    return rating_board(pool, min_games).annotate(due=Exists(due))
+
+
+def ratings_due(pool: Pool) -> bool:
+    """Whether the pool waits for a replay; one query (for a board with no row to carry it)."""
+    return RatingDue.objects.filter(series_id=pool.series_id).exists()
 
 
 @dataclass(frozen=True)

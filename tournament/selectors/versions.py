@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 
-from tournament.models import Entry, Event, RatingStep, Seat
+from tournament.models import Entry, Event, RatingDue, RatingStep, Seat
 from tournament.selectors.cache import event_stamp
 
 
@@ -84,12 +84,14 @@ def game_version(game_id: int, slug: str) -> GameVersion | None:
 @dataclass(frozen=True)
 class PlayerEvents:
     """What a player's page is keyed by: their name (a rename moves no event on), each event
-    they entered by id — (stamp, name, slug) — and their site rating's newest step (a
-    correction in an earlier event replays ratings in later ones: issue 34)."""
+    they entered by id — (stamp, name, slug) — their site rating's newest step (a
+    correction in an earlier event replays ratings in later ones: issue 34), and whether the
+    site's ratings wait for a replay (issue 46: the page says so until it has run)."""
 
     name: str
     events: dict[int, tuple[str, str, str]]
     rating_step: int | None
+    ratings_due: bool = False
 
 
 def player_events(player_id: int) -> PlayerEvents | None:
@@ -102,7 +104,10 @@ def player_events(player_id: int) -> PlayerEvents | None:
     rows = list(
         Entry.objects.filter(player_id=player_id)
         .order_by("event_id")
-        .annotate(rating_step=Subquery(newest_step))
+        .annotate(
+            rating_step=Subquery(newest_step),
+            ratings_due=Exists(RatingDue.objects.filter(series__isnull=True)),
+        )
         .values_list(
             "player__name",
             "event_id",
@@ -111,12 +116,13 @@ def player_events(player_id: int) -> PlayerEvents | None:
             "event__name",
             "event__slug",
             "rating_step",
+            "ratings_due",
         )
     )
     if not rows:
         return None
     events = {
         pk: (event_stamp((pk, created, number)), name, slug)
-        for _n, pk, created, number, name, slug, _step in rows
+        for _n, pk, created, number, name, slug, _step, _due in rows
     }
-    return PlayerEvents(rows[0][0], events, rows[0][-1])
+    return PlayerEvents(rows[0][0], events, rows[0][-2], rows[0][-1])

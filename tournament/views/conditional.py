@@ -110,7 +110,7 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
         if entered is None:
             return view(request, player_id, None)
         # Their rating too: a correction in an earlier event replays it in later ones.
-        stamps = [entered.name, *entered.events.items(), entered.rating_step]
+        stamps = [entered.name, *entered.events.items(), entered.rating_step, entered.ratings_due]
         return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
 
     return read_events

@@ -79,11 +79,12 @@ def player_detail(
         _stamp, name, slug = events[section["event_id"]]
         placing = placings.get(section["event_id"])
         sections.append({**section, "name": name, "slug": slug, "placing": placing})
-    context = {"page": page, "sections": sections, "rating": _rating_section(player_id)}
+    rating = _rating_section(player_id, entered.ratings_due)
+    context = {"page": page, "sections": sections, "rating": rating}
     return render(request, "tournament/player_page.html", context)
 
 
-def _rating_section(player_id: int) -> dict[str, Any] | None:
+def _rating_section(player_id: int, due: bool) -> dict[str, Any] | None:
     """The player's site rating, its scale and its history after each game as a chart (one
     query: their steps). Read per request: a correction in an earlier event replays ratings
     in later ones (the page's tag holds the player's newest step, views/conditional.py)."""
@@ -96,7 +97,8 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
         [[point.rating] for point in history],
         [str(k) for k in range(1, len(history) + 1)],
     )
-    return {"now": history[-1].rating, "games": len(history), "chart": chart, "scale": scale_text()}
+    now = history[-1].rating
+    return {"now": now, "games": len(history), "chart": chart, "scale": scale_text(), "due": due}
 
 
 def _player_body(player: Player, own: OwnGames) -> dict[str, Any]:

@@ -18,8 +18,9 @@ from tournament.selectors.ratings import (
     MIN_GAMES_CHOICES,
     MIN_GAMES_DEFAULT,
     Pool,
+    board_and_due,
     pool_of,
-    rating_board,
+    ratings_due,
 )
 from tournament.views.public.downloads import download
 from tournament.views.query import known_query
@@ -54,10 +55,12 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
     """The leaderboard, 100 a page: rank, player, rating, games (μ and σ beside)."""
     pool = _pool(request)
     least = _least(request)
-    paginator = Paginator(rating_board(pool, least), PER_PAGE)
+    paginator = Paginator(board_and_due(pool, least), PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
     offset = (page.number - 1) * PER_PAGE
-    rows = ranked(page.object_list, pool, least, offset)  # the files' and the API's records
+    listed = list(page.object_list)  # each row ends with whether the pool waits for a replay
+    due = listed[0][-1] if listed else ratings_due(pool)
+    rows = ranked([row[:-1] for row in listed], pool, least, offset)  # the files' and the API's
     return render(
         request,
         "tournament/ratings.html",
@@ -66,6 +69,7 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
             "page": page,
             "rows": rows,
             "least": least,
+            "due": due,
             "choices": sorted({*MIN_GAMES_CHOICES, least}),
             "scale": scale_text(),
             "series_list": series_choices(),
