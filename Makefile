@@ -37,11 +37,18 @@ chromium:
 	@test -x /usr/bin/chromium || apt-get install -y -q chromium >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
 
+# The task queue's worker (issue 46: the ratings' replays, off the results writes) runs beside
+# the server and stops with it: the shell's EXIT trap ends it, and Ctrl-C or a TERM exits the
+# shell. Without --no-reload, DEBUG's autoreloader would leave a child behind.
+WORKER = $(PY) manage.py db_worker --no-reload & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM;
+
 demo: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	DEBUG=1 $(PY) manage.py collectstatic --no-input -v0
 	DEBUG=1 $(PY) manage.py load_demo
-	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	export DEBUG=1; $(WORKER) \
+	  $(PY) manage.py runserver 127.0.0.1:8000
 
 # Production on this machine (README "Production"): the database migrated, the static files
 # collected into STATIC_ROOT with their manifest, then gunicorn with production settings (DEBUG
@@ -60,8 +67,9 @@ serve: $(STAMP)
 	export SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" && \
 	  $(PY) manage.py migrate --no-input && \
 	  $(PY) manage.py collectstatic --no-input -v0 && \
-	  exec $(VENV)/bin/gunicorn tournament.wsgi -c gunicorn.conf.py -b $(BIND) -w $(WORKERS) \
-	    --threads $(THREADS) --access-logfile -
+	  { $(WORKER) \
+	    $(VENV)/bin/gunicorn tournament.wsgi -c gunicorn.conf.py -b $(BIND) -w $(WORKERS) \
+	      --threads $(THREADS) --access-logfile -; }
 
 # Figures for docs/performance.md: a 1,024-player event on PostgreSQL and SQLite, the engine.
 BENCH_STAMP := $(VENV)/.bench
