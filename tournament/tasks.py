@@ -4,13 +4,28 @@ by `manage.py db_worker` (`make demo`, `make serve`)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.db import DatabaseError
+from django.utils import timezone
 from django_tasks import task
 
 from tournament.services.ratings import ratings_catch_up
+
+RETRY_AFTER = timedelta(seconds=10)
 
 
 @task()
 def ratings_catch_up_task(series_id: int | None) -> int | None:
     """A rating pool (the site's: None; or a series') replayed from the game its due row names,
-    after a results write marked it (issue 46); how many games, None if nothing was due."""
-    return ratings_catch_up(series_id)
+    after a results write marked it (issue 46); how many games, None if nothing was due.
+    Should the database refuse (SQLite's one writer busy past its timeout, a connection lost),
+    the row stays and the task is queued again, so a quiet site does not wait for its next
+    write to catch up."""
+    try:
+        return ratings_catch_up(series_id)
+    except DatabaseError:
+        if ratings_catch_up_task.get_backend().supports_defer:
+            later = ratings_catch_up_task.using(run_after=timezone.now() + RETRY_AFTER)
+            later.enqueue(series_id)
+        raise

@@ -222,3 +222,26 @@ def test_a_write_does_not_wait_for_a_replay_in_progress(monkeypatch):
     assert took < hold / 2
     # The write came during the replay: the row stays, for the write's own task.
     assert RatingDue.objects.get(series=None).marks == 2
+
+
+@pytest.mark.django_db
+def test_a_replay_the_database_refused_is_queued_again(monkeypatch):
+    from django.db import OperationalError
+
+    from tournament import tasks
+
+    ev = event("a", "2026-11-01")
+    record(ev, 3)
+
+    def refused(pool: int | None) -> None:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(tasks, "ratings_catch_up", refused)
+    with override_settings(
+        TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    ):
+        with pytest.raises(OperationalError):
+            tasks.ratings_catch_up_task.call(None)
+        queued = tasks.ratings_catch_up_task.get_backend().results
+    assert len(queued) == 1 and queued[0].args == [None] and queued[0].task.run_after
+    assert RatingDue.objects.filter(series=None).exists()  # kept for the task queued again

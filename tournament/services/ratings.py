@@ -8,9 +8,9 @@ Every write that changes results goes through `changes.results_changed`, which c
 `ratings_mark`: the event's finished games of the players it names are compared with the
 steps kept for them, and each pool where they differ is marked due from the first game that
 differs (a `RatingDue` row, the earliest key of every write since the last replay), and a task
-is queued for when the write commits. The write takes no pool lock and replays nothing. The
-task (tournament/tasks.py → `ratings_catch_up`) rewinds the pool from that key — each player
-back to their skill before their first step from there — and replays it to its end: ten writes
+is queued (`_queue`). The write takes no pool lock and replays nothing. The task
+(tournament/tasks.py → `ratings_catch_up`) rewinds the pool from that key — each player back
+to their skill before their first step from there — and replays it to its end: ten writes
 before it runs, one replay. `ratings_rebuild` replays a pool from its start (`manage.py
 rebuild_ratings`), which every replay must equal (tests/tournament/test_ratings.py).
 """
@@ -64,7 +64,11 @@ SEAT_FIELDS = (
 
 
 def _finished_seats() -> QuerySet[Seat]:
-    return Seat.objects.filter(game__finished=True, rank__isnull=False)
+    """Seats of finished games, each game's by position (the order `rate` is given them). Not
+    Seat's default order, whose joins (event, round) cost more to plan than the read."""
+    return Seat.objects.filter(game__finished=True, rank__isnull=False).order_by(
+        "game_id", "position"
+    )
 
 
 RatedGame = tuple[str, int, int, list[tuple[int, int]]]  # key, event, game, (player, place)…
@@ -102,7 +106,7 @@ def _first_change(pool: int | None, event: Event, players: list[int] | None) -> 
     """The first game, in the order of play, at which the event's finished games of `players`
     (None: everyone's) and the steps kept for them differ; None when they agree. Two
     queries."""
-    seats = _finished_seats().filter(round__event=event)
+    seats = _finished_seats().filter(round__event=event).order_by()  # compared as sets
     steps = RatingStep.objects.filter(series_id=pool, event=event)
     if players is not None:
         seats = seats.filter(player_id__in=players)
@@ -199,17 +203,25 @@ def _mark(pool: int | None, key: str) -> None:
     )
 
 
-def _enqueue(pool: int | None) -> None:
+def _queue(pool: int | None) -> None:
+    """The pool's replay queued. A queue kept in this database (django-tasks-db, the default)
+    takes the task in the write's own transaction: one commit for both, and no task lost
+    between them. Any other (tests' immediate one, a queue elsewhere) once the write commits:
+    before, its task would find no row."""
+    from django_tasks_db import DatabaseBackend
+
     from tournament.tasks import ratings_catch_up_task  # tasks.py imports this module
 
-    ratings_catch_up_task.enqueue(pool)
+    if isinstance(ratings_catch_up_task.get_backend(), DatabaseBackend):
+        ratings_catch_up_task.enqueue(pool)
+    else:
+        transaction.on_commit(partial(ratings_catch_up_task.enqueue, pool))
 
 
 def ratings_mark(event: Event, players: Iterable[int] | None) -> None:
     """After a write that changed the event's results (inside its transaction, from
     `results_changed`): every pool of the event where a game changed marked due from the
-    first one, and its replay queued for when the write commits (a queue that ran the task
-    before the commit would find no row). `players`: every player whose results the write may
+    first one, and its replay queued. `players`: every player whose results the write may
     have moved (None: all)."""
     named = None if players is None else sorted(set(players))
     if named == []:
@@ -218,7 +230,7 @@ def ratings_mark(event: Event, players: Iterable[int] | None) -> None:
         key = _first_change(pool, event, named)
         if key is not None:
             _mark(pool, key)
-            transaction.on_commit(partial(_enqueue, pool))
+            _queue(pool)
 
 
 def ratings_catch_up(pool: int | None) -> int | None:
