@@ -1,5 +1,5 @@
 """Ratings off the write path (issue 46): a results write marks its pools due (`RatingDue`) and
-queues a task for its commit; the task replays each pool from the earliest game marked. Until it
+queues a task; the task replays each pool from the earliest game marked. Until it
 runs the ratings stand still; after it they equal a rebuild."""
 
 from __future__ import annotations
