@@ -146,3 +146,20 @@ def test_the_api_s_answers_about_one_event_are_tagged_by_its_version(client):
     for address, tag in tags.items():
         answer = client.get(address, HTTP_IF_NONE_MATCH=tag)
         assert answer.status_code == 200 and answer["ETag"] != tag, address
+
+
+def test_the_api_s_tag_is_everyones_and_an_error_asked_again_stays_an_error(client):
+    """Found by the page diff of issue 45: the API's tag read the user (every answer then
+    varied by cookie: a shared cache kept one per reader), and a 404 or 400 carried the tag,
+    so asked again with it the error became an empty 304."""
+    event = event_import(league_data(8, 2))
+    standings = client.get(f"/api/v1/events/{event.slug}/standings")
+    assert "cookie" not in standings.get("Vary", "").lower()
+    for wrong in (
+        f"/api/v1/events/{event.slug}/games/999999",
+        f"/api/v1/events/{event.slug}/standings?stage=nowhere",
+    ):
+        error = client.get(wrong)
+        assert error.status_code in (400, 404), wrong
+        again = client.get(wrong, HTTP_IF_NONE_MATCH=error.get("ETag", '"none"'))
+        assert again.status_code == error.status_code and again.json()["field"], wrong

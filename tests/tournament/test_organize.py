@@ -474,3 +474,16 @@ def test_a_league_offers_no_tie_to_settle_while_its_tables_are_open():
     assert 'name="place_0"' not in manage and "share a place" not in manage
     finish_round(event, 1)
     assert 'name="place_0"' in text(client.get(url("event-manage", event.slug)))
+
+
+@pytest.mark.django_db
+def test_a_signed_in_user_sent_back_to_the_log_in_page_lands_on_the_site_not_a_500():
+    # Found by the page diff of issue 45 (in both trees): Django's LoginView raises a ValueError
+    # ("Redirection loop") for a signed-in user at /accounts/login/?next=/accounts/login/.
+    client = logged_in(make_user("organizer"))
+    for target in ("/accounts/login/", "/accounts/login/?next=/accounts/login/"):
+        page = client.get("/accounts/login/", {"next": target})
+        assert page.status_code == 302
+        assert not page["Location"].startswith("/accounts/login/"), target
+    # Any other `next` is still followed.
+    assert client.get("/accounts/login/", {"next": "/events/"})["Location"] == "/events/"

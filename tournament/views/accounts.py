@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -37,6 +38,12 @@ class LoginView(auth_views.LoginView):
             response["Retry-After"] = str(stop.seconds)
             return response
         return super().post(request, *args, **kwargs)
+
+    def get_redirect_url(self) -> str:
+        """`next`, unless it is this page itself: a signed-in user sent back here would loop
+        (Django refuses that with a ValueError — a 500 for `?next=/accounts/login/`)."""
+        url = super().get_redirect_url()
+        return "" if url and urlsplit(url).path == self.request.path else url
 
     def form_invalid(self, form: Any) -> HttpResponse:
         login_failed(form.data.get("username", ""), client_address(self.request))

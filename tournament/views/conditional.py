@@ -117,11 +117,29 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
 
 def _api_event_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
+    """The API's tag: the same answer for everyone, so no user in it — reading the user would
+    open the session and make every answer vary by cookie (a shared cache kept one per
+    reader; found by the page diff of issue 45)."""
     stamp = event_stamp_by_slug(slug)
-    return _tag(request, request.path, [stamp]) if stamp is not None else None
+    if stamp is None:
+        return None
+    parts = [RELEASE, request.path, get_language(), request.GET.urlencode(), stamp]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
-# For an API answer about one event, through django-ninja's `decorate_view` (the operation's
-# view, which returns an HttpResponse): the tag from the event's stamp (one query) before the
-# answer is made, 304 when the reader holds it; an unknown event, no tag (the answer's 404).
-api_by_event_version = condition(etag_func=_api_event_tag)
+def api_by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For an API answer about one event, through django-ninja's `decorate_view` (the
+    operation's view, which returns an HttpResponse): the tag from the event's stamp (one
+    query) before the answer is made, 304 when the reader holds it; an unknown event, no tag
+    (the answer's 404). Only an answer (200) carries the tag: a 404 or 400 tagged would be
+    answered 304 when asked again, its error gone."""
+    tagged = condition(etag_func=_api_event_tag)(view)
+
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = tagged(request, *args, **kwargs)
+        if response.status_code not in (200, 304) and response.has_header("ETag"):
+            del response["ETag"]
+        return response
+
+    return answer
