@@ -92,9 +92,11 @@ def results_changed(
     any other change."""
     players = None if players is None else list(players)
     entries_recount(event.pk, players)
-    ratings_mark(event, players)
     event_touch(event.pk, structure=players is None)
-    return _logged(event, user, action, summary, before, after, at)
+    logged = _logged(event, user, action, summary, before, after, at)
+    # Last: the pool's due row, which other events' writes update too, is held only to the commit.
+    ratings_mark(event, players)
+    return logged
 
 
 @transaction.atomic
