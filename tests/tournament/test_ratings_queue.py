@@ -245,3 +245,21 @@ def test_a_replay_the_database_refused_is_queued_again(monkeypatch):
         queued = tasks.ratings_catch_up_task.get_backend().results
     assert len(queued) == 1 and queued[0].args == [None] and queued[0].task.run_after
     assert RatingDue.objects.filter(series=None).exists()  # kept for the task queued again
+
+
+@pytest.mark.django_db
+def test_a_new_site_waiting_for_its_first_ratings_says_so_and_nothing_false():
+    # The walk of the day (issue 46): before the first replay a player with eleven games had
+    # no rating section and no line, and the board said "Nobody has played 5 games yet".
+    imported = event_import({**league_data(8, 2), "slug": "first-night", "date": "2026-11-01"})
+    assert RatingDue.objects.filter(series=None).exists() and not RatingStep.objects.exists()
+    player = imported.entries.get(player__name="Player 0000").player_id
+    line = "Ratings are being brought up to date."
+    board = Client().get("/ratings/").content.decode()
+    assert line in board and "Nobody has played" not in board
+    page = Client().get(f"/players/{player}/").content.decode()
+    assert line in page and "Rated games" not in page
+    ratings_catch_up_all()
+    page = Client().get(f"/players/{player}/").content.decode()
+    assert line not in page and "Rated games" in page
+    assert "Nobody has played" not in Client().get("/ratings/?min=0").content.decode()

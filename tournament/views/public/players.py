@@ -90,7 +90,9 @@ def _rating_section(player_id: int, due: bool) -> dict[str, Any] | None:
     in later ones (the page's tag holds the player's newest step, views/conditional.py)."""
     history = rating_history(player_id)
     if not history:
-        return None
+        # Before their first game is rated: only the line saying it is coming (a player with
+        # games and no section at all read as unrated; the page walk of issue 46).
+        return {"games": 0, "due": True} if due else None
     chart = score_chart(
         [_("Rating")],
         NEW.rating,
