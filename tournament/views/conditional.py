@@ -48,8 +48,11 @@ except PackageNotFoundError:  # running from a checkout that was never installed
     RELEASE = settings.RELEASE
 
 
-def _tag(request: HttpRequest, kind: str, stamps: Iterable[Any]) -> str:
-    user = request.user.pk if request.user.is_authenticated else ""
+def _tag(request: HttpRequest, kind: str, stamps: Iterable[Any], *, per_user: bool = True) -> str:
+    """The page's tag: the release, what it is, the language, the query and the stamps — and
+    who reads it where the page differs by reader (`per_user`; reading the user opens the
+    session, so the answer varies by cookie)."""
+    user = (request.user.pk if request.user.is_authenticated else "") if per_user else ""
     parts = [RELEASE, kind, get_language(), request.GET.urlencode(), user, *stamps]
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
@@ -121,10 +124,7 @@ def _api_event_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
     open the session and make every answer vary by cookie (a shared cache kept one per
     reader; found by the page diff of issue 45)."""
     stamp = event_stamp_by_slug(slug)
-    if stamp is None:
-        return None
-    parts = [RELEASE, request.path, get_language(), request.GET.urlencode(), stamp]
-    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+    return _tag(request, request.path, [stamp], per_user=False) if stamp is not None else None
 
 
 def api_by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
