@@ -102,18 +102,25 @@ def _in_pool(pool: int | None) -> Q:
     return Q() if pool is None else Q(round__event__series_members__series_id=pool)
 
 
-def _first_change(pool: int | None, event: Event, players: list[int] | None) -> str | None:
-    """The first game, in the order of play, at which the event's finished games of `players`
-    (None: everyone's) and the steps kept for them differ; None when they agree. Two
-    queries."""
+def _finished_now(event: Event, players: list[int] | None) -> set[tuple[str, int, int, int]]:
+    """The event's finished games of `players` (None: everyone's) as the steps would keep them
+    (key, game, player, place): the same in every pool, so read once a write. One query."""
     seats = _finished_seats().filter(round__event=event).order_by()  # compared as sets
-    steps = RatingStep.objects.filter(series_id=pool, event=event)
     if players is not None:
         seats = seats.filter(player_id__in=players)
-        steps = steps.filter(player_id__in=players)
-    now = {
+    return {
         (order_key(d, e, n, t), g, p, r) for d, e, n, t, g, p, r in seats.values_list(*SEAT_FIELDS)
     }
+
+
+def _first_change(
+    pool: int | None, event: Event, players: list[int] | None, now: set[tuple[str, int, int, int]]
+) -> str | None:
+    """The first game, in the order of play, at which `now` (`_finished_now`) and the steps
+    the pool keeps for them differ; None when they agree. One query."""
+    steps = RatingStep.objects.filter(series_id=pool, event=event)
+    if players is not None:
+        steps = steps.filter(player_id__in=players)
     kept = set(steps.values_list("key", "game_id", "player_id", "place"))
     differ = now ^ kept
     return min(k for k, *_rest in differ) if differ else None
@@ -226,8 +233,9 @@ def ratings_mark(event: Event, players: Iterable[int] | None) -> None:
     named = None if players is None else sorted(set(players))
     if named == []:
         return  # a hand entered at an open table: no finished game changed
+    now = _finished_now(event, named)
     for pool in pools_of(event):
-        key = _first_change(pool, event, named)
+        key = _first_change(pool, event, named, now)
         if key is not None:
             _mark(pool, key)
             _queue(pool)
