@@ -32,6 +32,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+# The default database name; --database-name or BENCH_DB picks another, so two benches (or a
+# bench and `make load`) can run side by side on one PostgreSQL.
 PG_BENCH_DB = "jansou_bench"
 
 
@@ -58,10 +60,12 @@ def verdict(ok: bool) -> str:
 # --- one database ------------------------------------------------------------------------------
 
 
-def fresh_database(kind: str, workdir: Path, name: str = PG_BENCH_DB) -> str:
+def fresh_database(kind: str, workdir: Path, name: str | None = None) -> str:
     """An empty database (PostgreSQL: `name`, dropped and made again), as a DATABASE_URL."""
+    # Read at call time: main() puts --database-name in BENCH_DB for itself and its children.
+    name = name or os.environ.get("BENCH_DB", PG_BENCH_DB)
     if kind == "sqlite":
-        path = workdir / "bench.sqlite3"
+        path = workdir / f"{name}.sqlite3"
         path.unlink(missing_ok=True)
         return f"sqlite:///{path}"
     import psycopg
@@ -566,7 +570,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=1024)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--database-name",
+        default=os.environ.get("BENCH_DB", PG_BENCH_DB),
+        help="the PostgreSQL database (and SQLite file) to drop and fill (env BENCH_DB)",
+    )
     args = parser.parse_args(argv)
+    if not args.database_name.isidentifier():  # it goes into DROP DATABASE unquoted
+        parser.error(f"--database-name: not a plain identifier: {args.database_name!r}")
+    os.environ["BENCH_DB"] = args.database_name  # seen by fresh_database here and in children
     if args.engine:
         bench_engine(args.runs)
         bench_conditions(args.runs)
