@@ -139,7 +139,9 @@ def test_a_series_is_its_own_pool():
 
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["record", "correct", "remove"]),
+        # "move": a correction that takes the game to a later round (its place in the order
+        # of play changes, its players and places do not).
+        st.sampled_from(["record", "correct", "move", "remove"]),
         st.integers(0, 1),  # which event
         st.permutations([42000, 31000, 17500, 9500]),
         st.integers(0, 1000),  # which game / which players
@@ -172,13 +174,17 @@ def test_incremental_equals_recomputed(ops):
                     data={"round": rounds[which], "table": 1, "seats": seats, "scores": scores},
                 )
                 rounds[which] += 1
-            elif op == "correct":
+            elif op in ("correct", "move"):
                 game = games[pick % len(games)]
                 names = [s.player.name for s in game.seats.order_by("position")]
+                number = game.round.number
+                if op == "move":
+                    number, rounds[which] = rounds[which], rounds[which] + 1
+                    scores = [s.score for s in game.seats.order_by("position")]
                 game_correct(
                     game=game,
                     data={
-                        "round": game.round.number,
+                        "round": number,
                         "table": game.table,
                         "seats": names,
                         "scores": scores,

@@ -75,6 +75,7 @@ def results_changed(
     *,
     event: Event,
     players: Iterable[int] | None,
+    rated: Iterable[str] | None = None,
     user: Any,
     action: str,
     summary: str,
@@ -86,16 +87,18 @@ def results_changed(
     transaction and after the write (which holds the event's lock): the entries of `players`
     — every player whose figures the write may have moved: the game's players before it and
     after it — are recounted from their seats and marked, their rating pools marked due from
-    the first game that changed (replayed by a queued task: services/ratings.py), the
-    event's version moves on as a results-only change, and the change is logged.
-    `players=None` recounts every entry (an import): then readers rank from scratch, as after
-    any other change."""
+    the first game that changed (`rated`: where each game whose places moved stands in the
+    order of play, as `game_change` works out; None: found by comparing the event's games
+    with the steps kept — replayed by a queued task: services/ratings.py), the event's
+    version moves on as a results-only change, and the change is logged. `players=None`
+    recounts every entry (an import): then readers rank from scratch, as after any other
+    change."""
     players = None if players is None else list(players)
     entries_recount(event.pk, players)
     event_touch(event.pk, structure=players is None)
     logged = _logged(event, user, action, summary, before, after, at)
     # Last: the pool's due row, which other events' writes update too, is held only to the commit.
-    ratings_mark(event, players)
+    ratings_mark(event, players, None if rated is None else list(rated))
     return logged
 
 

@@ -34,6 +34,7 @@ from tournament.services.changes import change_record, results_changed
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.locks import event_lock, game_event_lock
+from tournament.services.ratings import order_key
 from tournament.services.stages import stage_require_open
 
 
@@ -52,7 +53,10 @@ class GameChange:
     # The same write sent again (a double tap, a retry) found done: the service writes nothing.
     replay: bool = False
     # What the change has said so far, kept by its own methods:
-    _counted: set[int] = field(default_factory=set, init=False)  # players whose seats count
+    # The finished games' seats as they count — (player, place) each — and where each game
+    # stands in the order of play, as locked: a results change compares them after writing.
+    _places: dict[int, frozenset[tuple[int, int | None]]] = field(default_factory=dict, init=False)
+    _keys: dict[int, str] = field(default_factory=dict, init=False)
     _versions: dict[int, int] = field(default_factory=dict, init=False)  # each game's version
     _rounds: set[int] = field(default_factory=set, init=False)  # the games' rounds as locked
     _open: set[int] = field(default_factory=set, init=False)  # rounds checked open already
@@ -68,8 +72,9 @@ class GameChange:
         change = cls(event=games[0].round.event, games=games, user=user, at=at, results=results)
         change._versions = {game.pk: game.version for game in games}
         change._rounds = {game.round.number for game in games}
-        if results:  # who counts before anything is written
-            change._counted = change._counted_now(games)
+        if results:  # who counts, and where, before anything is written
+            change._places = change._places_now(games)
+            change._keys = {game.pk: change._key(game) for game in games}
         return change
 
     @property
@@ -129,10 +134,14 @@ class GameChange:
             if game.pk not in self._new and game.version != self._versions[game.pk] + 1:
                 raise RuntimeError(f"game {game.pk}: logged without its version moved once")
         self.require_open(*(game.round.number for game in live))
-        now = self._counted_now(live)
+        now = self._places_now(live)
+        keys = {game.pk: self._key(game) for game in live}
         entry = results_changed(
             event=self.event,
-            players=sorted(self._counted | now),
+            players=sorted(
+                {p for places in (*self._places.values(), *now.values()) for p, _ in places}
+            ),
+            rated=self._rated(now, keys),
             user=self.user,
             at=self.at,
             action=action,
@@ -140,7 +149,7 @@ class GameChange:
             before=before,
             after=after,
         )
-        self._counted = now
+        self._places, self._keys = now, keys
         self._said_for(live)
         return entry
 
@@ -170,15 +179,34 @@ class GameChange:
         where = f"round {self.game.round.number} table {self.game.table}"
         return f"{where}: {detail}" if detail else where
 
-    def _counted_now(self, games: list[Game]) -> set[int]:
-        """The players whose seats in `games` count (the finished ones): from the seats just
-        written, else read — one query at most."""
+    def _places_now(self, games: list[Game]) -> dict[int, frozenset[tuple[int, int | None]]]:
+        """The seats of `games` that count (the finished games'), as (player, place) by game:
+        from the seats just written, else read — one query at most."""
         finished = [game for game in games if game.finished]
-        now = {s.player_id for g in finished for s in self._seated.get(g.pk, [])}
+        now: dict[int, set[tuple[int, int | None]]] = {game.pk: set() for game in finished}
+        for game in finished:
+            now[game.pk].update((s.player_id, s.rank) for s in self._seated.get(game.pk, []))
         unread = [game.pk for game in finished if game.pk not in self._seated]
         if unread:
-            now |= set(Seat.objects.filter(game__in=unread).values_list("player_id", flat=True))
-        return now
+            seats = Seat.objects.filter(game__in=unread)
+            for game_id, player_id, rank in seats.values_list("game_id", "player_id", "rank"):
+                now[game_id].add((player_id, rank))
+        return {pk: frozenset(places) for pk, places in now.items()}
+
+    def _key(self, game: Game) -> str:
+        return order_key(self.event.held_on, self.event.pk, game.round.number, game.table)
+
+    def _rated(
+        self, now: dict[int, frozenset[tuple[int, int | None]]], keys: dict[int, str]
+    ) -> list[str]:
+        """Where, in the order of play, the games whose rated result this change moved stand,
+        before and after it: a game finished or unfinished, its places or players changed, or
+        moved to another round or table (services/ratings.py replays from the first)."""
+        moved = []
+        for pk in self._places.keys() | now.keys():
+            if self._places.get(pk) != now.get(pk) or self._keys.get(pk) != keys.get(pk):
+                moved += [k for k in (self._keys.get(pk), keys.get(pk)) if k is not None]
+        return moved
 
     def _said_for(self, live: list[Game]) -> None:
         self._versions = {game.pk: game.version for game in live}

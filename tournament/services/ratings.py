@@ -5,10 +5,12 @@ finished game is one step of its players' skills (scoring/ratings.py), in the or
 events by day (`Event.held_on`), then event, round and table — `order_key`.
 
 Every write that changes results goes through `changes.results_changed`, which calls
-`ratings_mark`: the event's finished games of the players it names are compared with the
-steps kept for them, and each pool where they differ is marked due from the first game that
-differs (a `RatingDue` row, the earliest key of every write since the last replay), and a task
-is queued (`_queue`). The write takes no pool lock and replays nothing. The task
+`ratings_mark`: a game's write names where the games whose places it moved stand in the order
+of play (services/game_change.py works it out from the rows it locked and wrote); an import's
+finished games are compared with the steps kept for them. Each pool of the event is marked due
+from the first game that changed (a `RatingDue` row, the earliest key of every write since
+the last replay), and a task is queued (`_queue`). The write takes no pool lock and replays
+nothing. The task
 (tournament/tasks.py → `ratings_catch_up`) rewinds the pool from that key — each player back
 to their skill before their first step from there — and replays it to its end: ten writes
 before it runs, one replay. `ratings_rebuild` replays a pool from its start (`manage.py
@@ -202,12 +204,14 @@ def _replay(pool: int | None, key: str, *, leave_out: int | None = None) -> int:
 
 def _mark(pool: int | None, key: str) -> None:
     """The pool due from `key`, or from its earlier key already marked: one row a pool however
-    many writes come. Two statements and no lock but the row's, held to the write's commit."""
-    row = RatingDue(series_id=pool, from_key=key)
-    RatingDue.objects.bulk_create([row], ignore_conflicts=True)  # INSERT … ON CONFLICT DO NOTHING
-    RatingDue.objects.filter(series_id=pool).update(
-        from_key=Least("from_key", Value(key)), marks=F("marks") + 1
-    )
+    many writes come. One statement when the row is there (most writes: its task has not run
+    yet), a second to add it; no lock but the row's, held to the write's commit."""
+    due = RatingDue.objects.filter(series_id=pool)
+    moved = {"from_key": Least("from_key", Value(key)), "marks": F("marks") + 1}
+    if not due.update(**moved):  # a write racing this one may add the row first: then as above
+        row = RatingDue(series_id=pool, from_key=key, marks=0)
+        RatingDue.objects.bulk_create([row], ignore_conflicts=True)  # ON CONFLICT DO NOTHING
+        due.update(**moved)
 
 
 def _queue(pool: int | None) -> None:
@@ -225,11 +229,22 @@ def _queue(pool: int | None) -> None:
         transaction.on_commit(partial(ratings_catch_up_task.enqueue, pool))
 
 
-def ratings_mark(event: Event, players: Iterable[int] | None) -> None:
+def ratings_mark(
+    event: Event, players: Iterable[int] | None, rated: list[str] | None = None
+) -> None:
     """After a write that changed the event's results (inside its transaction, from
     `results_changed`): every pool of the event where a game changed marked due from the
-    first one, and its replay queued. `players`: every player whose results the write may
-    have moved (None: all)."""
+    first one, and its replay queued. `rated`: where the games whose places the write moved
+    stand (`order_key`), as the write worked out — nothing read but the event's pools; None:
+    found by comparing the event's finished games of `players` (every player whose results
+    the write may have moved; None: all) with the steps each pool keeps (an import)."""
+    if rated is not None:
+        if rated:
+            key = min(rated)
+            for pool in pools_of(event):
+                _mark(pool, key)
+                _queue(pool)
+        return
     named = None if players is None else sorted(set(players))
     if named == []:
         return  # a hand entered at an open table: no finished game changed
