@@ -148,6 +148,9 @@ class Hand(models.Model):
     deltas = models.JSONField(_("deltas"))
     scores = models.JSONField(_("scores after"))
     deposits = models.PositiveIntegerField(_("deposits after"))
+    # The id a table's phone gave this hand when it was recorded (CONTRACT §3): the same hand
+    # sent again — late, retried, from an offline outbox — finds it here and is written once.
+    entry_id = models.UUIDField(_("entry id"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -159,6 +162,13 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(number__gte=1), name="tournament_hand_number_positive"
+            ),
+            # At most one hand per phone entry and game, whoever wins a race of two copies;
+            # also the index the entry's look-up (services/hands.py) uses.
+            models.UniqueConstraint(
+                fields=["game", "entry_id"],
+                condition=Q(entry_id__isnull=False),
+                name="tournament_hand_one_per_entry",
             ),
         ]
 

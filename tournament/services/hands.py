@@ -1,13 +1,18 @@
 """Writes hand by hand at a table: play one more hand, take the last back, or replace the
 last with one typed meanwhile on another phone. A hand that leaves the game in play is one row
 (`_plays_on`); one that ends or reopens the game writes it over (games.game_replace). A tap
-whose answer was lost, sent again, finds its hand saved and writes nothing twice. Each is one
-`game_change` (services/game_change.py): locked, version checked, the change said."""
+whose answer was lost, sent again, finds its hand saved and writes nothing twice; a hand a
+table's phone sends with its own `entry_id` (`game_hand_enter`, CONTRACT §3) is written once
+however often and late it comes. Each is one `game_change` (services/game_change.py): locked,
+version checked, the change said."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypedDict, cast
+from uuid import UUID
+
+from django.db import IntegrityError
 
 from scoring.flow import GameFlow
 from tournament.models import Game, Hand
@@ -68,11 +73,34 @@ def _hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> 
     )
 
 
-def _hands_data(game: Game) -> HandGame:
-    """The game as an event file holds it, kept hand by hand (none yet if it was not)."""
-    data = game_to_data(game)
+# The phones' entry ids of a game's hands, by hand number.
+Entries = dict[int, UUID]
+
+
+def _hands_data(game: Game) -> tuple[HandGame, Entries]:
+    """The game as an event file holds it, kept hand by hand (none yet if it was not), and
+    its hands' entry ids — from one read of its hands."""
+    rows = list(game.hands.all()) if game.mode == "hands" else []
+    data = game_to_data(game, hands=rows)
     hands = data["hands"] if game.mode == "hands" else []
-    return HandGame(round=data["round"], table=data["table"], seats=data["seats"], hands=hands)
+    entries = {row.number: row.entry_id for row in rows if row.entry_id is not None}
+    game_data = HandGame(round=data["round"], table=data["table"], seats=data["seats"], hands=hands)
+    return game_data, entries
+
+
+def _replaced(
+    change: GameChange, ev: Evaluated, data: HandGame, entries: Entries, **log: Any
+) -> Game:
+    """`game_replace` for a hand that ends or reopens the game: it writes every hand anew, so
+    the entry ids of the hands it keeps (`entries`, by number) go back on their rows."""
+    game = game_replace(change, ev, data, **log)
+    kept = {n: e for n, e in entries.items() if n <= len(data["hands"])}
+    if kept and game.mode == "hands":
+        rows = list(game.hands.filter(number__in=kept))
+        for row in rows:
+            row.entry_id = kept[row.number]
+        Hand.objects.bulk_update(rows, ["entry_id"])
+    return game
 
 
 def _plays_on(locked: Game, ev: Evaluated) -> bool:
@@ -138,12 +166,61 @@ def game_hand_add(
         return _hand_add(change, hand, played if same else None)
 
 
-def _hand_add(change: GameChange, hand: Any, played: GameFlow | None) -> Game:
-    """`game_hand_add` inside its change; `played` holds the game's hands if given."""
+def game_hand_enter(
+    *,
+    game: Game,
+    hand: Any,
+    entry_id: UUID,
+    number: int,
+    at: AtTable | None = None,
+    user: Any = None,
+    played: GameFlow | None = None,
+) -> bool:
+    """A hand a table's phone recorded with its own `entry_id`, for hand `number` (CONTRACT
+    §3), perhaps long ago in an offline outbox: written at most once per entry and game.
+    Returns whether this call wrote it (False: the entry was saved before — a retry, a late
+    copy, a copy that lost a race — and nothing is written).
+
+    The form's version is not asked: a phone that queued three hands offline saw one version
+    for all three. What proves the form is not stale is its number: the next free one is
+    written; a number another entry filled, or one past the next (the table was taken back
+    meanwhile), is a ConflictError and nothing is written. `played`: as for game_hand_add."""
+    try:
+        with game_change(game, None, user=user, at=at) as change:
+            locked = change.game
+            data, entries = _hands_data(locked)
+            if entry_id in entries.values():
+                change.replay = True
+                return False
+            if locked.confirmation or number != len(data["hands"]) + 1:
+                raise ConflictError("game.conflict", "version")
+            same = played is not None and game.version == locked.version
+            _hand_add(
+                change, hand, played if same else None, entry_id=entry_id, read=(data, entries)
+            )
+            return True
+    except IntegrityError:
+        # Two copies of one entry in a race: the constraint lets one through, and the change
+        # (its own savepoint) of the other is rolled back whole. It is saved: say so.
+        if Hand.objects.filter(game=game, entry_id=entry_id).exists():
+            return False
+        raise
+
+
+def _hand_add(
+    change: GameChange,
+    hand: Any,
+    played: GameFlow | None,
+    *,
+    entry_id: UUID | None = None,
+    read: tuple[HandGame, Entries] | None = None,
+) -> Game:
+    """`game_hand_add` inside its change; `played` holds the game's hands if given;
+    `entry_id`, the phone's id for this hand; `read`, the game's hands if read already."""
     locked = change.game
     if locked.mode == "scores" and locked.finished:
         raise ServiceError("game.by_scores", "type")
-    data = _hands_data(locked)
+    data, entries = read if read is not None else _hands_data(locked)
     index = len(data["hands"])
     data["hands"].append(hand)
     continued = played if played is not None and len(played.records) == index else None
@@ -153,9 +230,12 @@ def _hand_add(change: GameChange, hand: Any, played: GameFlow | None) -> Game:
         added = _hand_logged(data, index + 1, ev.hands[index])
         if _plays_on(locked, ev):
             row = hand_row(locked, index + 1, ev.hands[index])
+            row.entry_id = entry_id
             return _one_row(change, row.save, action="game.hand", detail=detail, after=added)
-        return game_replace(
-            change, ev, data, action="game.hand", detail=detail, logged=(None, added)
+        if entry_id is not None:
+            entries = {**entries, index + 1: entry_id}
+        return _replaced(
+            change, ev, data, entries, action="game.hand", detail=detail, logged=(None, added)
         )
 
 
@@ -171,7 +251,7 @@ def game_hand_undo(
 def _hand_undo(change: GameChange) -> LoggedHand:
     """`game_hand_undo` inside its change."""
     locked = change.game
-    data = _hands_data(locked)
+    data, entries = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
     rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas")
@@ -186,7 +266,7 @@ def _hand_undo(change: GameChange) -> LoggedHand:
         _one_row(change, delete, action="game.undo", detail=detail, before=taken_back)
     else:
         logged = (taken_back, None)
-        game_replace(change, ev, data, action="game.undo", detail=detail, logged=logged)
+        _replaced(change, ev, data, entries, action="game.undo", detail=detail, logged=logged)
     return taken_back
 
 
@@ -203,11 +283,13 @@ def game_hand_replace(
     number: int,
     user: Any = None,
     at: AtTable | None = None,
+    entry_id: UUID | None = None,
 ) -> Game:
     """The conflict screen's "replace the last hand with mine": hand `number`, which another
     phone saved at `expected_version` while this one was typing, is taken back and `hand`
     played in its place — one change, refused if the table has moved on since the screen was
-    shown (a stale save is never written as a hand of its own)."""
+    shown (a stale save is never written as a hand of its own). `entry_id`: the id this
+    phone gave its hand, kept on it (a late copy of it is then answered as saved)."""
 
     def done(locked: Game) -> bool:  # this very replacement, sent twice
         return locked.version == expected_version + 2 and _last(locked) == (number, hand)
@@ -220,4 +302,4 @@ def game_hand_replace(
             raise ConflictError("game.conflict", "version")
         # Under the one lock: the undo moves the version on, the hand goes on from it.
         _hand_undo(change)
-        return _hand_add(change, hand, None)
+        return _hand_add(change, hand, None, entry_id=entry_id)

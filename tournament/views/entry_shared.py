@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.contrib import messages
 from django.http import HttpRequest, QueryDict
@@ -92,11 +93,13 @@ def hand_save(
     replace: bool,
     user: Any = None,
     at: AtTable | None = None,
+    entry_id: UUID | None = None,
 ) -> str:
     """A valid hand form saved: the next hand, played on the flow the page replayed (`sheet`);
     or, the conflict screen's "replace the last hand with mine", in place of the hand the
-    form was for. Returns what was recorded, as the page says it (recorded_text). Raises what
-    the services raise (a ConflictError when the game moved on)."""
+    form was for (`entry_id`: the id a table's phone gave its hand, kept on it). Returns what
+    was recorded, as the page says it (recorded_text). Raises what the services raise (a
+    ConflictError when the game moved on)."""
     saved = {
         "game": game,
         "hand": form.to_hand(),
@@ -105,7 +108,7 @@ def hand_save(
         "at": at,
     }
     if replace:
-        game_hand_replace(**saved, number=form.cleaned_data["number"] or 0)
+        game_hand_replace(**saved, number=form.cleaned_data["number"] or 0, entry_id=entry_id)
     else:
         # The hands replayed for the page: the engine goes on from them.
         game_hand_add(**saved, played=sheet.flow)

@@ -18,18 +18,19 @@ from tournament.i18n import error_text
 from tournament.selectors.games import game_sheet
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import game_correct
-from tournament.services.hands import game_hand_undo
+from tournament.services.hands import game_hand_enter, game_hand_undo
 from tournament.services.tables import game_confirm, game_dispute
 from tournament.views.entry_shared import (
     hand_conflict,
     hand_form_kwargs,
     hand_save,
     rebased,
+    recorded_text,
     say_recorded,
     scores_preview,
     taken_back_text,
 )
-from tournament.views.table.forms import DisputeForm, SeatForm
+from tournament.views.table.forms import DisputeForm, EntryForm, SeatForm
 from tournament.views.table.phone import CONFIRMED_KEY, phone_id
 
 if TYPE_CHECKING:
@@ -122,24 +123,76 @@ def replace(page: TablePage) -> Outcome:
 def _hand(page: TablePage, *, replace: bool) -> Outcome:
     kwargs = hand_form_kwargs(page.event, page.game, page.sheet)
     form = page.context["form"] = HandForm(page.request.POST, **kwargs)
+    entry = EntryForm(page.request.POST)
+    if not entry.is_valid():
+        for error in entry.errors.values():
+            form.add_error(None, error)
     if not form.is_valid():
         return 400
+    entry_id = entry.cleaned_data["entry_id"]
     try:
+        if entry_id is not None and not replace:
+            # A phone's own entry (CONTRACT §3): its number, not its version, says if it is
+            # stale — an offline outbox's hands all carry the version seen before the drop.
+            played = page.sheet.flow
+            if game_hand_enter(
+                game=page.game,
+                hand=form.to_hand(),
+                entry_id=entry_id,
+                number=entry.cleaned_data["number"],
+                at=page.at,
+                played=played,
+            ):
+                say_recorded(page.request, recorded_text(page.game, page.names))
+            return page.reload()  # written now or before: saved, answered the same
         recorded = hand_save(
-            game=page.game, form=form, sheet=page.sheet, replace=replace, at=page.at
+            game=page.game,
+            form=form,
+            sheet=page.sheet,
+            replace=replace,
+            at=page.at,
+            entry_id=entry_id,
         )
     except ConflictError:
-        page.game.refresh_from_db()
-        page.sheet = game_sheet(page.event, page.game)
-        page.context["conflict"] = hand_conflict(page.request.POST, form, page.game, page.sheet)
-        del page.context["form"]  # below the conflict: a fresh form for the next hand
-        return 409
+        return _hand_conflict(page, form)
     except ServiceError as exc:
         form.add_service_error(exc)
         page.sheet = game_sheet(page.event, page.game)  # its flow was given up: again
         return 400
     say_recorded(page.request, recorded)
     return page.reload()
+
+
+def _hand_conflict(page: TablePage, form: HandForm) -> Outcome:
+    """The conflict screen for a hand refused: the table as it is now, theirs and mine."""
+    page.game.refresh_from_db()
+    page.sheet = game_sheet(page.event, page.game)
+    page.context["conflict"] = hand_conflict(page.request.POST, form, page.game, page.sheet)
+    page.context.pop("form", None)  # below the conflict: a fresh form for the next hand
+    return 409
+
+
+def hand_not_now(page: TablePage) -> Outcome:
+    """A hand posted while this phone may not enter. An old page's hand reloads, as any such
+    button does; a phone's own entry (an outbox sending late) is answered so it is neither
+    lost nor written: saved if it was, a conflict if the result was entered meanwhile (the
+    game ended without it), 403 if this phone no longer holds a seat (it keeps the hand and
+    sends it once its seat is proved again)."""
+    entry = EntryForm(page.request.POST)
+    entry_id = entry.cleaned_data["entry_id"] if entry.is_valid() else None
+    if entry_id is None:
+        return page.reload()
+    if any(h.entry_id == entry_id for h in page.sheet.hands):
+        return page.reload()
+    if not (page.may_enter and page.seat is not None):
+        return 403
+    form = page.context["form"] = HandForm(
+        page.request.POST, **hand_form_kwargs(page.event, page.game, page.sheet)
+    )
+    if not form.is_valid():
+        del page.context["form"]  # no form is offered while a result waits
+        return 400
+    return _hand_conflict(page, form)
 
 
 def undo(page: TablePage) -> Outcome:
@@ -162,6 +215,8 @@ class Button:
     view: Callable[[TablePage], Outcome]
     # It enters a result: only a phone that may enter now (TablePage.entering) gets it run.
     enters: bool
+    # What answers it on a phone that may not enter now (None: the page, reloaded).
+    not_now: Callable[[TablePage], Outcome] | None = None
 
 
 # Every `do` a table's page posts, and the view that answers it.
@@ -170,7 +225,7 @@ ACTIONS: dict[str, Button] = {
     "confirm": Button(confirm, enters=False),
     "dispute": Button(dispute, enters=False),
     "scores": Button(scores, enters=True),
-    "hand": Button(hand, enters=True),
+    "hand": Button(hand, enters=True, not_now=hand_not_now),
     "replace": Button(replace, enters=True),
     "undo": Button(undo, enters=True),
 }

@@ -1,4 +1,5 @@
-"""The codes a table's page asks for: the table's, a seat's, a seat's with a dispute."""
+"""The codes a table's page asks for: the table's, a seat's, a seat's with a dispute; and the
+id and number a phone gives a hand it records (EntryForm)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,20 @@ class DisputeForm(SeatForm):
         # label names its own input.
         kwargs.setdefault("auto_id", "id_dispute_%s")
         super().__init__(*args, **kwargs)
+
+
+class EntryForm(forms.Form):
+    """What a table's phone adds to a hand it sends (CONTRACT §3): the `entry_id` it made when
+    the hand was recorded, and the `number` of the hand it is for. A hand without them (an
+    old page) is entered as before."""
+
+    entry_id = forms.UUIDField(required=False)
+    number = forms.IntegerField(required=False, min_value=1, max_value=10_000)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("entry_id") is not None and data.get("number") is None:
+            raise forms.ValidationError(
+                gettext_lazy("This hand does not say which hand it is for.")
+            )
+        return data

@@ -150,9 +150,12 @@ class TablePage:
         button = ACTIONS.get(posted)
         if button is None:
             return self.render(200)
+        view = button.view
         if button.enters and not self.entering():
-            return self.reload()
-        outcome = button.view(self)
+            if button.not_now is None:
+                return self.reload()
+            view = button.not_now
+        outcome = view(self)
         return outcome if isinstance(outcome, HttpResponse) else self.render(outcome)
 
     def entering(self) -> bool:
