@@ -49,6 +49,16 @@ def median_ms(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None
     return statistics.median(times)
 
 
+# The figures `--figures FILE` writes for bench/growth.py, by name (ms), filled as measured.
+FIGURES: dict[str, float] = {}
+
+
+def figure(name: str, ms: float) -> float:
+    """Keep a figure for `--figures` under `name`; the figure itself."""
+    FIGURES[name] = round(ms, 2)
+    return ms
+
+
 def line(label: str, value: str, target: str = "") -> None:
     print(f"  {label:<52} {value:>14}  {target}")
 
@@ -213,10 +223,10 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
             cursor.fetchall()
 
     many = max(runs, 15)
-    floor_ms = median_ms(floor, many)
+    floor_ms = figure("floor", median_ms(floor, many))
     entries_ms = median_ms(kept_floor, many)
-    cold = median_ms(get(page), many, before=clear_all)
-    warm = median_ms(get(page), many)
+    cold = figure("first_after_write", median_ms(get(page), many, before=clear_all))
+    warm = figure("standings", median_ms(get(page), many))
     csv_cold = median_ms(get(csv_url), many, before=clear_all)
     csv_warm = median_ms(get(csv_url), many)
     line(f"floor: bare SQL reading every seat ({players * rounds:,} rows)", f"{floor_ms:.1f} ms")
@@ -288,7 +298,7 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
         published_standings(Event.objects.get(pk=event.pk))
 
     published_standings(Event.objects.get(pk=event.pk))  # a reader came before
-    both = median_ms(record_and_rank, len(by_hands))
+    both = figure("write", median_ms(record_and_rank, len(by_hands)))
     hands = statistics.mean(len(g["hands"]) for g in by_hands)
     target = next((t for p, _r, t in SHAPES if players <= p), SHAPES[-1][2])
     line(f"record one hand-by-hand game ({hands:.0f} hands), service", f"{recorded:.1f} ms")
@@ -570,6 +580,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=1024)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--figures", help="with one --database: write the figures (JSON) here")
     parser.add_argument(
         "--database-name",
         default=os.environ.get("BENCH_DB", PG_BENCH_DB),
@@ -586,6 +597,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.database != "both":
         bench_database(args.database, args.players, args.rounds, args.runs)
+        if args.figures:
+            Path(args.figures).write_text(json.dumps(FIGURES))
         return
     # Each database and size in a process of its own: Django's settings are read once per
     # process, and each size gets a fresh database.
