@@ -80,11 +80,14 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.run
 
-# Two app servers (gunicorn, production settings, 2 workers each) sharing PostgreSQL and Redis:
-# 50 clients for 60 s while a writer records a game a second, on the 1,024-player event, then
-# on 10,000 players × 10 rounds (wrk and redis-server come from Debian's packages); then
-# PostgreSQL is stopped in the middle of an organizer's saves and started again (needs root:
-# pg_ctlcluster).
+# Two app servers (gunicorn, production settings, 2 workers each) sharing PostgreSQL and Redis,
+# the task queue's worker beside them: 50 clients for 60 s while a writer records a game a
+# second, on the 1,024-player event, then on 10,000 players × 10 rounds (wrk and redis-server
+# come from Debian's packages); then a tournament day (bench/day.py: 256 players' phones, 64
+# tables entering hands, the projector, the organizer) against one server on CPU 0 with 512 MB
+# (taskset, prlimit), the clients on CPU 1; then the faults of `make chaos` (needs root:
+# pg_ctlcluster). Ports are free ones by default; BENCH_PORT, BENCH_REDIS_PORT and BENCH_DB
+# choose (a second run beside this one needs another BENCH_DB).
 load: $(BENCH_STAMP) pg-up
 	@command -v wrk >/dev/null || apt-get install -y -q wrk >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)
@@ -92,11 +95,13 @@ load: $(BENCH_STAMP) pg-up
 	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null)
 	$(PY) -m bench.load
 	$(PY) -m bench.load --players 10000 --rounds 10
+	$(PY) -m bench.load --day
 	$(PY) -m bench.outage
 
 # Three faults under load, one after another (bench/outage.py): Redis killed, PostgreSQL
 # stopped, a gunicorn worker kill -9'ed, each in the middle of an organizer's saves; prints
-# errors, lost writes and readers seeing older after newer (each targets 0). Needs root.
+# errors, lost writes and readers seeing older after newer (each targets 0). Needs root; it
+# stops the machine's PostgreSQL, so nothing else can use that meanwhile.
 chaos: $(BENCH_STAMP) pg-up
 	@command -v redis-server >/dev/null || apt-get install -y -q redis-server >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null)

@@ -4,7 +4,15 @@ standings, game and player pages for 60 s while a writer records a hand-by-hand 
 second through the service, and a checker polls the live fragment on both servers in turn. It
 prints requests/s, p50/p95/p99, errors and each worker's peak memory; it checks that every
 written game is in the standings readers are served at the end, and that no reader ever saw an
-older version of the event after a newer one."""
+older version of the event after a newer one. The task queue's worker (`manage.py db_worker`)
+runs beside the servers, as `make serve` runs it: the results writes queue rating replays, and
+the end says how many were still queued and how long the worker took to drain them.
+
+`--day`: the tournament-day model instead (bench/day.py): one server on one core and 512 MB.
+
+Ports and the database come from options or the environment (--port/BENCH_PORT,
+--redis-port/BENCH_REDIS_PORT, --database-name/BENCH_DB); a port left at 0, the default, is
+a free one the system picks, so two runs with different database names can go side by side."""
 
 from __future__ import annotations
 
@@ -16,6 +24,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -27,8 +36,6 @@ from pathlib import Path
 from bench.run import event_file, fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
-PORT = 8077  # the first server; the second listens on PORT + 1
-REDIS_PORT = 6390
 LOAD_DB = "jansou_load"
 
 WRK_SCRIPT = """
@@ -115,6 +122,55 @@ def served_event(
     return workdir, env
 
 
+def free_port() -> int:
+    """A port nobody listens on now (the system's pick for port 0). Another program could take
+    it before the server binds it; the server then fails to start and the run says so."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def add_place_options(parser: argparse.ArgumentParser, database: str) -> None:
+    """--port, --redis-port and --database-name, each defaulting to its environment variable,
+    the ports to 0: a free one picked, the name to `database` (`resolve_ports`)."""
+    env = os.environ.get
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(env("BENCH_PORT", "0")),
+        help="the (first) server's port; the next ones follow it; 0: free ports (env BENCH_PORT)",
+    )
+    parser.add_argument(
+        "--redis-port",
+        type=int,
+        default=int(env("BENCH_REDIS_PORT", "0")),
+        help="Redis's port; 0: a free one (env BENCH_REDIS_PORT)",
+    )
+    parser.add_argument(
+        "--database-name",
+        default=env("BENCH_DB"),
+        help=f"the PostgreSQL database dropped and filled (env BENCH_DB; default {database})",
+    )
+
+
+def resolve_ports(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, servers: int, database: str
+) -> None:
+    """The options checked, and `args.ports` (one per server) and `args.redis_port` chosen;
+    `database`: the name when neither the option nor the environment gave one."""
+    args.database_name = args.database_name or database
+    if not args.database_name.isidentifier():  # it goes into DROP DATABASE unquoted
+        parser.error(f"--database-name: not a plain identifier: {args.database_name!r}")
+    if args.port:
+        args.ports = [args.port + i for i in range(servers)]
+    else:
+        args.ports = []
+        while len(args.ports) < servers:  # the system may hand the same free port out twice
+            if (port := free_port()) not in args.ports:
+                args.ports.append(port)
+    args.redis_port = args.redis_port or free_port()
+
+
 def redis_argv(port: int, workdir: str | Path) -> list[str]:
     """Debian's redis-server on loopback at `port`, nothing written to disk (the bench's and
     the tests' own Redis: tests/redis_support.py)."""
@@ -125,16 +181,17 @@ def redis_argv(port: int, workdir: str | Path) -> list[str]:
     ]
 
 
-def start_redis(workdir: Path) -> subprocess.Popen:
-    """Debian's redis-server on loopback, nothing written to disk: the servers' shared cache."""
+def start_redis(workdir: Path, port: int, prefix: list[str] | None = None) -> subprocess.Popen:
+    """Debian's redis-server on loopback, nothing written to disk: the servers' shared cache.
+    `prefix`: what it runs under (taskset, prlimit)."""
     redis = subprocess.Popen(
-        redis_argv(REDIS_PORT, workdir),
+        [*(prefix or []), *redis_argv(port, workdir)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     for _ in range(50):
         ping = subprocess.run(
-            ["redis-cli", "-p", str(REDIS_PORT), "ping"], capture_output=True, text=True
+            ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True
         )
         if ping.stdout.strip() == "PONG":
             break
@@ -143,12 +200,19 @@ def start_redis(workdir: Path) -> subprocess.Popen:
 
 
 def start_server(
-    env: dict[str, str], workers: int, ready_path: str, log: Path, port: int = PORT
+    env: dict[str, str],
+    workers: int,
+    ready_path: str,
+    log: Path,
+    port: int,
+    prefix: list[str] | None = None,
 ) -> subprocess.Popen:
-    """gunicorn on `port`, returned once `ready_path` answers. Its errors go to `log` (a pipe
-    nobody reads would fill up and stall the workers the first time they log a traceback)."""
+    """gunicorn on `port`, returned once `ready_path` answers (exits if it never does). Its
+    errors go to `log` (a pipe nobody reads would fill up and stall the workers the first time
+    they log a traceback). `prefix`: what it runs under (taskset, prlimit)."""
     server = subprocess.Popen(
         [
+            *(prefix or []),
             sys.executable,
             "-m",
             "gunicorn",
@@ -174,10 +238,66 @@ def start_server(
     for _ in range(100):
         try:
             urllib.request.urlopen(request)
-            break
+            return server
         except OSError:
+            if server.poll() is not None:
+                break
             time.sleep(0.2)
-    return server
+    server.terminate()
+    sys.exit(f"gunicorn did not answer on port {port}: see {log}")
+
+
+def start_worker(
+    env: dict[str, str], log: Path, prefix: list[str] | None = None
+) -> subprocess.Popen:
+    """The task queue's worker (django-tasks-db), as `make serve` runs it beside the server."""
+    return subprocess.Popen(
+        [*(prefix or []), sys.executable, "manage.py", "db_worker", "--no-reload", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+    )
+
+
+# The queue's rows by state, read straight from PostgreSQL (a `manage.py shell` per look would
+# take a second of the core the worker needs).
+QUEUE_SQL = "SELECT status, count(*) FROM django_tasks_database_dbtaskresult GROUP BY status"
+
+
+def queue_counts(database_url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(database_url.replace("postgres://", "postgresql://")) as c:
+        return dict(c.execute(QUEUE_SQL).fetchall())
+
+
+def queue_drain(database_url: str, limit: float = 600) -> tuple[int, float, dict[str, int]]:
+    """Tasks waiting (READY or RUNNING) when the load stops, the seconds until the worker has
+    none left (polled every 0.1 s; `limit` at most), and the rows by state then."""
+    start = time.monotonic()
+    counts = queue_counts(database_url)
+    left = counts.get("READY", 0) + counts.get("RUNNING", 0)
+    while time.monotonic() - start < limit:
+        counts = queue_counts(database_url)
+        if not counts.get("READY", 0) + counts.get("RUNNING", 0):
+            break
+        time.sleep(0.1)
+    return left, time.monotonic() - start, counts
+
+
+def print_queue(left: int, seconds: float, counts: dict[str, int]) -> bool:
+    """The queue's lines; whether it drained with no task failed."""
+    waiting = counts.get("READY", 0) + counts.get("RUNNING", 0)
+    print(
+        f"  tasks queued at the end  {left:>10}  (rating replays; drained in {seconds:.1f} s"
+        f"{'' if not waiting else f', {waiting} STILL WAITING'})"
+    )
+    print(
+        "  tasks by state now       "
+        + ", ".join(f"{k.lower()} {n}" for k, n in sorted(counts.items()))
+    )
+    return not waiting and not counts.get("FAILED", 0)
 
 
 def peak_memory_mb(pid: int) -> float:
@@ -245,8 +365,17 @@ def run_wrk(script: Path, base: str, clients: int, seconds: int) -> subprocess.P
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--day", action="store_true", help="the tournament-day model (bench/day.py) instead"
+    )
+    parser.add_argument(
+        "--refresh", type=float, default=10, help="the day: seconds between standings refreshes"
+    )
+    parser.add_argument(
+        "--hand-every", type=float, default=20, help="the day: seconds between a table's hands"
+    )
     parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--seconds", type=int, help="default: 60; the day model's 120")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--players", type=int, default=1024)
@@ -254,10 +383,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-writer", action="store_true", help="readers alone: what the writes cost them"
     )
+    add_place_options(parser, f"{LOAD_DB}; the day model's jansou_day")
     args = parser.parse_args(argv)
+    if args.day:
+        from bench.day import DAY_DB, run_day
 
-    folder = f"jansou-load-{args.players}"
-    workdir, env = served_event(folder, LOAD_DB, args.players, args.rounds, "bench")
+        resolve_ports(parser, args, 1, DAY_DB)
+        run_day(args)
+        return
+    args.seconds = args.seconds or 60
+    resolve_ports(parser, args, args.servers, LOAD_DB)
+
+    # The folder is the database's: two runs side by side keep their files apart.
+    folder = f"{args.database_name}-{args.players}"
+    workdir, env = served_event(folder, args.database_name, args.players, args.rounds, "bench")
     ids = json.loads(
         manage(
             env,
@@ -288,13 +427,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.no_writer:
         writes = []
 
-    redis = start_redis(workdir)
-    env = {**env, "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0"}
-    ports = [PORT + i for i in range(args.servers)]
+    redis = start_redis(workdir, args.redis_port)
+    env = {**env, "REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
+    ports = args.ports
     servers = [
         start_server(env, args.workers, "/events/bench/", workdir / f"gunicorn-{p}.log", p)
         for p in ports
     ]
+    worker = start_worker(env, workdir / "db_worker.log")
     try:
         workers = [
             int(pid)
@@ -323,6 +463,7 @@ def main(argv: list[str] | None = None) -> None:
         writer.wait()
         watch.stop.set()
         watch.join(20)
+        queue = queue_drain(env["DATABASE_URL"])
         each = [json.loads(out.strip().splitlines()[-1]) for out in outputs]
         memory = [peak_memory_mb(pid) for pid in workers]
 
@@ -340,9 +481,9 @@ def main(argv: list[str] | None = None) -> None:
             name for g in writes for name in g["seats"] if g["table"] in set(written["written"])
         }
     finally:
-        for server in servers:
+        for server in [*servers, worker]:
             server.send_signal(signal.SIGTERM)
-        for server in servers:
+        for server in [*servers, worker]:
             server.wait(20)
         redis.terminate()
         redis.wait(10)
@@ -353,6 +494,10 @@ def main(argv: list[str] | None = None) -> None:
         f"\n== load: {args.clients} clients × {args.seconds} s, {args.servers} servers × "
         f"{args.workers} gunicorn workers, PostgreSQL + Redis, {args.players} players × "
         f"{args.rounds} rounds =="
+    )
+    print(
+        f"  servers on :{', :'.join(map(str, ports))}, Redis :{args.redis_port}, database "
+        f"{args.database_name}, the task queue's worker beside them"
     )
     print(f"  requests                 {requests:>10,}")
     print(f"  requests/s               {requests / seconds:>10,.0f}")
@@ -389,7 +534,8 @@ def main(argv: list[str] | None = None) -> None:
         f" · {'ok' if backwards == 0 else 'STALE'}"
     )
     print("  peak memory per worker   " + ", ".join(f"{m:.0f} MB" for m in memory))
-    if errors or not ok or written["failed"] or backwards or not same:
+    drained = print_queue(*queue)
+    if errors or not ok or written["failed"] or backwards or not same or not drained:
         sys.exit(1)
 
 

@@ -31,6 +31,10 @@ Needs root (pg_ctlcluster, the local cluster) and Debian's redis-server; it is n
 because it stops the server every other test uses.
 
     python -m bench.outage [--faults redis,postgres,worker] [--down 5] [--readers 6]
+
+Ports and database names from options or the environment as in bench/load.py (--port,
+--redis-port, --database-name; free ports by default); the re-import check uses the database
+name with `_check` after it.
 """
 
 from __future__ import annotations
@@ -53,11 +57,18 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
-from bench.load import PORT, REDIS_PORT, manage, served_event, server_env, start_redis, start_server
+from bench.load import (
+    add_place_options,
+    manage,
+    resolve_ports,
+    served_event,
+    server_env,
+    start_redis,
+    start_server,
+)
 from bench.run import fresh_database
 
 OUTAGE_DB = "jansou_outage"
-CHECK_DB = "jansou_outage_check"
 SLUG = "outage"
 SCORES = [40000, 30000, 20000, 10000]
 WORKERS = 2
@@ -158,11 +169,13 @@ class Phone:
     production cookies are Secure and this is plain HTTP behind a pretend TLS proxy), the CSRF
     token, no redirects followed."""
 
+    port = 0  # the server's, set once it is chosen (main)
+
     def __init__(self) -> None:
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
-        origin = f"https://127.0.0.1:{PORT}"
+        origin = f"https://127.0.0.1:{self.port}"
         headers = {"X-Forwarded-Proto": "https", "Origin": origin, "Referer": origin + path}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -170,7 +183,7 @@ class Phone:
         if form is not None:
             body = urllib.parse.urlencode(form)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
             connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()
@@ -262,8 +275,8 @@ def workers_of(master: int) -> list[int]:
 class Fault:
     """What is broken, and how it is put right; `down` marks the span answers may be 503."""
 
-    def __init__(self, name: str, server: subprocess.Popen, redis: list) -> None:
-        self.name, self.server, self.redis = name, server, redis
+    def __init__(self, name: str, server: subprocess.Popen, redis: list, redis_port: int) -> None:
+        self.name, self.server, self.redis, self.redis_port = name, server, redis, redis_port
         self.killed = 0
 
     def break_(self, seconds: float) -> None:
@@ -285,7 +298,7 @@ class Fault:
 
     def mend(self, workdir: Path) -> None:
         if self.name == "redis":
-            self.redis[0] = start_redis(workdir)
+            self.redis[0] = start_redis(workdir, self.redis_port)
         elif self.name == "postgres":
             cluster("start")
 
@@ -409,13 +422,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--down", type=float, default=5, help="seconds the fault lasts")
     parser.add_argument("--after", type=float, default=6, help="seconds of saves after")
     parser.add_argument("--readers", type=int, default=6)
+    add_place_options(parser, OUTAGE_DB)
     args = parser.parse_args(argv)
+    resolve_ports(parser, args, 1, OUTAGE_DB)
+    Phone.port = args.ports[0]
 
-    workdir, env = served_event("jansou-outage", OUTAGE_DB, 64, 2, SLUG)
+    workdir, env = served_event(args.database_name, args.database_name, 64, 2, SLUG)
     sink = MailSink()
     env = {
         **env,
-        "REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0",
+        "REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0",
         "ADMINS": "chaos@example.org",
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(sink.port),
@@ -425,12 +441,13 @@ def main(argv: list[str] | None = None) -> None:
     paths += [f"/events/{SLUG}/games/{pk}/" for pk in list(games)[:8]]
     paths += [f"/events/{SLUG}/standings.csv"]
 
-    redis = [start_redis(workdir)]
-    server = start_server(env, WORKERS, f"/events/{SLUG}/", workdir / "gunicorn.log")
+    redis = [start_redis(workdir, args.redis_port)]
+    server = start_server(env, WORKERS, f"/events/{SLUG}/", workdir / "gunicorn.log", Phone.port)
     met = True
     try:
         for name in args.faults.split(","):
-            met &= run_fault(Fault(name, server, redis), args, env, workdir, games, paths, sink)
+            fault = Fault(name, server, redis, args.redis_port)
+            met &= run_fault(fault, args, env, workdir, games, paths, sink)
     finally:
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
             cluster("start")
@@ -442,7 +459,8 @@ def main(argv: list[str] | None = None) -> None:
     # Re-check everything through the engine: export, import into an empty database.
     exported = workdir / "exported.json"
     manage(env, "export_event", SLUG, "--output", str(exported))
-    check = server_env(workdir, fresh_database("postgres", workdir, CHECK_DB))
+    check_db = f"{args.database_name}_check"
+    check = server_env(workdir, fresh_database("postgres", workdir, check_db))
     manage(check, "migrate", "--no-input", "-v0")
     manage(check, "import_event", str(exported))
     same = manage(env, "export_standings", SLUG) == manage(check, "export_standings", SLUG)

@@ -1,0 +1,513 @@
+"""`make load`, the tournament-day model (`python -m bench.load --day`, issue 46): a 256-player
+event in its fourth round, as the day really is, against one server on one core and 512 MB.
+
+- **Players' phones** (256): each opens the standings page once (with its CSS and scripts),
+  then refreshes the table as the page's own script does (static/js/live.js: the address in
+  `data-live`, with `X-Requested-With: fetch`), every --refresh seconds (10; the page's own
+  interval is 30 s), sending back the ETag it holds as a browser's cache does (304 when
+  nothing changed). Starts are spread over the first interval.
+- **Table phones** (64): each scans its seat's slip (/t/<token>/seat/<code>/), then enters a
+  hand every --hand-every seconds (20) through the table's page (`do=hand`, CSRF token and the
+  game's version from the page, the redirect followed). The hands are a real game's, played
+  through the engine (bench/synthetic.py's `play`, the event's ruleset); each table starts
+  somewhere in its game, so about a quarter of the games end during the run: another seat's
+  phone then confirms the result (`do=confirm`), a results write that queues a rating replay.
+- **The projector**: the venue screen (/events/<slug>/screen/), its body fetched again every
+  interval the page says (`data-interval`), ETag sent back; when the body holds only a window
+  of a long field (`data-rows-total`), the rows of each page as it turns (every 12 s).
+- **The organizer**: signs in, keeps the dashboard open (its tables' states fetched every 10
+  s, `data-live`), reloads it every 30 s, and every 60 s corrects a round-3 result through the
+  score form (page, then save: another results write).
+
+The server is gunicorn with production settings as the two-server run starts it (two sync
+workers, Redis as the shared cache), with the task queue's worker and redis-server beside it,
+all three under `taskset -c 0` and `prlimit --as=512 MiB`; PostgreSQL is the machine's own
+(not limited). The load generator (this process: asyncio + aiohttp) runs on CPU 1 only.
+Printed: p50/p95/p99 per kind of request and overall, every answer that is not 2xx/3xx as
+expected, the queue at the end, and the verdict against p95 ≤ 100 ms and no error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import html
+import json
+import os
+import random
+import re
+import signal
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+from bench.load import (
+    manage,
+    peak_memory_mb,
+    print_queue,
+    queue_drain,
+    served_event,
+    start_redis,
+    start_server,
+    start_worker,
+)
+
+DAY_DB = "jansou_day"
+SLUG = "day"
+PLAYERS, PLAYED_ROUNDS = 256, 3
+MEMORY = 512 * 1024 * 1024  # bytes of address space, each server process
+SERVER_CPU, CLIENT_CPU = 0, 1
+TARGET_P95_MS = 100
+PAGE_SECONDS = 12  # static/js/screen.js: a page of the screen turns every 12 s
+WINDOW_ROWS = 20  # rows a 1920×1080 screen shows a page, when it asks for them page by page
+DASHBOARD_EVERY, STATES_EVERY, FIX_EVERY = 30, 10, 60
+SCORES = [40000, 30000, 20000, 10000]
+
+SETUP = """
+import json, random
+from django.contrib.auth import get_user_model
+from bench.synthetic import play
+from scoring import GameFlow
+from tournament.models import Event, Game, Hand
+from tournament.services.hands import game_hand_add
+from tournament.services.rounds import round_seat
+Event.objects.filter(slug="day").update(table_entry="tables")
+event = Event.objects.get(slug="day")
+user = get_user_model().objects.create_user("desk", "desk@example.org", "desk-password")
+event.organizers.add(user)
+rng = random.Random(46)
+played = round_seat(event=event, rng=rng)
+tables = []
+for game in Game.objects.filter(round=played).order_by("table"):
+    hands = play(rng, GameFlow(event.rules, 4))
+    # Hands left to play: from under a third of the run's to three times it.
+    left = min(len(hands), max(1, round(rng.uniform(0.3, 3) * HANDS_IN_RUN)))
+    for hand in hands[: len(hands) - left]:
+        game = game_hand_add(game=game, hand=hand, expected_version=game.version)
+    link = game.links.get(revoked_at__isnull=True)
+    tables.append({"token": link.token, "codes": link.seat_codes, "hands": hands[-left:]})
+fixes = Game.objects.filter(round__event=event, round__number=3, mode="scores")
+print(json.dumps({
+    "tables": tables,
+    "hands": Hand.objects.filter(game__round=played).count(),
+    "fixes": [
+        {"pk": g.pk, "names": [s.player.name for s in g.seats.order_by("position")]}
+        for g in fixes.order_by("table")[:16]
+    ],
+}))
+"""
+
+
+# What the writes left in the database: hands of round 4, its games confirmed, audit entries of
+# the organizer's corrections.
+SAVED = """
+import json
+from tournament.models import AuditEntry, Game, Hand
+games = Game.objects.filter(round__event__slug="day", round__number=4)
+print(json.dumps({
+    "hands": Hand.objects.filter(game__in=games).count(),
+    "finished": games.filter(finished=True).count(),
+    "corrected": AuditEntry.objects.filter(event__slug="day", action="game.correct").count(),
+}))
+"""
+
+
+def hand_form(hand: dict[str, Any]) -> list[tuple[str, str]]:
+    """A hand of the engine's as the table page's form posts it (tournament/forms/hands.py)."""
+    result = hand["result"]
+    kind = result["type"]
+    fields = [("type", kind)] + [("riichi", str(s)) for s in hand.get("riichi", [])]
+    if kind == "ron":
+        fields.append(("discarder", str(result["discarder"])))
+        for k, win in enumerate(result["wins"]):
+            fields += [(f"wins_{k}_{key}", str(v)) for key, v in win.items() if key != "seat"]
+            fields.append((f"wins_{k}_seat", str(win["seat"])))
+    elif kind == "tsumo":
+        fields += [(key, str(result[key])) for key in ("winner", "han", "fu") if key in result]
+    elif kind == "draw":
+        fields += [("tenpai", str(s)) for s in result["tenpai"]]
+    elif kind == "abort":
+        fields.append(("reason", result["reason"]))
+    else:
+        raise ValueError(f"no form for a {kind!r} hand")
+    return fields
+
+
+def hidden(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page)
+    return found.group(1) if found else ""
+
+
+def attribute(page: str, name: str) -> str | None:
+    found = re.search(rf'{name}="([^"]*)"', page)
+    return html.unescape(found.group(1)) if found else None
+
+
+@dataclass
+class Answer:
+    kind: str
+    status: int | str  # the HTTP status, or the error met instead
+    ms: float
+    expected: bool
+
+
+@dataclass
+class Day:
+    """The run: where the server is, when it ends, every answer so far."""
+
+    base: str
+    deadline: float
+    session: Any  # aiohttp.ClientSession
+    tables: int = 0
+    answers: list[Answer] = field(default_factory=list)
+    hands_sent: int = 0
+    confirmed: int = 0
+    fixes_saved: int = 0
+
+
+class Browser:
+    """One phone's browser as far as the model needs one: its cookies (kept by hand: the
+    production cookies are Secure and this is plain HTTP behind a pretend TLS proxy) and the
+    ETags its cache holds."""
+
+    def __init__(self, day: Day) -> None:
+        self.day = day
+        self.cookies: dict[str, str] = {}
+        self.etags: dict[str, str] = {}
+
+    async def send(
+        self,
+        kind: str,
+        path: str,
+        *,
+        form: list[tuple[str, str]] | None = None,
+        fetch: bool = False,
+        expect: tuple[int, ...] = (200,),
+    ) -> tuple[int, str, str]:
+        """The answer's status, body and Location; every answer is kept in the day's list."""
+        origin = self.day.base.replace("http://", "https://")
+        headers = {"X-Forwarded-Proto": "https"}
+        if fetch:
+            headers["X-Requested-With"] = "fetch"
+        if form is None and path in self.etags:
+            headers["If-None-Match"] = self.etags[path]
+        if form is not None:
+            headers["Origin"], headers["Referer"] = origin, origin + path
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        start = time.perf_counter()
+        try:
+            async with self.day.session.request(
+                "POST" if form is not None else "GET",
+                self.day.base + path,
+                data=form,
+                headers=headers,
+                allow_redirects=False,
+            ) as response:
+                body = await response.text()
+                status = response.status
+        except Exception as exc:  # a refused or dropped connection, a timeout: an error
+            self.day.answers.append(Answer(kind, type(exc).__name__, 0.0, False))
+            return 0, "", ""
+        ms = (time.perf_counter() - start) * 1000
+        self.day.answers.append(Answer(kind, status, ms, status in expect))
+        for header in response.headers.getall("Set-Cookie", []):
+            for name, morsel in SimpleCookie(header).items():
+                self.cookies[name] = morsel.value
+        if response.headers.get("ETag") and form is None:
+            self.etags[path] = response.headers["ETag"]
+        return status, body, response.headers.get("Location", "")
+
+
+async def until(day: Day, when: float) -> bool:
+    """Sleep until `when`; False if the run ends first."""
+    if when >= day.deadline:
+        return False
+    await asyncio.sleep(max(0.0, when - time.monotonic()))
+    return True
+
+
+async def player_phone(day: Day, start: float, every: float) -> None:
+    phone = Browser(day)
+    if not await until(day, start):
+        return
+    _, page, _ = await phone.send("phone: standings page", f"/events/{SLUG}/")
+    assets = re.findall(r'<(?:link rel="stylesheet" href|script[^>]* src)="(/static/[^"]+)"', page)
+    for asset in assets:
+        await phone.send("phone: static file", asset)
+    live = attribute(page, "data-live")
+    if live is None:  # the page is not refreshing itself: nothing to model
+        day.answers.append(Answer("phone: standings refresh", "no data-live", 0.0, False))
+        return
+    tick = 1
+    while await until(day, start + tick * every):
+        await phone.send("phone: standings refresh", live, fetch=True, expect=(200, 304))
+        tick += 1
+
+
+async def table_phone(day: Day, table: dict[str, Any], start: float, every: float) -> None:
+    phone = Browser(day)
+    token, codes = table["token"], table["codes"]
+    if not await until(day, start):
+        return
+    # The seat's slip (its QR code): the phone now holds seat 0, and lands on the table's page.
+    await phone.send("table: slip scanned", f"/t/{token}/seat/{codes[0]}/", expect=(302,))
+    _, page, _ = await phone.send("table: page", f"/t/{token}/")
+    for n, hand in enumerate(table["hands"], start=1):
+        if not await until(day, start + n * every):
+            return
+        form = [
+            ("csrfmiddlewaretoken", hidden(page, "csrfmiddlewaretoken")),
+            ("do", "hand"),
+            ("version", hidden(page, "version")),
+            ("number", hidden(page, "number")),
+            *hand_form(hand),
+        ]
+        await phone.send("table: hand entered", f"/t/{token}/", form=form, expect=(302,))
+        day.hands_sent += 1
+        _, page, _ = await phone.send("table: page", f"/t/{token}/")
+    # The game is over: another seat's phone confirms the result it entered.
+    other = Browser(day)
+    if not await until(day, time.monotonic() + every / 4):
+        return
+    _, page, _ = await other.send("table: page", f"/t/{token}/")
+    form = [
+        ("csrfmiddlewaretoken", hidden(page, "csrfmiddlewaretoken")),
+        ("do", "confirm"),
+        ("code", codes[1]),
+    ]
+    status, _, _ = await other.send(
+        "table: result confirmed", f"/t/{token}/", form=form, expect=(302,)
+    )
+    day.confirmed += status == 302
+
+
+async def projector(day: Day, start: float) -> None:
+    screen = Browser(day)
+    if not await until(day, start):
+        return
+    path = f"/events/{SLUG}/screen/"
+    _, page, _ = await screen.send("screen: page", path)
+    body = attribute(page, "data-screen") or path
+    every = int(attribute(page, "data-interval") or 30)
+    total = int(attribute(page, "data-rows-total") or 0)
+    held = len(re.findall(r"<tr", page))
+    next_body, next_page, turn = start + every, start + PAGE_SECONDS, 1
+    while await until(day, min(next_body, next_page)):
+        if time.monotonic() >= next_body - 0.01:
+            await screen.send("screen: body", body, fetch=True, expect=(200, 304))
+            next_body += every
+        else:
+            # A field longer than the body holds: each page's rows asked for as it turns.
+            if total > held:
+                first = (turn * WINDOW_ROWS) % total
+                window = f"{body}{'&' if '?' in body else '?'}from={first}&rows={WINDOW_ROWS}"
+                await screen.send("screen: rows as it turns", window, fetch=True, expect=(200, 304))
+            next_page += PAGE_SECONDS
+            turn += 1
+
+
+async def organizer(day: Day, fixes: list[dict[str, Any]], start: float) -> None:
+    desk = Browser(day)
+    if not await until(day, start):
+        return
+    _, page, _ = await desk.send("organizer: sign-in", "/accounts/login/")
+    form = [
+        ("csrfmiddlewaretoken", hidden(page, "csrfmiddlewaretoken")),
+        ("username", "desk"),
+        ("password", "desk-password"),
+    ]
+    await desk.send("organizer: sign-in", "/accounts/login/", form=form, expect=(302,))
+    dashboard = f"/events/{SLUG}/manage/"
+    _, page, _ = await desk.send("organizer: dashboard", dashboard)
+    states = asyncio.create_task(table_states(day, desk, attribute(page, "data-live"), start))
+    rng = random.Random(5)
+    tick = 1
+    while await until(day, start + tick * DASHBOARD_EVERY):
+        # A correction every FIX_EVERY seconds, the first after DASHBOARD_EVERY.
+        if (tick - 1) * DASHBOARD_EVERY % FIX_EVERY == 0 and fixes:
+            fix = fixes[(tick - 1) % len(fixes)]
+            scores = f"/events/{SLUG}/manage/games/{fix['pk']}/scores/"
+            _, page, _ = await desk.send("organizer: score form", scores)
+            form = [
+                ("csrfmiddlewaretoken", hidden(page, "csrfmiddlewaretoken")),
+                ("version", hidden(page, "version")),
+                ("deposits", "0"),
+            ]
+            for i, (name, score) in enumerate(
+                zip(fix["names"], rng.sample(SCORES, 4), strict=True)
+            ):
+                form += [(f"seat_{i}", name), (f"score_{i}", str(score))]
+            status, _, _ = await desk.send(
+                "organizer: score saved", scores, form=form, expect=(302,)
+            )
+            day.fixes_saved += status == 302
+        await desk.send("organizer: dashboard", dashboard)
+        tick += 1
+    await states
+
+
+async def table_states(day: Day, desk: Browser, live: str | None, start: float) -> None:
+    """The dashboard's own refresh (live.js on its `data-live`)."""
+    if live is None:
+        day.answers.append(Answer("organizer: tables' states", "no data-live", 0.0, False))
+        return
+    tick = 1
+    while await until(day, start + tick * STATES_EVERY):
+        await desk.send("organizer: tables' states", live, fetch=True, expect=(200, 304))
+        tick += 1
+
+
+async def the_day(args: argparse.Namespace, base: str, plan: dict[str, Any]) -> Day:
+    import aiohttp
+
+    rng = random.Random(10)
+    timeout = aiohttp.ClientTimeout(total=30)
+    # No pool limit: each phone is its own browser (gunicorn's sync workers close every
+    # connection anyway). Cookies by hand (Browser), so the session's jar keeps none.
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(
+        connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()
+    ) as session:
+        now = time.monotonic()
+        day = Day(
+            base=base, deadline=now + args.seconds, session=session, tables=len(plan["tables"])
+        )
+        jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
+        jobs += [
+            player_phone(day, now + rng.uniform(0, args.refresh), args.refresh)
+            for _ in range(PLAYERS)
+        ]
+        jobs += [
+            table_phone(day, table, now + rng.uniform(0, args.hand_every), args.hand_every)
+            for table in plan["tables"]
+        ]
+        await asyncio.gather(*jobs)
+    return day
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
+    kinds: dict[str, list[Answer]] = defaultdict(list)
+    for answer in day.answers:
+        kinds[answer.kind].append(answer)
+    print(
+        f"\n== a tournament day: {PLAYERS} players (round 4 of {PLAYED_ROUNDS + 1}), "
+        f"{args.seconds} s, one server =="
+    )
+    print(f"  server      {limits}")
+    print(
+        f"  clients     {PLAYERS} players' phones (standings every {args.refresh:g} s), "
+        f"{day.tables} table phones (a hand every {args.hand_every:g} s), "
+        "the projector, the organizer: asyncio + aiohttp in this process, on CPU "
+        f"{CLIENT_CPU} only"
+    )
+    print(f"\n  {'request':<30} {'count':>6} {'304':>5} {'p50':>7} {'p95':>7} {'p99':>7}  errors")
+    timed = [a for a in day.answers if a.ms]
+    for kind in sorted(kinds):
+        rows = kinds[kind]
+        ms = [a.ms for a in rows if a.ms]
+        bad = sum(not a.expected for a in rows)
+        not_modified = sum(a.status == 304 for a in rows)
+        figures = "".join(f" {percentile(ms, p):>6.1f}" for p in (50, 95, 99)) if ms else "  —" * 3
+        print(f"  {kind:<30} {len(rows):>6} {not_modified:>5}{figures}  {bad}")
+    all_ms = [a.ms for a in timed]
+    p95 = percentile(all_ms, 95) if all_ms else float("inf")
+    print(
+        f"  {'all':<30} {len(day.answers):>6} {sum(a.status == 304 for a in day.answers):>5}"
+        + "".join(f" {percentile(all_ms, p):>6.1f}" for p in (50, 95, 99))
+        + f"  {sum(not a.expected for a in day.answers)}   (ms)"
+    )
+    errors: dict[tuple[str, Any], int] = defaultdict(int)
+    for answer in day.answers:
+        if not answer.expected:
+            errors[answer.kind, answer.status] += 1
+    print(f"\n  requests/s  {len(day.answers) / args.seconds:.1f}")
+    print(
+        f"  writes      {day.hands_sent} hands entered, {day.confirmed} results confirmed, "
+        f"{day.fixes_saved} scores corrected by the organizer"
+    )
+    print(f"  errors      {sum(errors.values())}" + (f"  {dict(errors)}" if errors else ""))
+    met = p95 <= TARGET_P95_MS and not errors
+    print(
+        f"  verdict     p95 {p95:.1f} ms (target ≤ {TARGET_P95_MS} ms), "
+        f"{sum(errors.values())} errors (target 0): {'met' if met else 'MISSED'}"
+    )
+    return met
+
+
+def run_day(args: argparse.Namespace) -> None:
+    """The model end to end (options from bench/load.py's parser)."""
+    args.seconds = args.seconds or 120
+    if not {SERVER_CPU, CLIENT_CPU} <= os.sched_getaffinity(0):
+        sys.exit(f"the day model needs CPUs {SERVER_CPU} and {CLIENT_CPU}")
+    # Everything this process starts from here runs on the clients' CPU unless told otherwise
+    # (the server's processes are: taskset -c 0).
+    os.sched_setaffinity(0, {CLIENT_CPU})
+    folder = f"{args.database_name}-{PLAYERS}"
+    workdir, env = served_event(folder, args.database_name, PLAYERS, PLAYED_ROUNDS, SLUG)
+    hands_in_run = args.seconds / args.hand_every
+    plan = json.loads(
+        manage(env, "shell", "-v", "0", "-c", SETUP.replace("HANDS_IN_RUN", f"{hands_in_run}"))
+    )
+    port = args.ports[0]
+    prefix = ["taskset", "-c", str(SERVER_CPU), "prlimit", f"--as={MEMORY}", "--"]
+    limits = (
+        f"gunicorn :{port} ({args.workers} sync workers, production settings, Redis cache), "
+        f"manage.py db_worker and redis-server :{args.redis_port}, each started as "
+        f"`{' '.join(prefix)} …` (CPU {SERVER_CPU} alone, 512 MiB of address space a "
+        f"process); PostgreSQL: the machine's, database {args.database_name}, not limited"
+    )
+    redis = start_redis(workdir, args.redis_port, prefix)
+    env = {**env, "REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
+    server = start_server(
+        env, args.workers, f"/events/{SLUG}/", workdir / "gunicorn-day.log", port, prefix
+    )
+    worker = start_worker(env, workdir / "db_worker-day.log", prefix)
+    try:
+        day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan))
+        queue = queue_drain(env["DATABASE_URL"])
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+        pids = [server.pid, *map(int, children), worker.pid, redis.pid]
+        memory = [peak_memory_mb(pid) for pid in pids]
+    finally:
+        for process in (server, worker):
+            process.send_signal(signal.SIGTERM)
+        for process in (server, worker):
+            process.wait(20)
+        redis.terminate()
+        redis.wait(10)
+    saved = json.loads(manage(env, "shell", "-v", "0", "-c", SAVED))
+    met = report(day, args, limits)
+    kept = (
+        saved["hands"] - plan["hands"] == day.hands_sent
+        and saved["finished"] == day.confirmed
+        and saved["corrected"] == day.fixes_saved
+    )
+    print(
+        f"  kept        {saved['hands'] - plan['hands']} hands, {saved['finished']} games "
+        f"finished, {saved['corrected']} corrections in the database "
+        f"· {'as sent' if kept else 'NOT AS SENT'}"
+    )
+    print(
+        f"  memory      peak resident, server processes together: {sum(memory):.0f} MB "
+        f"(gunicorn master and workers, db_worker, redis-server: "
+        + ", ".join(f"{m:.0f}" for m in memory)
+        + " MB)"
+    )
+    drained = print_queue(*queue)
+    if not (met and drained and kept):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    sys.exit("run it as python -m bench.load --day")
