@@ -396,6 +396,24 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system time the processes have used so far (/proc/<pid>/stat)."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_busy(cpu: int) -> float:
+    """Seconds CPU `cpu` has been busy since boot, whoever ran on it (/proc/stat)."""
+    for row in Path("/proc/stat").read_text().splitlines():
+        if row.startswith(f"cpu{cpu} "):
+            user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, row.split()[1:9])
+            return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
 def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
     kinds: dict[str, list[Answer]] = defaultdict(list)
     for answer in day.answers:
@@ -474,10 +492,13 @@ def run_day(args: argparse.Namespace) -> None:
     )
     worker = start_worker(env, workdir / "db_worker-day.log", prefix)
     try:
-        day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan))
-        queue = queue_drain(env["DATABASE_URL"])
         children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
         pids = [server.pid, *map(int, children), worker.pid, redis.pid]
+        # What CPU 0 did meanwhile: the server's work, and anyone else's (a shared machine).
+        before = (time.monotonic(), cpu_seconds(pids), cpu_busy(SERVER_CPU))
+        day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan))
+        after = (time.monotonic(), cpu_seconds(pids), cpu_busy(SERVER_CPU))
+        queue = queue_drain(env["DATABASE_URL"])
         memory = [peak_memory_mb(pid) for pid in pids]
     finally:
         for process in (server, worker):
@@ -503,6 +524,13 @@ def run_day(args: argparse.Namespace) -> None:
         f"(gunicorn master and workers, db_worker, redis-server: "
         + ", ".join(f"{m:.0f}" for m in memory)
         + " MB)"
+    )
+    wall, ours, busy = (a - b for a, b in zip(after, before, strict=True))
+    print(
+        f"  CPU {SERVER_CPU}       busy {busy:.1f} s of {wall:.1f} s: the server's processes "
+        f"{ours:.1f} s, everything else (PostgreSQL, the machine's other users) "
+        f"{max(0.0, busy - ours):.1f} s; the server alone needed {100 * ours / wall:.0f} % of a "
+        f"core, {1000 * ours / max(1, len(day.answers)):.1f} ms of CPU a request"
     )
     drained = print_queue(*queue)
     if not (met and drained and kept):

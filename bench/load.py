@@ -297,6 +297,8 @@ def print_queue(left: int, seconds: float, counts: dict[str, int]) -> bool:
         "  tasks by state now       "
         + ", ".join(f"{k.lower()} {n}" for k, n in sorted(counts.items()))
     )
+    if counts.get("FAILED", 0):  # tournament/tasks.py queues a failed replay again itself
+        print("  a failed task's error    see the task's row: django_tasks_database_dbtaskresult")
     return not waiting and not counts.get("FAILED", 0)
 
 
