@@ -84,18 +84,7 @@ def rank_rows(
         fmt = FORMATS[fmt]
     decisions = decisions or {}
     rows: dict[Player, Row] = {r.player: r for r in tallied if r.player not in substitutes}
-
-    for penalty in penalties:
-        if penalty.player in substitutes:
-            continue
-        row = rows.get(penalty.player)
-        if row is None:
-            row = rows[penalty.player] = Row(penalty.player)
-        points = _points(penalty.points)
-        row.total += points
-        row.penalties += points
-        row.penalty_rounds[penalty.round] = row.penalty_rounds.get(penalty.round, 0) + points
-
+    add_penalties(rows, penalties, substitutes)
     entrants = list(rows)
     results: list[StageResult] = []
     final_order: list[list[Player]] = []
@@ -174,6 +163,23 @@ def rank_rows(
             out.append(row)
         position += len(group)
     return Standings(out, results)
+
+
+def add_penalties(
+    rows: dict[Player, Row], penalties: Sequence[Penalty], substitutes: Collection[Player] = ()
+) -> None:
+    """Count `penalties` in `rows` (a row added for a player who has none): in the total, and
+    by round for the stages that count them."""
+    for penalty in penalties:
+        if penalty.player in substitutes:
+            continue
+        row = rows.get(penalty.player)
+        if row is None:
+            row = rows[penalty.player] = Row(penalty.player)
+        points = _points(penalty.points)
+        row.total += points
+        row.penalties += points
+        row.penalty_rounds[penalty.round] = row.penalty_rounds.get(penalty.round, 0) + points
 
 
 def _status(player: Player, results: Sequence[StageResult], shared: bool, position: int) -> str:

@@ -19,6 +19,7 @@ from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
+from scoring.standings.again import rank_again
 from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
 from tournament.selectors.cache import event_stamp, shared, shared_part, stamped_cache
 
@@ -135,37 +136,62 @@ def _ranked_since(event: Event, held: Ranked) -> Ranked:
     """`event` ranked from standings `held` of an earlier version that it `follows`: its
     stages and penalties have not changed, nor has any entry but those the writes since have
     recounted, each marked with the version it was recounted from. One query: those entries.
+    Where the format lets it, only the places between those players' old and new ones are
+    ranked again (`rank_again`), else everyone is.
     A write after this one was read may show in them already (newer, never older); the
     standings stay stamped with this read's version, and the next reader re-reads the entries
     of that version on."""
     with collector_paused():
-        entries = dict(held.entries)
-        for row in (
-            _entries(event).filter(figures_version__gte=held.version).values_list(*ENTRY_FIELDS)
-        ):
-            entries[row[0]] = _kept(row)
-        return _ranked_from(event, held.stages, entries, held.penalties)
+        recounted = _entries(event).filter(figures_version__gte=held.version)
+        fresh = {row[0]: _kept(row) for row in recounted.values_list(*ENTRY_FIELDS)}
+        entries = {**held.entries, **fresh}
+        fmt, decisions, substitutes, penalties = _engine_inputs(
+            event, held.stages, entries, held.penalties
+        )
+        changed = [_row(entry) for entry in fresh.values() if entry[1] not in substitutes]
+        again = rank_again(held.standings, changed, fmt, decisions, penalties)
+        if again is None:
+            return _ranked_from(event, held.stages, entries, held.penalties)
+        return Ranked(
+            again, held.ids, event.created_at, event.version, held.stages, entries, held.penalties
+        )
+
+
+def _row(entry: tuple) -> Row:
+    """An entry as `_kept` holds it, as the engine's row; its rounds decoded when first asked."""
+    _, name, _substitute, total, games, firsts, played = entry
+    return Row(name, total=total, games=games, firsts=firsts, played=played)
+
+
+def _engine_inputs(
+    event: Event, stages: list[Stage], entries: dict[int, tuple], penalties: Sequence[tuple]
+) -> tuple[Format, dict[str, list[str]], set[str], list[EnginePenalty]]:
+    """What the engine ranks the entries by: the event's format, the organizer's decisions,
+    the substitutes (who rank nowhere) and the penalties by name."""
+    names = {pk: name for pk, name, *_ in entries.values()}
+    return (
+        event_format(event, stages),
+        {s.name: s.decision for s in stages if s.decision},
+        {entry[1] for entry in entries.values() if entry[2]},
+        [EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
+    )
 
 
 def _ranked_from(
     event: Event, stages: list[Stage], entries: dict[int, tuple], penalties: Sequence[tuple]
 ) -> Ranked:
     """Ranked from entries as `_kept` holds them (their results wrapped, not decoded)."""
-    names = {pk: name for pk, name, *_ in entries.values()}
-    substitutes = {entry[1] for entry in entries.values() if entry[2]}
-    standings = rank_rows(
-        [
-            # An entry's kept figures as the engine's row; its rounds decoded when first asked.
-            Row(name, total=total, games=games, firsts=firsts, played=played)
-            for _, name, substitute, total, games, firsts, played in entries.values()
-            if not substitute
-        ],
-        event_format(event, stages),
-        decisions={s.name: s.decision for s in stages if s.decision},
-        substitutes=substitutes,
-        penalties=[EnginePenalty(names[pk], pts, number) for pk, pts, number in penalties],
+    fmt, decisions, substitutes, engine_penalties = _engine_inputs(
+        event, stages, entries, penalties
     )
-    ids = {name: pk for pk, name in names.items()}
+    standings = rank_rows(
+        [_row(entry) for entry in entries.values() if not entry[2]],
+        fmt,
+        decisions=decisions,
+        substitutes=substitutes,
+        penalties=engine_penalties,
+    )
+    ids = {entry[1]: pk for pk, entry in entries.items()}
     return Ranked(standings, ids, event.created_at, event.version, stages, entries, penalties)
 
 
