@@ -17,6 +17,7 @@ from tournament.views.manage import (
     plans,
     players,
     rounds,
+    search,
     stages,
     tables,
 )
@@ -48,6 +49,7 @@ manage = [
     path("", dashboard.event_manage, name="event-manage"),
     path("players/", players.players_add, name="players-add"),
     path("players/<int:entry_id>/withdraw/", players.player_withdraw, name="player-withdraw"),
+    path("players/search/", search.player_search, name="player-search"),
     path("rounds/", rounds.round_new, name="round-new"),
     path("checkin/", players.checkin_require_view, name="checkin-require"),
     path("checkin/<int:entry_id>/", players.checkin_mark_view, name="checkin-mark"),

@@ -16,6 +16,7 @@ from scoring.names import normalize_name
 from scoring.standings import FORMATS
 from scoring.tenhou import MAX_LOG_BYTES
 from tournament.forms.base import ADDRESS_HELP, ServiceForm
+from tournament.forms.players import PlayerLookup, player_field, players_check
 from tournament.i18n import error_text, rules_name
 from tournament.models import FORMAT_CHOICES, Venue
 from tournament.services.penalties import MOST as PENALTY_MOST
@@ -274,7 +275,7 @@ class PenaltyForm(ServiceForm):
     of its own and the points its size: "10" typed for a penalty was once saved as a +10 bonus.
     `points` comes out signed, as the service stores it."""
 
-    player = forms.ChoiceField(label=_("Player"))
+    player = player_field(_("Player"))
     kind = forms.ChoiceField(
         label=_("Penalty or bonus"),
         choices=[("penalty", _("Penalty")), ("bonus", _("Bonus"))],
@@ -297,9 +298,11 @@ class PenaltyForm(ServiceForm):
     )
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
-    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, players: list[str], lookup: PlayerLookup, **kwargs: Any) -> None:
+        """`players`: the names offered (the page's <datalist>); anyone `lookup` finds is taken."""
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "—")] + [(p, p) for p in players]
+        self.player_list = players
+        self.lookup = lookup
 
     def clean_points(self) -> Decimal:
         size = self.cleaned_data["points"]
@@ -316,6 +319,7 @@ class PenaltyForm(ServiceForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        players_check(self, ["player"], self.player_list, self.lookup)
         if data.get("kind") == "penalty" and data.get("points") is not None:
             data["points"] = -data["points"]
         return data

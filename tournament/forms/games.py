@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.game_types import game_type
 from scoring.rules import Ruleset
 from tournament.forms.base import ServiceForm
+from tournament.forms.players import PlayerLookup, player_field, players_check
 from tournament.i18n import field_label, labelled, seat_label
 from tournament.services.errors import ServiceError
 
@@ -51,22 +52,33 @@ class ScoresForm(EngineForm):
         rules: Ruleset,
         names: list[str],
         players: list[str],
+        lookup: PlayerLookup | None = None,
         new: bool = False,
         **kwargs: Any,
     ) -> None:
+        """`players`: the names offered. With `lookup` (the organizer's screens) each seat is
+        typed, `players` only suggested and anyone of the event accepted; without (a table's
+        phone, offered its own four) each seat is a choice among them."""
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.n = len(names)
         self.new = new
         self.names = names
+        self.players = players
+        self.lookup = lookup
+        # The page's <datalist>: only where a seat is typed.
+        self.player_list = players if lookup is not None else None
         if new:
             self.fields["round"] = forms.IntegerField(label=_("Round"), min_value=1)
             self.fields["table"] = forms.IntegerField(label=_("Table"), min_value=1)
         player_choices = [("", "—")] + [(p, p) for p in players]
         for i in range(self.n):
-            self.fields[f"seat_{i}"] = forms.ChoiceField(
-                label=seat_label(i), choices=player_choices, initial=names[i] or ""
-            )
+            if lookup is not None:
+                self.fields[f"seat_{i}"] = player_field(seat_label(i), names[i] or "")
+            else:
+                self.fields[f"seat_{i}"] = forms.ChoiceField(
+                    label=seat_label(i), choices=player_choices, initial=names[i] or ""
+                )
             self.fields[f"score_{i}"] = forms.IntegerField(
                 label=_("Score"),
                 widget=forms.NumberInput(attrs={"step": 100, "inputmode": "numeric"}),
@@ -103,6 +115,13 @@ class ScoresForm(EngineForm):
             self.fields[f"yk{k}_pao"] = forms.ChoiceField(
                 label=_("pao"), choices=seat_choices(names), required=False
             )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.lookup is not None:
+            seats = [f"seat_{i}" for i in range(self.n)]
+            players_check(self, seats, self.players, self.lookup)
+        return data
 
     @property
     def seat_names(self) -> list[str]:  # type: ignore[override]

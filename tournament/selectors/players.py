@@ -1,15 +1,20 @@
 """Reads for a player's page: every finished game across events (one query) with their
 statistics, shared until one of those games changes, and where the player stands in each event
-(the published placings: shared, made where the event is ranked)."""
+(the published placings: shared, made where the event is ranked). And for the organizer's forms
+that pick a player: the few names they offer, a search, and typed names checked."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.db.models.functions import Replace
+
+from scoring.names import name_key
 from scoring.statistics import Tally
-from tournament.models import Event, Player, Seat
+from tournament.models import Entry, Event, Player, Seat
 from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.standings import Placing, published_placings
 from tournament.selectors.statistics import player_statistics
@@ -111,11 +116,79 @@ def player_own_games(player: Player, events: Hashable) -> OwnGames:
     return shared("player-games", str(player.pk), parts, lambda: own_games(player, parts))
 
 
-def event_player_names(event: Event) -> list[str]:
-    """The event's players in the order they were registered — the list the organizer pasted
-    — for the forms that pick one (penalties, a table's seats). Code-point order put 中村
-    before 井上 and 伊藤 (issue 32), an order nobody looks a name up in. One query."""
-    return list(event.entries.order_by("pk").values_list("player__name", flat=True))
+# The organizer's forms that pick a player list a few names and find the rest (issue 46: all
+# 10,000 players in four selects made a 1.7 MB page that took 4.7 s). An event this small is
+# still listed whole, as the organizer pasted it; a larger one lists the table's players, or
+# the latest registered (a late table holds late entrants), and the search finds anyone else.
+LISTED_WHOLE = 64
+LATEST = 20
+SEARCH_MOST = 20  # the names a search answers: a screenful of suggestions
+
+
+def player_suggestions(event: Event, seated: Sequence[str] = ()) -> list[str]:
+    """The names a form offers: `seated` (the table's players) first; then every player of a
+    small event, in the order they were registered — code-point order put 中村 before 井上
+    and 伊藤 (issue 32), an order nobody looks a name up in; of a larger event, the latest
+    registered when nobody is seated, else nobody more. One query, of at most 65 rows."""
+    latest = list(
+        event.entries.order_by("-pk").values_list("player__name", flat=True)[: LISTED_WHOLE + 1]
+    )
+    if len(latest) > LISTED_WHOLE:
+        latest = [] if seated else latest[:LATEST]
+    listed = set(seated)
+    return [*seated, *(name for name in reversed(latest) if name not in listed)]
+
+
+def _compact(name: str) -> str:
+    """A name as the database compares it with `name_key`: spaces out (names are stored in
+    their one spelling, so a space is the only whitespace left); case is left to the
+    database's case-insensitive match — PostgreSQL's for every script, SQLite's for ASCII."""
+    return name.replace(" ", "")
+
+
+def _keyed(event: Event) -> QuerySet[Entry]:
+    return event.entries.annotate(key=Replace(F("player__name"), Value(" "), Value("")))
+
+
+def players_matching(event: Event, typed: str) -> list[str]:
+    """At most SEARCH_MOST of the event's players whose name holds `typed` (in its one
+    spelling, scoring.names, as `name_key` compares: any width, any case, spaces aside),
+    those it begins first, then by name. One query over the event's entries."""
+    part = _compact(typed)
+    if not part:
+        return []
+    found = (
+        _keyed(event)
+        .filter(key__icontains=part)
+        .annotate(later=Case(When(key__istartswith=part, then=Value(0)), default=Value(1)))
+        .order_by("later", "player__name")
+        .values_list("player__name", flat=True)
+    )
+    return list(found[:SEARCH_MOST])
+
+
+def players_named(event: Event, names: Collection[str]) -> dict[str, str]:
+    """Each of `names` (in their one spelling) that is a player of the event → the name as
+    registered. One indexed query (the name is unique) for names typed as registered; those it
+    misses compared as `name_key` does (any case, spaces aside) in one more, and taken when they
+    are one player's name only — never by loading every player."""
+    wanted = set(names)
+    if not wanted:
+        return {}
+    exact = event.entries.filter(player__name__in=wanted).values_list("player__name", flat=True)
+    found = {name: name for name in exact}
+    missed = wanted - found.keys()
+    if not missed:
+        return found
+    near = Q()
+    for name in missed:
+        near |= Q(key__iexact=_compact(name))
+    candidates = list(_keyed(event).filter(near).values_list("player__name", flat=True))
+    for name in missed:
+        same = [c for c in candidates if name_key(c) == name_key(name)]
+        if len(same) == 1:
+            found[name] = same[0]
+    return found
 
 
 def player_named(name: str) -> Player | None:

@@ -6,6 +6,7 @@ a conflict shown with what they typed kept in the form, never a silent overwrite
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +22,7 @@ from tournament.i18n import error_text, seat_label
 from tournament.models import Event, Game, Seat
 from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
-from tournament.selectors.players import event_player_names
+from tournament.selectors.players import player_suggestions, players_named
 from tournament.selectors.rounds import game_exists
 from tournament.selectors.tables import round_clock
 from tournament.services.errors import ConflictError, ServiceError
@@ -87,7 +88,12 @@ def _scores_page(
 def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
     names = [s.player.name for s in game.seats.all()]
-    kwargs = {"rules": event.rules, "names": names, "players": event_player_names(event)}
+    kwargs = {
+        "rules": event.rules,
+        "names": names,
+        "players": player_suggestions(event, seated=names),
+        "lookup": partial(players_named, event),
+    }
     if request.method != "POST":
         return _scores_page(
             request, event, game, ScoresForm(initial=scores_initial(game), **kwargs)
@@ -132,7 +138,8 @@ def game_new(request: HttpRequest, event: Event) -> HttpResponse:
     kwargs = {
         "rules": event.rules,
         "names": [""] * n,
-        "players": event_player_names(event),
+        "players": player_suggestions(event),
+        "lookup": partial(players_named, event),
         "new": True,
     }
     if request.method != "POST":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -12,7 +14,7 @@ from tournament.forms.events import PenaltyForm
 from tournament.models import Event
 from tournament.permissions import referee_required
 from tournament.selectors.events import penalty_list, penalty_of
-from tournament.selectors.players import event_player_names
+from tournament.selectors.players import player_suggestions, players_named
 from tournament.services.errors import ServiceError
 from tournament.services.penalties import penalty_cancel, penalty_give
 from tournament.views.manage.buttons import act
@@ -22,8 +24,11 @@ from tournament.views.manage.buttons import act
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's penalty report: every penalty given (cancelled ones kept, marked), and the
     form to give one."""
-    players = event_player_names(event)
-    form = PenaltyForm(request.POST or None, players=players)
+    form = PenaltyForm(
+        request.POST or None,
+        players=player_suggestions(event),
+        lookup=partial(players_named, event),
+    )
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -1,0 +1,64 @@
+"""A player picked in an organizer's form by typing the name: the page offers a few names
+(a `<datalist>`, filled further by static/js/players.js from the search as one types) and the
+server checks whatever was typed against the event's players — never a select of the whole
+field (issue 46)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+
+from scoring import ScoringError
+from scoring.names import normalize_name
+from tournament.i18n import error_text, labelled
+
+# Typed names (in their one spelling) → the event's players among them, as registered:
+# selectors.players.players_named, bound to the event.
+PlayerLookup = Callable[[Collection[str]], dict[str, str]]
+
+PLAYER_LIST_ID = "event-players"  # the page's one <datalist> of names, shared by every field
+
+
+def player_field(label: str | Promise, initial: str = "") -> forms.CharField:
+    # No max_length: normalize_name says what is too long, in the form's words.
+    return forms.CharField(
+        label=label,
+        initial=initial,
+        widget=forms.TextInput(
+            attrs={
+                "list": PLAYER_LIST_ID,
+                "autocomplete": "off",
+                "autocapitalize": "off",
+                "spellcheck": "false",
+                "data-player": "",
+            }
+        ),
+    )
+
+
+def players_check(
+    form: forms.Form, fields: list[str], offered: Collection[str], lookup: PlayerLookup
+) -> None:
+    """In `form.clean()`: each of `fields` as typed → a player of the event, as registered, or
+    an error on that field naming it (what was typed stays in the form). Names the page
+    offered need no query; the rest are looked up together, in one."""
+    typed: dict[str, str] = {}
+    for field in fields:
+        raw = form.cleaned_data.get(field)
+        if not raw:
+            continue  # required: Django said so already
+        try:
+            typed[field] = normalize_name(raw, field)
+        except ScoringError as exc:
+            form.add_error(field, labelled(str(form.fields[field].label), error_text(exc)))
+    offered = set(offered)
+    found = lookup({name for name in typed.values() if name not in offered})
+    for field, name in typed.items():
+        if name in offered or name in found:
+            form.cleaned_data[field] = found.get(name, name)
+            continue
+        unknown = _("No player named “%(name)s” in this event.") % {"name": name}
+        form.add_error(field, labelled(str(form.fields[field].label), unknown))
