@@ -263,3 +263,48 @@ def test_a_new_site_waiting_for_its_first_ratings_says_so_and_nothing_false():
     page = Client().get(f"/players/{player}/").content.decode()
     assert line not in page and "Rated games" in page
     assert "Nobody has played" not in Client().get("/ratings/?min=0").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_committing_while_a_write_to_its_event_waits_for_the_due_row_is_no_deadlock():
+    """The replay has deleted the pool's due row and is about to commit its new steps, whose
+    keys to the event PostgreSQL checks at commit; a result in that event meanwhile holds the
+    event's lock and waits for the due row. The event's lock must not keep the steps' check
+    out (`FOR NO KEY UPDATE`, services/locks.py): both finish, neither is killed."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL (SQLite has one writer at a time)")
+    from django.db import transaction
+
+    ev = event("a", "2026-11-01")
+    RatingDue.objects.create(series=None, from_key="", marks=1)
+    deleted, failures = threading.Event(), []
+
+    def replay() -> None:
+        try:
+            with transaction.atomic():
+                ratings_service._replay(None, "")
+                RatingDue.objects.filter(series=None).delete()
+                deleted.set()
+                time.sleep(1.5)  # the write below is waiting for the row by now
+        except Exception as error:
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    def write() -> None:
+        try:
+            with override_settings(TASKS=KEPT):
+                record(ev, 3)
+        except Exception as error:
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=replay), threading.Thread(target=write)]
+    threads[0].start()
+    assert deleted.wait(10)
+    threads[1].start()
+    for thread in threads:
+        thread.join(20)
+    assert failures == []
+    assert RatingDue.objects.get(series=None).marks == 1  # the write's, for its own task

@@ -223,11 +223,13 @@ class GameChange:
 
 def _lock(game: Game) -> Game:
     """The game's event locked first (found through the game, in the same query), then the
-    game itself with its round and event."""
+    game itself, read with its round and event (only its own row locked: the event's lock is
+    the lighter one services/locks.py takes)."""
     if game_event_lock(game.pk) is None:
         raise ServiceError("game.deleted", "version")
     try:
-        return Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+        locked = Game.objects.select_for_update(of=("self",)).select_related("round__event")
+        return locked.get(pk=game.pk)
     except Game.DoesNotExist:  # deleted between the two queries, by a write that held the lock
         raise ServiceError("game.deleted", "version") from None
 

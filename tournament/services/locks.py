@@ -4,7 +4,13 @@ Holding the event's row while a write checks and changes its games, players and 
 those writes happen one after another: a stage cannot close while a game of it is corrected,
 two taps on "seat the next round" cannot both see the same next round, and since every write
 takes this lock before any other row's, two writes never wait on each other in a circle.
-(SQLite has one writer at a time anyway; there `select_for_update` is a no-op.)"""
+(SQLite has one writer at a time anyway; there `select_for_update` is a no-op.)
+
+PostgreSQL's `FOR NO KEY UPDATE`, not `FOR UPDATE`: it keeps writes to the event apart just
+the same, but not a row that merely refers to the event — a rating replay's new steps check
+their key to it at commit (`FOR KEY SHARE`), and while a results write held the event `FOR
+UPDATE` waiting for the pool's due row the replay had deleted, the two waited on each other (a
+deadlock seen by `make load`'s tournament day)."""
 
 from __future__ import annotations
 
@@ -13,14 +19,17 @@ from tournament.models import Event
 
 def event_lock(event_id: int) -> None:
     """Take the event's row lock for the rest of the transaction (call inside `atomic`)."""
-    list(Event.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True))
+    locked = Event.objects.select_for_update(no_key=True).filter(pk=event_id)
+    list(locked.values_list("pk", flat=True))
 
 
 def game_event_lock(game_id: int) -> int | None:
     """Take the lock of the event a game belongs to, found through the game in the same query
     (only the event's row is locked); the event's id, or None if the game is gone. The game's
     own row is locked next, by services/game_change.py."""
-    events = Event.objects.select_for_update(of=("self",)).filter(rounds__games=game_id)
+    events = Event.objects.select_for_update(of=("self",), no_key=True).filter(
+        rounds__games=game_id
+    )
     return events.values_list("pk", flat=True).first()
 
 
