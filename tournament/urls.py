@@ -36,6 +36,7 @@ from tournament.views.public import (
 from tournament.views.public import games as game_pages
 from tournament.views.public import players as player_pages
 from tournament.views.public import rounds as round_pages
+from tournament.views.table import app as table_app
 from tournament.views.table import code as table_code
 from tournament.views.table import page as table_page
 
@@ -139,7 +140,9 @@ urlpatterns = [
     path("events/<event:slug>/manage/", include(manage)),
     # A table's own page: what its printed QR code opens (CONTRACT §3), or its code typed.
     path("t/", table_code.table_code, name="table-code"),
+    path("t/sw.js", table_app.table_sw, name="table-sw"),
     path("t/<str:token>/", table_page.table_page, name="table-page"),
+    path("t/<str:token>/manifest.webmanifest", table_app.table_manifest, name="table-manifest"),
     # A seat's own QR code, on its slip: the phone that scans it holds that seat.
     path("t/<str:token>/seat/<str:code>/", table_page.table_seat, name="table-seat"),
     path(

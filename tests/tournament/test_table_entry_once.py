@@ -245,3 +245,41 @@ def test_two_copies_at_once_are_one_hand(monkeypatch):
     codes = race(monkeypatch, lambda: send(phone, link, entry=entry, number=1, seen=seen))
     assert codes == [302, 302]
     assert list(game.hands.values_list("entry_id", flat=True)) == [entry]
+
+
+def test_the_worker_keeps_the_shell_from_our_own_static_files():
+    worker = Client().get("/t/sw.js")
+    assert worker.status_code == 200 and worker["Content-Type"].startswith("text/javascript")
+    body = text(worker)
+    assert 'importScripts("/static/vendor/workbox-7.4.1/workbox-core.prod.js"' in body
+    assert "https://" not in body  # no CDN
+    for shell in ("css/site.css", "js/outbox.js", "js/entry.js", "vendor/idb-8.0.4/umd.js"):
+        assert f'url: "/static/{shell}", revision: "' in body
+    assert 'revision: ""' not in body  # every file found, so each has its content's hash
+    assert Client().post("/t/sw.js").status_code == 405
+
+
+def test_the_manifest_opens_this_table_named_in_the_pages_language(django_assert_num_queries):
+    _event, game, link = seated()
+    # Expect 1 query: the link, with its game, round and event.
+    with django_assert_num_queries(1):
+        answer = Client().get(f"/t/{link.token}/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="ja")
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/manifest+json"
+    manifest = answer.json()
+    assert manifest["name"] == f"{game.table}卓 · {game.round.event.name}"
+    assert manifest["start_url"] == f"/t/{link.token}/" and manifest["scope"] == "/t/"
+    assert manifest["icons"][0]["type"] == "image/svg+xml"
+    english = Client().get(f"/t/{link.token}/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["name"].startswith(f"Table {game.table} · ")
+    assert Client().get("/t/nope/manifest.webmanifest").status_code == 404
+
+
+def test_the_table_page_links_its_manifest_and_outbox():
+    _event, _game, link = seated()
+    page = text(phone_at(link, 0).get(f"/t/{link.token}/"))
+    assert f'href="/t/{link.token}/manifest.webmanifest"' in page
+    assert "js/outbox.js" in page and 'data-sw="/t/sw.js"' in page
+    assert 'data-one="{n} hand waiting to send"' in page
+    ja = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    ja.post(f"/t/{link.token}/", {"do": "seat", "code": link.seat_codes[0]})
+    assert 'data-one="未送信 {n}局"' in text(ja.get(f"/t/{link.token}/"))

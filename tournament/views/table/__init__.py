@@ -10,4 +10,5 @@ whatever anyone else has tried, and a phone is stopped only by its own wrong cod
 address's, many phones' worth).
 
 code.py: /t/, the code typed; page.py: /t/<token>/, the page and a seat's slip; actions.py:
-each button of the page, chosen by the `do` field it posts; phone.py, forms.py: what they share."""
+each button of the page, chosen by the `do` field it posts; phone.py, forms.py: what they share;
+app.py: the manifest and service worker that let the page open, and keep hands, offline."""

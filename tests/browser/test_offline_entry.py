@@ -1,0 +1,141 @@
+"""Issue 47 in a browser (CONTRACT §3): a phone whose connection drops keeps the hands it
+records in its outbox, says so, and sends each once when the connection is back; a phone
+reloaded with no connection still opens its table, in its seat, from its service worker."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.tournament.factories import make_event
+from tournament.models import Game
+from tournament.services.rounds import round_seat
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("SHOTS")  # a folder: the waiting state's screenshots are kept there
+
+
+def _table() -> tuple[Game, str, list[str]]:
+    event = make_event(slug="drop", players=[f"P{i:02d}" for i in range(4)])
+    event.table_entry, event.table_mode = "tables", "hands"
+    event.save()
+    round_seat(event=event, rng=random.Random(5))
+    game = Game.objects.get(round__event=event)
+    link = game.links.get(revoked_at__isnull=True)
+    return game, f"/t/{link.token}/", link.seat_codes
+
+
+def _phone(browser: Any, base: str, page_path: str, code: str, locale: str = "en-GB") -> Any:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.goto(base + page_path)
+    page.fill("#id_code", code)
+    page.click("main button.primary")
+    expect(page.locator("form[data-hand]")).to_be_visible()
+    # The worker installed and this table's page kept on the phone.
+    kept = """async (path) => {
+        await navigator.serviceWorker.ready;
+        return !!(await (await caches.open("tables-pages")).match(path, { ignoreVary: true }));
+    }"""
+    for _ in range(100):
+        if page.evaluate(kept, page_path):
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("the table's page was never kept on the phone")
+    return context, page
+
+
+def _record(page: Any) -> None:
+    """A 1 han 30 fu tsumo by the dealer: the game plays on."""
+    page.check("input[name='type'][value='tsumo']")
+    page.check("input[name='winner'][value='0']")
+    page.check("input[name='han'][value='1']")
+    page.check("input[name='fu'][value='30']")
+    page.locator("form[data-hand] button[type=submit]").last.click()
+
+
+def test_hands_recorded_offline_wait_then_arrive_once_in_order(live_server, browser):
+    game, path, codes = _table()
+    context, page = _phone(browser, live_server.url, path, codes[0])
+    context.set_offline(True)
+    _record(page)
+    waiting = page.locator("[data-outbox] [data-count]")
+    expect(waiting).to_have_text("1 hand waiting to send")
+    expect(page.locator("[data-outbox] [data-why]")).to_contain_text("No connection")
+    _record(page)
+    expect(waiting).to_have_text("2 hands waiting to send")
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/offline-waiting-en.png", full_page=True)
+    assert game.hands.count() == 0
+    context.set_offline(False)
+    # Sent by itself, in order, each once; the page then shows the table as it is.
+    expect(page.locator(".next .label")).to_have_text("E1-2", timeout=20_000)
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    time.sleep(1)  # a later tick of the timer sends nothing again
+    rows = list(game.hands.order_by("number").values_list("number", "entry_id"))
+    assert [n for n, _ in rows] == [1, 2] and len({e for _, e in rows}) == 2
+    assert all(e is not None for _, e in rows)
+    assert page.problems == []
+    context.close()
+
+
+def test_a_phone_reloaded_offline_still_opens_its_table_in_its_seat(live_server, browser):
+    game, path, codes = _table()
+    context, page = _phone(browser, live_server.url, path, codes[0], locale="ja-JP")
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1.sheet-title")).to_contain_text("1卓")
+    expect(page.locator(".crumbs")).to_contain_text("東")  # still this seat
+    _record(page)  # and it still records, into the outbox
+    expect(page.locator("[data-outbox] [data-count]")).to_have_text("未送信 1局")
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/offline-waiting-ja.png", full_page=True)
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".next .label")).to_have_text("東1局 1本場", timeout=20_000)
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    assert game.hands.count() == 1
+    assert page.problems == []
+    context.close()
+
+
+def test_a_conflict_found_while_sending_opens_and_holds_the_later_hands(live_server, browser):
+    from django.test import Client
+
+    game, path, codes = _table()
+    context, page = _phone(browser, live_server.url, path, codes[0])
+    context.set_offline(True)
+    _record(page)
+    waiting = page.locator("[data-outbox] [data-count]")
+    expect(waiting).to_have_text("1 hand waiting to send")
+    _record(page)
+    expect(waiting).to_have_text("2 hands waiting to send")
+    # Meanwhile another seat's phone, online, saves hand 1.
+    other = Client()
+    assert other.post(path, {"do": "seat", "code": codes[1]}).status_code == 302
+    theirs = {"do": "hand", "version": game.version, "number": 1, "type": "draw"}
+    assert other.post(path, {**theirs, "tenpai": ["1"]}).status_code == 302
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    conflict = page.locator(".conflict")
+    expect(conflict).to_contain_text("Another phone saved this table first", timeout=20_000)
+    expect(page.locator("[data-outbox] [data-count]")).to_have_text("1 hand waiting to send")
+    expect(page.locator("[data-outbox] [data-why]")).to_contain_text("Choose above first")
+    time.sleep(1)
+    assert game.hands.count() == 1  # the later hand waits for the choice
+    conflict.get_by_role("link", name="Keep theirs").click()
+    # Chosen: the waiting hand goes on as hand 2, once.
+    expect(page.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
+    rows = list(game.hands.order_by("number").values_list("number", "entry_id"))
+    assert [n for n, _ in rows] == [1, 2] and rows[0][1] is None and rows[1][1] is not None
+    assert page.problems == []
+    context.close()
