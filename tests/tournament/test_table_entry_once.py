@@ -204,6 +204,35 @@ def test_replace_from_the_conflict_screen_keeps_the_phones_entry():
     assert game.hands.count() == 1
 
 
+def test_a_late_copy_of_a_hand_taken_back_is_not_written_again():
+    """Saved, its answer lost, then undone at the table: the outbox's copy arriving after the
+    undo is answered as saved and the hand stays taken back."""
+    _event, game, link = seated()
+    phone, entry = phone_at(link, 0), uuid.uuid4()
+    assert saved(send(phone, link, entry=entry, number=1, seen=version(game)), link)
+    undo = phone.post(f"/t/{link.token}/", {"do": "undo", "version": version(game)})
+    assert saved(undo, link) and game.hands.count() == 0
+    moved = version(game)
+    assert saved(send(phone, link, entry=entry, number=1, seen=0), link)
+    assert game.hands.count() == 0 and version(game) == moved
+    # Another entry for that number is written as ever.
+    assert saved(send(phone, link, entry=uuid.uuid4(), number=1, seen=0), link)
+    assert game.hands.count() == 1
+
+
+def test_a_late_copy_of_a_hand_replaced_from_the_conflict_screen_is_answered_as_saved():
+    _event, game, link = seated()
+    mine, theirs = phone_at(link, 0), phone_at(link, 1)
+    seen, their_entry, my_entry = version(game), uuid.uuid4(), uuid.uuid4()
+    assert saved(send(theirs, link, entry=their_entry, number=1, seen=seen), link)
+    assert send(mine, link, entry=my_entry, number=1, seen=seen).status_code == 409
+    post = {"do": "replace", "version": version(game), "number": 1, "entry_id": str(my_entry)}
+    assert saved(mine.post(f"/t/{link.token}/", {**post, **SMALL}), link)
+    # Their outbox's copy (its answer lost before the replace): saved, not a conflict.
+    assert saved(send(theirs, link, entry=their_entry, number=1, seen=seen), link)
+    assert list(game.hands.values_list("entry_id", flat=True)) == [my_entry]
+
+
 def test_the_constraint_allows_one_hand_per_entry_and_game():
     _event, game, link = seated()
     entry = uuid.uuid4()

@@ -9,13 +9,13 @@ version checked, the change said."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 from uuid import UUID
 
 from django.db import IntegrityError
 
 from scoring.flow import GameFlow
-from tournament.models import Game, Hand
+from tournament.models import AuditEntry, Game, Hand
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError, fields_within
 from tournament.services.game_change import GameChange, game_change
@@ -45,6 +45,7 @@ class StoredHand(TypedDict):
     label: str
     data: Any
     deltas: list[int]
+    entry_id: UUID | None
 
 
 class LoggedHand(TypedDict):
@@ -58,6 +59,9 @@ class LoggedHand(TypedDict):
     label: str
     hand: Any
     deltas: list[int]
+    # The phone's entry id of a hand taken back: a late copy of it is then answered as saved,
+    # never written again (`game_hand_enter`).
+    entry: NotRequired[str]
 
 
 def _hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> LoggedHand:
@@ -184,12 +188,14 @@ def game_hand_enter(
     The form's version is not asked: a phone that queued three hands offline saw one version
     for all three. What proves the form is not stale is its number: the next free one is
     written; a number another entry filled, or one past the next (the table was taken back
-    meanwhile), is a ConflictError and nothing is written. `played`: as for game_hand_add."""
+    meanwhile), is a ConflictError and nothing is written. A hand saved and then taken back
+    (undone, or replaced from the conflict screen) stays taken back: its late copy is answered
+    as saved. `played`: as for game_hand_add."""
     try:
         with game_change(game, None, user=user, at=at) as change:
             locked = change.game
             data, entries = _hands_data(locked)
-            if entry_id in entries.values():
+            if entry_id in entries.values() or _taken_back(locked, entry_id):
                 change.replay = True
                 return False
             if locked.confirmation or number != len(data["hands"]) + 1:
@@ -205,6 +211,15 @@ def game_hand_enter(
         if Hand.objects.filter(game=game, entry_id=entry_id).exists():
             return False
         raise
+
+
+def _taken_back(game: Game, entry_id: UUID) -> bool:
+    """Whether this entry's hand was saved and then taken back (an undo, or replaced from the
+    conflict screen): its late copy is not written again. One query, for a hand not found."""
+    undone = AuditEntry.objects.filter(
+        event_id=game.round.event_id, action="game.undo", before__entry=str(entry_id)
+    )
+    return undone.exists()
 
 
 def _hand_add(
@@ -254,10 +269,12 @@ def _hand_undo(change: GameChange) -> LoggedHand:
     data, entries = _hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
-    rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas")
+    rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas", "entry_id")
     last = cast(StoredHand, rows.first())  # a game with hands has a last one
     number = len(data["hands"])
     taken_back = _hand_logged(data, number, last)
+    if last["entry_id"] is not None:
+        taken_back["entry"] = str(last["entry_id"])
     data["hands"].pop()
     ev = game_evaluate(locked.round.event.rules, data)
     detail = f"hand {number}"
