@@ -168,7 +168,7 @@ def _engine_inputs(
 ) -> tuple[Format, dict[str, list[str]], set[str], list[EnginePenalty]]:
     """What the engine ranks the entries by: the event's format, the organizer's decisions,
     the substitutes (who rank nowhere) and the penalties by name."""
-    names = {pk: name for pk, name, *_ in entries.values()}
+    names = {pk: entries[pk][1] for pk, *_ in penalties}  # not every entry's: most have none
     return (
         event_format(event, stages),
         {s.name: s.decision for s in stages if s.decision},
