@@ -129,7 +129,9 @@ def test_a_conflict_found_while_sending_opens_and_holds_the_later_hands(live_ser
     conflict = page.locator(".conflict")
     expect(conflict).to_contain_text("Another phone saved this table first", timeout=20_000)
     expect(page.locator("[data-outbox] [data-count]")).to_have_text("1 hand waiting to send")
-    expect(page.locator("[data-outbox] [data-why]")).to_contain_text("Choose above first")
+    expect(page.locator("[data-outbox] [data-why]")).to_contain_text(
+        "Choose first what this hand should be"
+    )
     time.sleep(1)
     assert game.hands.count() == 1  # the later hand waits for the choice
     conflict.get_by_role("link", name="Keep theirs").click()
