@@ -30,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.organizer import bench_organizer_form
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 # The default database name; --database-name or BENCH_DB picks another, so two benches (or a
@@ -309,6 +311,7 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     )
     bench_hand(event, rounds + 2, runs)
     bench_process_layer(event, many)
+    bench_organizer_form(client, event, many)
     if not big_event:
         bench_paste(client, runs)
     connection.close()
