@@ -71,7 +71,8 @@ serve: $(STAMP)
 	    $(VENV)/bin/gunicorn tournament.wsgi -c gunicorn.conf.py -b $(BIND) -w $(WORKERS) \
 	      --threads $(THREADS) --access-logfile -; }
 
-# Figures for docs/performance.md: a 1,024-player event on PostgreSQL and SQLite, the engine.
+# Figures for docs/performance.md: a 1,024-player event on PostgreSQL and SQLite, 10,000
+# players, the engine; then the growth table (64 → 10,000 players, bench/growth.py).
 BENCH_STAMP := $(VENV)/.bench
 $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[dev,bench]"
@@ -79,6 +80,7 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.run
+	$(PY) -m bench.growth
 
 # Two app servers (gunicorn, production settings, 2 workers each) sharing PostgreSQL and Redis,
 # the task queue's worker beside them: 50 clients for 60 s while a writer records a game a
