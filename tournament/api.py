@@ -20,10 +20,10 @@ from ninja import NinjaAPI, Schema
 from ninja.decorators import decorate_view
 from ninja.errors import HttpError, ValidationError
 
+from tournament.exports.files import standings_file
 from tournament.exports.formats import rows_data
 from tournament.exports.ratings import RatingOut, ranked
 from tournament.exports.series import iterate_series
-from tournament.exports.standings import iterate_standings
 from tournament.exports.statistics import (
     PlayerStatisticsOut,
     StatisticsOut,
@@ -252,13 +252,18 @@ def events(request: HttpRequest, page: str = "1") -> Page:
 
 @api.get("/events/{slug}/standings", response={200: RowsOut, **ERRORS})
 @decorate_view(api_by_event_version)
-def standings(request: HttpRequest, slug: str, stage: str = "") -> RowsOut:
-    """The body of the event's standings.json download (one stage's with `?stage=`)."""
+def standings(request: HttpRequest, slug: str, stage: str = "") -> HttpResponse:
+    """The body of the event's standings.json download (one stage's with `?stage=`): that
+    download's own bytes, made once per version of the event and shared by every server and
+    reader (exports/files.py) — at 10,000 players making them is hundreds of milliseconds,
+    reading them a cache hit. Never paginated (README, "The API": one document)."""
     event = _event(slug)
     if stage and not event_has_stage(event, stage):
         names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
-    return RowsOut(**rows_data(iterate_standings(event, stage), event))
+    return HttpResponse(
+        standings_file(event, "json", stage), content_type="application/json; charset=utf-8"
+    )
 
 
 @api.get("/events/{slug}/teams", response={200: TeamsOut, **ERRORS})

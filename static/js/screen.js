@@ -1,6 +1,8 @@
 // The venue screen: type sized to the room, a long list in pages that turn by themselves,
-// the body fetched again every `data-interval` seconds and swapped in place. Without this
-// file the whole list shows and the page reloads itself (a <noscript> refresh).
+// the body fetched again every `data-interval` seconds and swapped in place. A field longer
+// than the body holds (the server sends at most 100 standings rows an answer) is paged by
+// asking for each page's rows as it turns (`?from=&rows=`). Without this file the page shows
+// the rows it holds and its refresh moves on to the next ones (a <noscript> refresh).
 "use strict";
 
 (function () {
@@ -14,6 +16,7 @@
   // A phone (someone opened the screen's address) reads 16 px and scrolls instead of paging.
   const NARROW = 800;
   const LARGEST = 96;
+  const MOST = 100; // the most rows one answer sends (views/public/screen.py: WINDOW_MOST)
   let page = 0;
 
   function smallest() { return window.innerWidth < NARROW ? 16 : 32; }
@@ -79,14 +82,14 @@
   // Screenfuls at the present size: each page as many items, in order, as fit (a panel of
   // conditions is taller than a row: pages are filled by height, not by count). Null once
   // there would be more than `most`. An item taller than the screen has a page to itself.
-  function paginate(all, most = Infinity) {
+  function paginate(all, most = Infinity, end = all.length) {
     const pages = [];
     let from = 0;
-    while (from < all.length) {
+    while (from < end) {
       if (pages.length >= most) return null;
       showOnly(all, from, from + 1);
       let to = from + 1;
-      while (to < all.length) {
+      while (to < end) {
         reveal(all[to]);
         if (!fits()) { conceal(all[to]); break; }
         to += 1;
@@ -133,33 +136,164 @@
     return ok;
   }
 
-  let layout = null;
-  function show() {
+  // --- a field longer than the body holds -------------------------------------------------
+
+  // The standings rows the body holds: from which row, of how many (the server's marker).
+  function held() {
+    const marker = box.querySelector("[data-rows-total]");
+    if (!marker) return null;
+    return {
+      from: parseInt(marker.dataset.rowsFrom, 10) || 0,
+      total: parseInt(marker.dataset.rowsTotal, 10) || 0,
+      rows: box.querySelectorAll("#standings-table tbody tr").length,
+    };
+  }
+
+  function windowed() {
+    const h = held();
+    return h !== null && (h.from > 0 || h.rows < h.total);
+  }
+
+  // Where the standings' rows begin among the items (they come last in the body).
+  function firstRow(all) {
+    const rows = box.querySelector("#standings-table tbody tr");
+    const at = rows ? all.indexOf(rows) : -1;
+    return at < 0 ? all.length : at;
+  }
+
+  // How many of the held rows, from the first, fit on one screen alone at the present size.
+  function rowsThatFit(all, start) {
+    showOnly(all, 0, 0);
+    let n = 0;
+    while (start + n < all.length) {
+      reveal(all[start + n]);
+      if (!fits()) { conceal(all[start + n]); break; }
+      n += 1;
+    }
+    return Math.max(n, 1);
+  }
+
+  // The layout of a windowed field: the columns the width allows at the smallest type; the
+  // panels before the standings paged as ever; then the standings a fixed number of rows a
+  // page — the fewest pages the smallest type gives, at the largest type that needs no more.
+  function fitWindowed(all) {
+    const low = smallest();
+    findClipping();
+    setSize(low);
+    let level = 0;
+    drop(level);
+    showOnly(all, 0, all.length);
+    while (!fitsAcross() && box.querySelector(`[data-drop="${level + 1}"]`)) drop(++level);
+    if (low < 32) return { phone: true, level }; // a phone scrolls through the rows it holds
+    const total = held().total;
+    const start = firstRow(all);
+    const widest = largest(low, fitsAcross);
+    setSize(low);
+    const fewest = Math.ceil(total / rowsThatFit(all, start));
+    const size = largest(low, () => Math.ceil(total / rowsThatFit(all, start)) <= fewest, widest);
+    setSize(size);
+    const perPage = rowsThatFit(all, start);
+    const panels = start > 0 ? paginate(all, Infinity, start) : [];
+    return { size, level, perPage, panels, pages: panels.length + Math.ceil(total / perPage) };
+  }
+
+  // The body's address for `count` rows from row `from`.
+  function windowAddress(from, count) {
+    const url = new URL(box.dataset.screen, window.location.href);
+    url.searchParams.set("from", String(from));
+    url.searchParams.set("rows", String(count));
+    return url.href;
+  }
+
+  // Page `n` of a windowed field: a panel, or its rows (asked for when the body lacks them).
+  async function showWindowed(n) {
     const all = items();
-    if (!layout) layout = fit(all);
-    const pages = layout.length;
-    page = page % pages;
-    showOnly(all, layout[page][0], layout[page][1]);
+    if (n < layout.panels.length) {
+      showOnly(all, layout.panels[n][0], layout.panels[n][1]);
+      return;
+    }
+    const from = (n - layout.panels.length) * layout.perPage;
+    let h = held();
+    if (from < h.from || from + Math.min(layout.perPage, h.total - from) > h.from + h.rows) {
+      if (!(await swap(windowAddress(from, layout.perPage)))) return;
+      h = held();
+    }
+    const rows = items();
+    const start = firstRow(rows) + (from - h.from);
+    setSize(layout.size);
+    drop(layout.level);
+    showOnly(rows, start, start + layout.perPage);
+    // A window's longer names may wrap: smaller type for this page, never a row cut off.
+    let size = layout.size;
+    while (!fits() && size > smallest()) setSize(--size);
+  }
+
+  // The body at `address` in place of this one; false when nothing came (or the page reloads).
+  async function swap(address) {
+    try {
+      const response = await fetch(address, { headers: { "X-Requested-With": "fetch" } });
+      if (response.status !== 200) return false; // 304: nothing changed
+      const html = await response.text();
+      const now = /data-phase-now="([^"]*)"/.exec(html);
+      // A round seated, play begun, every table done: the header and the clock change too.
+      if (now && now[1] !== box.dataset.phase) { window.location.reload(); return false; }
+      box.innerHTML = html;
+      return true;
+    } catch (error) {
+      return false; // the venue's network blinked: keep what is shown, try again later
+    }
+  }
+
+  // --- every screen ---------------------------------------------------------------------
+
+  let layout = null;
+  let widening = false;
+  function show() {
+    const h = held();
+    if (!layout && !widening && windowed() && h.rows < MOST) {
+      // Laid out again (a resize, the fonts arriving) holding one page's rows: first a full
+      // window, to measure how many rows fit at each size.
+      widening = true;
+      swap(windowAddress(h.from, MOST)).finally(() => { show(); widening = false; });
+      return;
+    }
+    const all = items();
+    const more = document.querySelector("[data-screen-more]");
+    if (!layout) layout = windowed() ? fitWindowed(all) : { whole: fit(all) };
+    if (more) more.hidden = !layout.phone && !layout.whole;
+    let pages = 1;
+    if (layout.whole) {
+      pages = layout.whole.length;
+      page = page % pages;
+      showOnly(all, layout.whole[page][0], layout.whole[page][1]);
+    } else if (layout.phone) {
+      showOnly(all, 0, all.length);
+    } else {
+      pages = layout.pages;
+      page = page % pages;
+      showWindowed(page);
+    }
     if (label) {
       label.hidden = pages < 2;
       label.textContent = lang === "ja" ? ` · ${page + 1} / ${pages} ページ` : ` · page ${page + 1} of ${pages}`;
     }
   }
 
+  // The body again: the rows on show (a windowed field's page), or what the page holds.
   async function refresh() {
-    try {
-      const response = await fetch(box.dataset.screen, { headers: { "X-Requested-With": "fetch" } });
-      if (response.status !== 200) return; // 304: nothing changed
-      const html = await response.text();
-      const now = /data-phase-now="([^"]*)"/.exec(html);
-      // A round seated, play begun, every table done: the header and the clock change too.
-      if (now && now[1] !== box.dataset.phase) { window.location.reload(); return; }
-      box.innerHTML = html;
+    let address = box.dataset.screen;
+    const h = held();
+    const before = firstRow(items());
+    if (h && windowed()) address = windowAddress(h.from, Math.max(h.rows, 1));
+    if (!(await swap(address))) return;
+    // The same layout while the field and the panels before it are as long (the type stays
+    // put between pages); laid out again when either changed.
+    const now = held();
+    if (!layout || layout.whole || layout.phone || !h || !windowed() || now.total !== h.total
+        || firstRow(items()) !== before) {
       layout = null;
-      show();
-    } catch (error) {
-      // The venue's network blinked: keep what is shown, try again at the next tick.
     }
+    show();
   }
 
   // The type is measured with the page's own fonts (a Japanese font arriving late is wider).

@@ -20,8 +20,10 @@ from tournament.selectors.cache import event_stamp, shared
 
 def standings_file(event: Event, fmt: str, stage: str = "") -> bytes:
     """CONTRACT §2's standings file (one stage's with `stage`). XLSX says statuses in the
-    reader's words, so the language is part of what is kept."""
-    parts = (fmt, stage, get_language())
+    reader's words, so its language is part of what is kept; CSV and JSON hold codes, the
+    same bytes in every language — kept once, for the download and the API's standings
+    (whose body the JSON is) alike."""
+    parts = (fmt, stage, get_language() if fmt == "xlsx" else "")
     return shared(
         "standings-file", event_stamp(event), parts, lambda: export_standings(event, fmt, stage)
     )

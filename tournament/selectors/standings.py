@@ -268,6 +268,17 @@ def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
     return ranked.standings, ranked.ids
 
 
+def published_row_count(event: Event, stage_name: str = "") -> int:
+    """How many rows the published standings show: every ranked player, or those of the
+    stage named (its ranking's groups) — what a window of them is a part of (the venue
+    screen's "page 3 of 500"). No query once this process holds the version."""
+    result = published_standings(event)
+    stage = next((s for s in result.stages if s.stage.name == stage_name), None)
+    if stage is None or not stage_name:
+        return len(result.rows)
+    return sum(len(group) for group in stage.order)
+
+
 def published_standings_of(events: list[Event]) -> dict[int, Standings]:
     """`published_standings` of several events (a player's page): the cached as they are,
     the others read together — stages, entries, penalties: three queries however many

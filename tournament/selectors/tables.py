@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from scoring import parse_hand, replay
@@ -200,12 +200,15 @@ def round_phase(event: Event) -> RoundPhase:
     if rnd is None:
         return RoundPhase(None, "none")
     rnd.event = event  # round_clock reads the minutes from it
-    # Distinct: the hands' join repeats a game once per hand.
-    begun = Q(finished=True) | ~Q(confirmation="") | Q(hands__isnull=False)
+    # A game's hands probed (EXISTS), not joined: the join counted 25,000 hands of a
+    # 2,500-table round to find its games distinct — 70 ms of every venue screen's request at
+    # 10,000 players, against 4.
+    has_hands = Exists(Hand.objects.filter(game=OuterRef("pk")))
+    begun = Q(finished=True) | ~Q(confirmation="") | Q(has_hands)
     games = rnd.games.aggregate(
-        tables=Count("pk", distinct=True),
-        open=Count("pk", distinct=True, filter=Q(finished=False)),
-        begun=Count("pk", distinct=True, filter=begun),
+        tables=Count("pk"),
+        open=Count("pk", filter=Q(finished=False)),
+        begun=Count("pk", filter=begun),
     )
     clock = round_clock(rnd)
     if games["tables"] and not games["open"]:

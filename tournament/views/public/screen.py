@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,7 +23,7 @@ from tournament.models import Event
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug, first_stage_end
-from tournament.selectors.standings import shared_progress
+from tournament.selectors.standings import published_row_count, shared_progress
 from tournament.selectors.tables import (
     RoundPhase,
     round_phase,
@@ -49,9 +49,15 @@ from tournament.views.query import (
     standings_query,
 )
 
+# The most standings rows one answer sends: a screenful at 32 px is about 20 rows at 1080
+# pixels high, and the page's first answer holds enough to measure how many fit (screen.js).
+# 100 rows of 10,000 players' standings are about 70 KB.
+WINDOW_MOST = 100
+WINDOW_FIRST_MOST = 10_000_000  # `?from=` past any field: read as its last rows
+
 
 @require_GET
-@known_query(*STANDINGS_PARAMETERS)
+@known_query(*STANDINGS_PARAMETERS, "from", "rows")
 @vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
 def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's screen (a projector, 1920×1080): once a round is seated and until play starts,
@@ -59,32 +65,87 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     long list paging itself; the round's clock while it runs. Its body is fetched again every
     interval; a body drawn in another phase (a new round seated, play begun, every table
     done) makes the page reload, for its header and clock. The page is not tagged by the
-    event's version: its clock counts from the server's time when it was drawn."""
+    event's version: its clock counts from the server's time when it was drawn.
+
+    A large field is sent a window of its rows, never the whole list: `?from=` (the first
+    row, from 0) and `?rows=` (at most WINDOW_MOST); the page holds the first WINDOW_MOST and
+    the screen asks for each page's rows as it turns. Without JavaScript the page shows a
+    window and moves on to the next one at each refresh."""
+    window = _screen_window(request)
+    if window is None:
+        return HttpResponseBadRequest(
+            f"?from= is a row number from 0 and ?rows= a number from 1 to {WINDOW_MOST}",
+            content_type="text/plain; charset=utf-8",
+        )
     if request.headers.get("X-Requested-With") == "fetch":
-        return _screen_table(request, slug)
+        return _screen_table(request, slug, window)
     event = event_by_slug(slug)
     if event is None:
         raise Http404
     phase = round_phase(event)
     query = _screen_query(request, event, phase)
+    summary = standings_summary(event, query.stage)
+    # The body is fetched with the address's own query: the plain address keeps following
+    # the stage in play, `?stage=` stays on every stage. The window is the screen's to ask.
+    kept = request.GET.copy()
+    for name in ("from", "rows"):
+        kept.pop(name, None)
     context = {
         "event": event,
         "phase": phase,
         "clock": phase.clock,
-        "body": _screen_body(request, event, query, phase),
+        "body": _screen_body(request, event, query, phase, window),
         "refresh": REFRESH_SECONDS,
-        # The body is fetched with the address's own query: the plain address keeps following
-        # the stage in play, `?stage=` stays on every stage.
-        "query": request.GET.urlencode(),
+        "query": kept.urlencode(),
         "overall_href": "?stage=",
         "links": _screen_links(request, event, phase),
         "playing": query.stage,  # the stage the heading names (決勝 · 第7回戦…)
         "in_progress": shared_progress(event)[1],
-        **standings_summary(event, query.stage),
+        **summary,
     }
+    if phase.phase != "seating":
+        context.update(_next_window(kept, window, published_row_count(event, summary["tab"])))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _screen_window(request: HttpRequest) -> tuple[int, int] | None:
+    """The rows asked for, (first, count): `?from=` and `?rows=` as digits, each given once;
+    more rows than WINDOW_MOST are WINDOW_MOST. None for anything else (400)."""
+    asked = []
+    for name, default in (("from", 0), ("rows", WINDOW_MOST)):
+        values = request.GET.getlist(name)
+        if len(values) > 1:
+            return None
+        if not values:
+            asked.append(default)
+            continue
+        value = values[0]
+        if not (value.isascii() and value.isdigit() and len(value) <= 9):
+            return None
+        asked.append(int(value))
+    first, count = asked
+    if count < 1:
+        return None
+    return min(first, WINDOW_FIRST_MOST), min(count, WINDOW_MOST)
+
+
+def _next_window(kept: QueryDict, window: tuple[int, int], total: int) -> dict[str, Any]:
+    """For a field longer than a window: which rows the page holds, and the address of the
+    next window (after the last, the first again) — the link a phone follows and the page
+    a screen without JavaScript moves on to at its refresh."""
+    first, count = window
+    first = max(0, min(first, total - count))
+    if first == 0 and count >= total:
+        return {}
+    after = first + count if first + count < total else 0
+    following = kept.copy()
+    following["from"] = str(after)
+    return {
+        "window": {"first": first + 1, "last": min(first + count, total), "total": total},
+        "next_href": f"?{following.urlencode()}",
+    }
 
 
 def _screen_query(request: HttpRequest, event: Event, phase: RoundPhase) -> StandingsQuery:
@@ -136,32 +197,38 @@ def _checking_in(event: Event, phase: RoundPhase) -> bool:
 
 
 def _screen_body(
-    request: HttpRequest, event: Event, query: StandingsQuery, phase: RoundPhase
+    request: HttpRequest,
+    event: Event,
+    query: StandingsQuery,
+    phase: RoundPhase,
+    window: tuple[int, int],
 ) -> str:
-    """The screen's body: the seating, or the standings with names as plain text; marked with
-    its phase. Kept whole by `_screen_body.html` per version, query, language and phase: the
-    seating is read (`seating`, called by the template) and the table rendered only when it
-    does not hold it."""
+    """The screen's body: the seating, or the standings' `window` of rows with names as plain
+    text (marked with which rows they are of how many); marked with its phase. Kept whole by
+    `_screen_body.html` per version, query, window, language and phase: the seating is read
+    (`seating`, called by the template) and the table rendered only when it does not hold
+    it."""
     context: dict[str, Any] = {
         "event": event,
         "phase": phase,
         **conditions_context(event),
-        "body_key": (event_stamp(event), query.key, get_language(), phase.key),
+        "body_key": (event_stamp(event), query.key, window, get_language(), phase.key),
     }
     if phase.phase == "seating":
         context["seating"] = lambda: round_seating(event, phase.number or 0)
     else:
-        context.update(standings_context(request, event, query, None, links=False))
+        context.update(standings_context(request, event, query, None, links=False, window=window))
     return render_to_string("tournament/_screen_body.html", context)
 
 
 @by_event_version
-def _screen_table(request: HttpRequest, event: Event) -> HttpResponse:
-    """The screen's body alone, fetched again every interval (every row: the screen pages
-    through them itself); a screen holding the event's version gets 304."""
+def _screen_table(request: HttpRequest, event: Event, window: tuple[int, int]) -> HttpResponse:
+    """The screen's body alone, fetched again every interval and as its pages turn (a window
+    of the rows, tagged by the version and the address's query, which holds the window); a
+    screen holding the event's version gets 304."""
     phase = round_phase(event)
     query = _screen_query(request, event, phase)
-    response = HttpResponse(_screen_body(request, event, query, phase))
+    response = HttpResponse(_screen_body(request, event, query, phase, window))
     response["Cache-Control"] = "no-cache"
     return response
 

@@ -4,8 +4,10 @@ screen and the team pages."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -14,7 +16,7 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from tournament.exports.files import standings_file
-from tournament.exports.standings import standings_table
+from tournament.exports.standings import StandingsTable, standings_table
 from tournament.i18n import cut_tie_text
 from tournament.models import Event
 from tournament.permissions import can_referee
@@ -49,6 +51,7 @@ def standings_context(
     query: StandingsQuery,
     per_page: int | None = PER_PAGE,
     links: bool = True,
+    window: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """What a standings table and its notes show, from the selectors: the standings (3
     queries unless this process has ranked the event's version), the rounds (1, unless
@@ -56,7 +59,9 @@ def standings_context(
     only when `_standings.html` does not hold it for `table_key` already (`table_html`, called
     by the template inside its `{% cache %}`). `per_page` None: every row (the venue screen
     pages through them itself); `links` False: names as plain text (the projector: nobody
-    clicks it)."""
+    clicks it); `window` (first, count): those rows only, sliced from the ranked standings
+    (the venue screen asks for a screenful at a time), and `window_rows` says which rows
+    were sent of how many."""
     summary = standings_summary(event, query.stage)
     # The round columns, the live marker and, at a venue of whole points, the rounds with a
     # fraction of a point: once per version (every write that starts, ends or changes a game
@@ -64,7 +69,8 @@ def standings_context(
     # the rows shown are read.
     rounds, in_progress = shared_progress(event)
 
-    def render_table() -> str:
+    @cache
+    def made() -> StandingsTable:
         result = published_standings(event)
         whole = event.rules.whole_points
         fractions = published_fractions(event) if whole else ()
@@ -81,21 +87,34 @@ def standings_context(
             rounds=rounds,
             fractions=fractions,
         )
-        paginate: Any = {"per_page": per_page} if per_page else False
-        RequestConfig(request, paginate=paginate).configure(table)
-        return table.as_html(request)
+        if window is None:
+            paginate: Any = {"per_page": per_page} if per_page else False
+            RequestConfig(request, paginate=paginate).configure(table)
+        else:
+            RequestConfig(request, paginate=False).configure(table)  # the reader's sort
+            first, count = window
+            table.paginate(RowWindow, per_page=count, first=first)
+        return table
+
+    def render_table() -> str:
+        return made().as_html(request)
+
+    def window_rows() -> tuple[int, int]:
+        table = made()
+        return table.paginator.first, table.paginator.count
 
     # The rendered table (a hundred rows of twenty cells is most of a page's time) is kept by
     # the template per event version, language and checked query: between two results every
     # phone gets the same bytes. The table's own links are made from the request's query,
     # which `known_query` has left holding only what the key holds.
-    key = (event_stamp(event), in_progress, get_language(), query.key, per_page, links)
+    key = (event_stamp(event), in_progress, get_language(), query.key, per_page, links, window)
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
         "event": event,
         "table_html": render_table,
         "table_key": key,
+        "window_rows": window_rows if window is not None else None,
         "stages": summary["stages"],
         "tab": summary["tab"],
         "has_teams": summary["has_teams"],
@@ -106,6 +125,22 @@ def standings_context(
         "updated": event.updated_at,  # the last change (services/changes.py), not this render
         "query": query.encoded,
     }
+
+
+class RowWindow(Paginator):
+    """`per_page` rows from row `first` as the one page there is (the venue screen's window):
+    a window past the end is the last rows, never an empty table saying nobody plays."""
+
+    def __init__(self, object_list: Any, per_page: int, first: int = 0) -> None:
+        super().__init__(object_list, per_page)
+        self.first = max(0, min(first, self.count - per_page))
+
+    @property
+    def num_pages(self) -> int:
+        return 1  # the table draws no page links: the screen turns its own pages
+
+    def page(self, number: Any) -> Page:
+        return Page(self.object_list[self.first : self.first + self.per_page], 1, self)
 
 
 def conditions_context(event: Event) -> dict[str, Any]:

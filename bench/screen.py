@@ -1,0 +1,120 @@
+"""The venue screen and the API's standings at full size (issue 46): the screen's page and the
+window of rows it fetches as a page turns, and `/api/v1/events/<slug>/standings`, each first
+after a write (nothing cached: `clear_all`, as bench/run.py measures the standings page) and
+as the next reader gets it. Called by `bench_database` in bench/run.py with its client and
+the imported event:
+
+    bench_screen(client, event, many)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FETCH = {"X-Requested-With": "fetch"}  # how screen.js asks for the body alone
+WINDOW = 20  # a page of rows at 32 px on a 1920×1080 screen (screen.js asks what fits)
+MOST_MS, MOST_KB = 50, 100
+
+
+def bench_screen(client: Any, event: Any, runs: int) -> None:
+    """Median ms and KB of the screen's page, of a window of its rows (the third page's) and
+    of the API's standings, after a write and warm; verdicts against ≤ 50 ms and ≤ 100 KB."""
+    from bench.run import line, median_ms, verdict  # here: bench/run.py imports this module
+    from tournament.selectors.cache import clear_all
+
+    screen = f"/events/{event.slug}/screen/"
+    window = f"{screen}?from={2 * WINDOW}&rows={WINDOW}"
+    api = f"/api/v1/events/{event.slug}/standings"
+    sizes: dict[str, int] = {}
+
+    def get(address: str, **headers: str) -> Callable[[], None]:
+        def fetch() -> None:
+            response = client.get(address, secure=True, headers=headers)
+            assert response.status_code == 200, (address, response.status_code)
+            sizes[address] = len(response.content)
+
+        return fetch
+
+    print(f"  -- the venue screen and the API's standings, {event.entries.count():,} players --")
+    record, recorded = _results(event)
+    for label, address, headers in (
+        ("venue screen's page", screen, {}),
+        (f"venue screen's window of {WINDOW} rows (a page turning)", window, FETCH),
+    ):
+        cold = median_ms(get(address, **headers), runs, before=clear_all)
+        after = median_ms(get(address, **headers), runs, before=record)
+        warm = median_ms(get(address, **headers), runs)
+        kb = sizes[address] / 1024
+        for moment, ms in (
+            ("after a write, nothing cached", cold),
+            ("after a result (as a server meets it)", after),
+            ("warm", warm),
+        ):
+            met = ms <= MOST_MS and kb <= MOST_KB
+            line(
+                f"{label}, {moment}",
+                f"{ms:.1f} ms {kb:.0f} KB",
+                f"target ≤ {MOST_MS} ms ≤ {MOST_KB} KB · {verdict(met)}",
+            )
+    # What any reader after a result pays first, the screen or not: the ranking brought up
+    # to the new version. The rest of the figures above is the screen's own.
+    from tournament.models import Event
+    from tournament.selectors.standings import published_standings
+
+    ranked = median_ms(
+        lambda: published_standings(Event.objects.get(pk=event.pk)), runs, before=record
+    )
+    line("… of which the standings ranked after a result", f"{ranked:.1f} ms")
+    _take_back(recorded)
+
+    cold = median_ms(get(api), runs, before=clear_all)
+    repeated = median_ms(get(api), runs)
+    kb = sizes[api] / 1024
+    tag = client.get(api, secure=True)["ETag"]
+
+    def poll() -> None:
+        response = client.get(api, secure=True, HTTP_IF_NONE_MATCH=tag)
+        assert response.status_code == 304, response.status_code
+
+    held = median_ms(poll, runs)
+    line("API standings, first after a write (made once)", f"{cold:.1f} ms {kb:.0f} KB")
+    line(
+        "API standings, repeated (the kept bytes)",
+        f"{repeated:.1f} ms {kb:.0f} KB",
+        f"target ≤ {MOST_MS} ms · {verdict(repeated <= MOST_MS)}",
+    )
+    line("API standings, a reader holding the version (304)", f"{held:.1f} ms")
+
+
+def _results(event: Any) -> tuple[Callable[[], None], list[Any]]:
+    """A result recorded by final scores at a time, each at a table of a round after the last
+    (as an organizer enters them), and the games recorded — taken back afterwards
+    (`_take_back`), so the event is left as it was found. What the next reader meets: the
+    event's version moved on, the standings this process held brought up to it."""
+    from tournament.models import Entry
+    from tournament.services.games import game_record
+
+    number = (event.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    names = list(
+        Entry.objects.filter(event=event, substitute=False, withdrawn=False)
+        .order_by("pk")
+        .values_list("player__name", flat=True)
+    )
+    recorded: list[Any] = []
+
+    def record() -> None:
+        table = len(recorded) + 1
+        seats = names[4 * (table - 1) : 4 * table]
+        data = {"round": number, "table": table, "seats": seats}
+        data["scores"] = [42000, 31000, 17500, 9500]
+        recorded.append(game_record(event=event, data=data))
+
+    return record, recorded
+
+
+def _take_back(recorded: list[Any]) -> None:
+    from tournament.services.games import game_remove
+
+    for game in recorded:
+        game_remove(game=game)
