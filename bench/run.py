@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.club import bench_club
 from bench.organizer import bench_organizer_form
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -314,6 +315,7 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     bench_organizer_form(client, event, many)
     if not big_event:
         bench_paste(client, runs)
+    bench_club(runs)  # last: it deletes the big event
     connection.close()
 
 
