@@ -32,6 +32,8 @@ def bench_screen(client: Any, event: Any, runs: int) -> None:
         def fetch() -> None:
             response = client.get(address, secure=True, headers=headers)
             assert response.status_code == 200, (address, response.status_code)
+            # The standings, not a round's seating: the figures are the rows' cost.
+            assert address == api or b'id="standings-table"' in response.content, address
             sizes[address] = len(response.content)
 
         return fetch
@@ -114,7 +116,13 @@ def _results(event: Any) -> tuple[Callable[[], None], list[Any]]:
 
 
 def _take_back(recorded: list[Any]) -> None:
+    """The games recorded taken back, then their round (left empty, it would be a round
+    seated and not begun: the screen would show its seating)."""
     from tournament.services.games import game_remove
+    from tournament.services.rounds import round_unseat
 
+    rounds = {game.round for game in recorded}
     for game in recorded:
         game_remove(game=game)
+    for rnd in rounds:
+        round_unseat(rnd=rnd)
