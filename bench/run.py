@@ -32,6 +32,7 @@ from typing import Any
 
 from bench.club import bench_club
 from bench.organizer import bench_organizer_form
+from bench.screen import bench_screen
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -312,6 +313,7 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     )
     bench_hand(event, rounds + 2, runs)
     bench_process_layer(event, many)
+    bench_screen(client, event, many)
     bench_organizer_form(client, event, many)
     if not big_event:
         bench_paste(client, runs)
