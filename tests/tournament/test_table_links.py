@@ -172,7 +172,10 @@ def test_a_result_waits_for_another_seat_then_counts():
     game.refresh_from_db()
     assert game.finished and game.confirmation == ""
     assert games_played(event) == 4  # four seats, one game each
-    assert client.get(f"/t/{link.token}/").status_code == 410  # over: the link is closed
+    # Over: the link is closed; the phone that held a seat here reads "confirmed" (issue 47).
+    assert Client().get(f"/t/{link.token}/").status_code == 410
+    reply = client.get(f"/t/{link.token}/")
+    assert reply.status_code == 200 and "Result confirmed" in text(reply)
 
 
 def test_a_dispute_goes_to_the_organizer_who_approves():

@@ -107,15 +107,19 @@ def table_seat_prove(*, link: TableLink, code: str) -> int:
     return found
 
 
-def game_confirm(*, link: TableLink, code: str, phone: str) -> Game:
-    """Another seat than the one that entered the result confirms it with its own code, typed
-    on another phone than the one that entered it: one person holding one seat's code (and
-    the table's link, and two phones) cannot make a result final alone."""
+def game_confirm(*, link: TableLink, phone: str, code: str = "", seat: int | None = None) -> Game:
+    """Another seat than the one that entered the result confirms it — by its `code` typed
+    now, or as the `seat` this phone proved with its code before (one tap) — on another phone
+    than the one that entered it: one person holding one seat's code (and the table's link,
+    and two phones) cannot make a result final alone."""
     with game_change(link.game, None) as change:
         locked = change.game
         if locked.confirmation != "waiting":
             raise ServiceError("table.not_waiting", "code")
-        seat = table_seat_prove(link=link, code=code)
+        if seat is None:
+            seat = table_seat_prove(link=link, code=code)
+        elif not 0 <= seat < len(link.seat_codes):
+            raise ServiceError("table.wrong_code", "code")
         if seat == locked.submitted_seat:
             raise ServiceError("table.same_seat", "code")
         if not phone or phone == locked.submitted_phone:

@@ -48,8 +48,17 @@ def seat(page: TablePage) -> Outcome:
 
 
 def confirm(page: TablePage) -> Outcome:
-    """Another seat's code confirms the result entered: it counts."""
-    return _answer_entered(page, "confirm")
+    """Another seat's code confirms the result entered: it counts. A phone that proved its
+    seat already sends no code (one tap): the seat it holds confirms, under the same rule."""
+    if page.seat is None or "code" in page.request.POST:
+        return _answer_entered(page, "confirm")
+    try:
+        game_confirm(link=page.link, seat=page.seat, phone=phone_id(page.request))
+    except ServiceError as exc:
+        page.context["confirm_error"] = error_text(exc, page.names)
+        return 400
+    page.request.session[CONFIRMED_KEY] = page.link.token
+    return page.reload()
 
 
 def dispute(page: TablePage) -> Outcome:
