@@ -34,6 +34,7 @@ ACTIONS = {
     "game.correct": gettext_lazy("Result corrected"),
     "game.hand": gettext_lazy("Hand"),
     "game.undo": gettext_lazy("Hand taken back"),
+    "game.hand_fix": gettext_lazy("Hand corrected"),
     "game.remove": gettext_lazy("Table deleted"),
     "game.confirm": gettext_lazy("Result confirmed at the table"),
     "game.dispute": gettext_lazy("Result disputed"),
@@ -136,6 +137,16 @@ def _game(action: str, before: Any, after: Any) -> str | None:
         return _hand(after)
     if action == "game.undo" and isinstance(before, dict) and "hand" in before:
         return _hand(before)
+    if action == "game.hand_fix" and isinstance(after, dict) and "hand" in after:
+        # Hand 3 corrected: what it is now; then the later hands replayed, and any removed.
+        said = [_hand(after)]
+        for key, text in (
+            ("replayed", _("hands replayed: %(n)s")),
+            ("removed", _("hands removed: %(n)s")),
+        ):
+            if after.get(key):
+                said.append(text % {"n": _(", ").join(str(n) for n in after[key])})
+        return "; ".join(said)
     if action == "game.record" and isinstance(after, dict):
         if "hands" in after:
             n = len(after["hands"])

@@ -65,6 +65,35 @@ def hand_form_initial(version: int, hands: int) -> dict[str, int]:
     return {"version": version, "number": hands + 1}
 
 
+def hand_form_fill(hand: Any, version: int, number: int) -> dict[str, Any]:
+    """A stored hand as a hand form's initial values (what `to_hand` reads back the same):
+    the organizer's correction of hand `number` opens with the hand as it was entered."""
+    result = hand.get("result") or {} if isinstance(hand, dict) else {}
+    kind = result.get("type", "ron")
+    out: dict[str, Any] = {"version": version, "number": number, "type": kind}
+    if hand.get("riichi"):
+        out["riichi"] = [str(seat) for seat in hand["riichi"]]
+    for key in ("discarder", "reason", "offender", "yaku", "bonus", "virtue", "calls", "special"):
+        if result.get(key) is not None:
+            out[key] = result[key]
+    for key in ("tenpai", "winners"):
+        if result.get(key):
+            out[key] = [str(seat) for seat in result[key]]
+    wins = result.get("wins") or ([result] if kind == "tsumo" else [])
+    for k, win in enumerate(wins):
+        prefix = f"wins_{k}_" if kind == "ron" else ""
+        out[prefix + ("seat" if kind == "ron" else "winner")] = win.get("seat", win.get("winner"))
+        for key in ("han", "fu", "pao"):
+            if win.get(key) is not None:
+                out[prefix + key] = win[key]
+        if win.get("yakuman") is not None:
+            out[prefix + "yakuman"] = f"{win['yakuman']:g}"
+    if kind == "ron" and "winner" in result:  # the card game's ron: one winner, no blocks
+        out["winner"] = result["winner"]
+    out.update({key: True for key in ("stop", "time_up") if hand.get(key)})
+    return out
+
+
 class HandForm(EngineForm):
     """One hand at the table, entered by tapping: result, riichi, seats (by wind and name),
     han and fu as buttons. Every result type's fields are here; the page shows the ones the

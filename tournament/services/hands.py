@@ -13,6 +13,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from uuid import UUID
 
 from django.db import IntegrityError
+from django.db.models import Q
 
 from scoring.flow import GameFlow
 from tournament.models import AuditEntry, Game, Hand
@@ -215,9 +216,13 @@ def game_hand_enter(
 
 def _taken_back(game: Game, entry_id: UUID) -> bool:
     """Whether this entry's hand was saved and then taken back (an undo, or replaced from the
-    conflict screen): its late copy is not written again. One query, for a hand not found."""
+    conflict screen) or removed by a correction of an earlier hand (services/hand_fix.py): its
+    late copy is not written again. One query, for a hand not found."""
+    entry = str(entry_id)
     undone = AuditEntry.objects.filter(
-        event_id=game.round.event_id, action="game.undo", before__entry=str(entry_id)
+        Q(action="game.undo", before__entry=entry)
+        | Q(action="game.hand_fix", before__gone__has_key=entry),
+        event_id=game.round.event_id,
     )
     return undone.exists()
 

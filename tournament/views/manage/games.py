@@ -46,6 +46,7 @@ from tournament.views.entry_shared import (
     taken_back_text,
     waiting_by,
 )
+from tournament.views.manage.hand_fix import hand_fix_page
 
 
 def _game(event: Event, game_id: int, live_scores: bool = False) -> Game:
@@ -216,6 +217,8 @@ def _final(game: Game, sheet: Sheet) -> FinalResult:
 @referee_required
 def game_hands(request: HttpRequest, event: Event, game_id: int) -> HttpResponse:
     game = _game(event, game_id)
+    if "fix" in request.GET or "fix" in request.POST:  # a past hand corrected (hand_fix.py)
+        return hand_fix_page(request, event, game, game_sheet(event, game))
     if request.method != "POST":
         return _hands_page(request, event, game, None)
     sheet = game_sheet(event, game)
