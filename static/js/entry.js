@@ -75,6 +75,11 @@
 
   document.querySelectorAll("form[data-scores]").forEach(scores);
   document.querySelectorAll("form[data-hand]").forEach(hand);
+  // A part of the page live.js brought up to date: its forms' fields are new, fitted again.
+  document.addEventListener("live:swapped", (event) => {
+    event.target.querySelectorAll("form[data-scores]").forEach(scores);
+    event.target.querySelectorAll("form[data-hand]").forEach(hand);
+  });
   // Undo beside "東2局 を記録しました": opens the log's undo (which asks first) and shows it.
   // Without this file the link still leads to it; with no undo on the page, it goes.
   const undo = document.getElementById("undo");

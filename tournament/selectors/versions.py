@@ -41,6 +41,7 @@ class GameVersion:
     event_id: int
     event_stamp: str
     event_name: str
+    finished: bool = False  # its result is final: a page of it no longer follows it
 
 
 def game_version(game_id: int, slug: str) -> GameVersion | None:
@@ -78,6 +79,7 @@ def game_version(game_id: int, slug: str) -> GameVersion | None:
         event_id,
         event_stamp((event_id, event_created, version)),
         name,
+        finished,
     )
 
 

@@ -36,10 +36,12 @@ from tournament.selectors.versions import (
 __all__ = [
     "GameVersion",
     "PlayerEvents",
+    "answer_by_tag",
     "api_by_event_version",
     "by_event_version",
     "by_game_version",
     "by_player_events",
+    "page_tag",
 ]
 
 try:
@@ -67,6 +69,21 @@ def _answer(
         return view(request, *args, **kwargs)
 
     return answer(request)
+
+
+def page_tag(request: HttpRequest, kind: str, stamps: Iterable[Any]) -> str:
+    """A tag for a page whose view reads its own stamps (a table's page, the organizer's
+    dashboard and round sheet, polled by live.js): the release, the language, the query and
+    the reader are in it, as in every tag here."""
+    return _tag(request, kind, stamps)
+
+
+def answer_by_tag(
+    request: HttpRequest, tag: str, view: Callable[..., HttpResponse], *args: Any
+) -> HttpResponse:
+    """304 when the reader holds `tag` already (the view not run), else the view's answer
+    with the tag."""
+    return _answer(request, tag, view, *args)
 
 
 def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

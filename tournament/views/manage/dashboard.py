@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from tournament.forms.events import (
     EventCreateForm,
@@ -29,6 +30,7 @@ from tournament.permissions import (
     organizer_required,
     referee_required,
 )
+from tournament.selectors.cache import event_stamp
 from tournament.selectors.dashboard import cut_before, stage_rows
 from tournament.selectors.events import event_stages, registered_entries
 from tournament.selectors.games import round_list
@@ -55,6 +57,7 @@ from tournament.services.rounds import (
     table_size,
 )
 from tournament.services.throttle import network_release, networks_held
+from tournament.views.conditional import answer_by_tag, page_tag
 
 
 @event_creator_required
@@ -104,6 +107,7 @@ def dashboard_page(
     plan_form: PlanMakeForm | None = None,
     upload_form: PlanUploadForm | None = None,
     status: int = 200,
+    live_tag: str = "",
 ) -> HttpResponse:
     standings = event_standings(event)
     plan = plan_summary(event)
@@ -170,14 +174,31 @@ def dashboard_page(
             "team_rule": team_rule_text(event.team_rule, event.team_best),
             "plan_form": plan_form or PlanMakeForm(initial={"rounds": plan_rounds_default(stages)}),
             "upload_form": upload_form or PlanUploadForm(),
+            "live_tag": live_tag,  # the tables' version shown: live.js asks from it
         },
         status=status,
     )
 
 
 @referee_required
+@vary_on_headers("X-Requested-With")
 def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
-    return dashboard_page(request, event)
+    if request.headers.get("X-Requested-With") == "fetch":
+        # live.js asks every few seconds for the tables alone: 304 while the event's version
+        # stands (no query beyond the event and the reader's rights, which the page reads too).
+        tag = page_tag(request, "dashboard-tables", [event_stamp(event)])
+        return answer_by_tag(request, tag, table_states_part, event, tag)
+    return dashboard_page(
+        request, event, live_tag=page_tag(request, "dashboard-tables", [event_stamp(event)])
+    )
+
+
+def table_states_part(request: HttpRequest, event: Event, tag: str) -> HttpResponse:
+    """The dashboard's tables, as the page shows them (its live region)."""
+    number, states = table_states(event)
+    context = {"event": event, "state_round": number, "states": states, "live_tag": tag}
+    context["phase"] = round_phase(event)
+    return render(request, "tournament/manage/_table_states.html", context)
 
 
 @organizer_required

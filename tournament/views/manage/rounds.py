@@ -23,6 +23,7 @@ from tournament.permissions import (
     referee_required,
 )
 from tournament.qr import qr_svg
+from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_has_plan
 from tournament.selectors.games import round_list, round_was_taken_back
 from tournament.selectors.rounds import event_game, round_games, round_of, round_table_count
@@ -45,6 +46,7 @@ from tournament.services.rounds import (
 )
 from tournament.services.seat_fix import seats_swap
 from tournament.services.tenhou import tenhou_import
+from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.manage.buttons import act
 from tournament.views.manage.dashboard import dashboard_page
 
@@ -87,7 +89,14 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
 def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The round's tables to print: seats, results, and for an open table its link as a QR
     code with the 6-character code (CONTRACT §3) — the table's page, which acts for no seat —
-    and a slip per seat to cut off and hand to its player: that seat's code and its own QR."""
+    and a slip per seat to cut off and hand to its player: that seat's code and its own QR.
+    live.js asks for it again every few seconds (the same page: it takes its tables): 304
+    while the event's version stands, from the event the rights check read."""
+    tag = page_tag(request, "round-sheet", [event_stamp(event)])
+    return answer_by_tag(request, tag, _round_sheet, event, number, tag)
+
+
+def _round_sheet(request: HttpRequest, event: Event, number: int, tag: str) -> HttpResponse:
     rnd = get_object_or_404(round_list(event), number=number)
     links = live_links(rnd)
     tables = []
@@ -130,6 +139,7 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
                 for seat in game.seats.all()
             ],
             "open_games": [g for g in rnd.games.all() if not g.finished and not g.confirmation],
+            "live_tag": tag,
         },
     )
 

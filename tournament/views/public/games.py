@@ -43,6 +43,8 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
         # At the deciding round's last hand, what each player needs: it moves with the other
         # tables' results too, so it is kept per version of the event (the page's tag).
         "in_play": found.in_play,
+        # Until its result is final the page follows it (live.js, 304 from the tag).
+        "live": not found.finished,
         "conditions": lambda: _sheet_conditions(found),
         "conditions_key": (found.event_stamp, found.game_id, get_language()),
     }

@@ -26,6 +26,7 @@ from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
 from tournament.services.tables import table_seat_prove
 from tournament.services.throttle import Throttled, client_address, guess_take
+from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.entry_shared import (
     entered_result,
     hand_form_kwargs,
@@ -66,7 +67,11 @@ def _gone(request: HttpRequest, why: str, link: TableLink | None = None) -> Http
         context["seats"] = seats_in_order(link.game)
         context["event"] = event = link.game.round.event
         context["to_top"] = event.rules.leftover_deposits == "top"
-        if request.session.pop(CONFIRMED_KEY, None) == link.token:
+        # The phone that confirmed, or any phone that held a seat here (the one that entered
+        # it, reloading or refreshed by its poll): "confirmed", with the points.
+        held = request.session.get(SEAT_KEY)
+        seated_here = isinstance(held, list) and held[:1] == [link.token]
+        if request.session.pop(CONFIRMED_KEY, None) == link.token or seated_here:
             context["confirmed"], status = True, 200
     return render(request, "tournament/table_gone.html", context, status=status)
 
@@ -97,7 +102,31 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     link = _open_link(request, token)
     if isinstance(link, HttpResponse):
         return link
+    if request.method == "GET":
+        # Polled by live.js every few seconds: a phone holding this version of the game, for
+        # this seat, gets 304 from the link's one query and its session — no sheet is built.
+        tag = _live_tag(request, link)
+        return answer_by_tag(request, tag, lambda request: _tagged(TablePage(request, link), tag))
     return TablePage(request, link).answer()
+
+
+def _tagged(page: TablePage, tag: str) -> HttpResponse:
+    page.context["live_tag"] = tag  # live.js's first poll sends it: 304 unless it moved
+    return page.answer()
+
+
+def _live_tag(request: HttpRequest, link: TableLink) -> str:
+    """What the page shows that can change while it is open: the game (every write moves its
+    version on), its confirmation, the event's entry settings, and this phone's seat and
+    whether it entered the waiting result. Not in it: another table's result, which moves
+    the deciding round's conditions only (shown again with the table's next hand)."""
+    game, event = link.game, link.game.round.event
+    entered_here = bool(game.submitted_phone) and (
+        request.session.get(PHONE_KEY) == game.submitted_phone
+    )
+    stamps = [link.pk, game.pk, game.version, game.confirmation, event.table_entry]
+    stamps += [event.table_mode, request.session.get(SEAT_KEY), entered_here]
+    return page_tag(request, "table", stamps)
 
 
 @never_cache
@@ -240,5 +269,8 @@ class TablePage:
             clock=round_clock(game.round, game),
             conditions=game_conditions(event, game, sheet.flow, names),
         )
+        # The page as a GET shows it follows the game (live.js); a button's answer (a conflict,
+        # a refused form) stays as it is until the person acts.
+        context["live"] = self.request.method == "GET"
         response = render(self.request, "tournament/table.html", context, status=status)
         return stopped(response, self.stop) if self.stop is not None else response
