@@ -64,7 +64,9 @@ def hand_fix_page(request: HttpRequest, event: Event, game: Game, sheet: Sheet) 
         )
     except HandsWouldGo as ask:
         going = [(h.number, hand_label(h.label)) for h in ask.hands]
-        return _page(request, event, game, sheet, number, form, going=going, status=409)
+        page = _page(request, event, game, sheet, number, form, going=going, new=form.to_hand())
+        page.status_code = 409
+        return page
     except ConflictError:
         messages.error(
             request,
@@ -101,7 +103,10 @@ def fixed_text(fixed: HandFixed) -> str:
             ngettext("Hand %(list)s removed.", "Hands %(list)s removed.", len(fixed.removed))
             % {"list": span(fixed.removed)}
         )
-    return " ".join(said)
+    text = said[0]
+    for more in said[1:]:  # a space between sentences in English, none in Japanese
+        text = _("%(first)s %(then)s") % {"first": text, "then": more}
+    return text
 
 
 def span(numbers: list[int]) -> str:
@@ -117,6 +122,7 @@ def _page(
     form: HandForm,
     *,
     going: list[tuple[int, str]] | None = None,
+    new: Any = None,
     status: int = 200,
 ) -> HttpResponse:
     context: dict[str, Any] = {
@@ -127,6 +133,7 @@ def _page(
         "number": number,
         "hand": sheet.hands[number - 1],
         "going": going,
+        "new": new,  # the correction asked about, said above the hands it removes
         "posted": _posted(request) if going else [],
     }
     return render(request, "tournament/manage/game_hand_fix.html", context, status=status)
