@@ -228,3 +228,78 @@ def test_a_fix_naming_no_hand_is_the_sheet_not_a_server_error(fix):
     client = logged_in(organizer_for(game.round.event))
     assert client.get(f"{sheet_url(game)}?fix={fix}").status_code in (200, 302)
     assert client.post(f"{sheet_url(game)}?fix={fix}", {"fix": fix}).status_code in (200, 302, 400)
+
+
+# --- a table's own correction, under the two-seat rule -----------------------------------------
+
+
+def at_table(hands: list[dict]):
+    """A table-entry event's game in play with `hands`, its live link."""
+    from tests.tournament.test_table_trust import seated
+
+    event, game, link = seated()
+    for hand in hands:
+        game.refresh_from_db()
+        game_hand_add(game=game, hand=hand, expected_version=game.version)
+    game.refresh_from_db()
+    return event, game, link
+
+
+def seat_phone(link, seat: int) -> Client:
+    phone = Client()
+    assert phone.get(f"/t/{link.token}/seat/{link.seat_codes[seat]}/").status_code == 302
+    return phone
+
+
+def fix_post(game: Game, number: int, **fields) -> dict:
+    game.refresh_from_db()
+    return {
+        "do": "fix",
+        "fix": str(number),
+        "version": game.version,
+        "number": str(number),
+        **fields,
+    }
+
+
+def test_a_seat_corrects_a_past_hand_at_the_table_and_later_hands_replay():
+    _event, game, link = at_table([ron(1, 2), ron(2, 3), DRAW])
+    phone = seat_phone(link, 3)
+    opened = phone.post(f"/t/{link.token}/", {"do": "fix_open", "fix": "1"})
+    assert opened.status_code == 200 and 'name="do" value="fix"' in text(opened)
+    post = fix_post(
+        game, 1, type="ron", discarder="2", wins_0_seat="0", wins_0_han="1", wins_0_fu="30"
+    )
+    assert phone.post(f"/t/{link.token}/", post).status_code == 302
+    assert [h.data for h in stored(game)] == [ron(0, 2), ron(2, 3), DRAW]
+    entry = AuditEntry.objects.get(action="game.hand_fix")
+    assert entry.at_seat == 3
+    game.refresh_from_db()
+    assert not game.finished and not game.confirmation  # still in play
+
+
+def test_a_table_correction_that_ends_the_game_waits_for_another_seat():
+    event, game, link = at_table([ron(1, 2), DRAW, ron(2, 3)])
+    fixer = seat_phone(link, 0)
+    post = fix_post(game, 2, type="ron", discarder="3", wins_0_seat="0", wins_0_yakuman="1")
+    asked = fixer.post(f"/t/{link.token}/", post)
+    assert asked.status_code == 409 and "This correction removes a later hand" in text(asked)
+    assert fixer.post(f"/t/{link.token}/", {**post, "dropping": ["3"]}).status_code == 302
+    game.refresh_from_db()
+    # One seat's correction ended the game: it waits for another seat, as a result does.
+    assert game.confirmation == "waiting" and game.submitted_seat == 0 and not game.finished
+    assert event_standings(event).rows[0].games == 0
+    assert fixer.post(f"/t/{link.token}/", {"do": "confirm"}).status_code == 400
+    other = seat_phone(link, 2)
+    assert other.post(f"/t/{link.token}/", {"do": "confirm"}).status_code == 302
+    game.refresh_from_db()
+    assert game.finished and [h.number for h in stored(game)] == [1, 2]
+
+
+def test_a_phone_without_a_seat_corrects_nothing():
+    _event, game, link = at_table([ron(1, 2), DRAW])
+    stranger = Client()
+    post = fix_post(game, 1, type="draw", tenpai=["0"])
+    assert stranger.post(f"/t/{link.token}/", post).status_code == 302  # the page, reloaded
+    assert [h.data for h in stored(game)] == [ron(1, 2), DRAW]
+    assert not AuditEntry.objects.filter(action="game.hand_fix").exists()

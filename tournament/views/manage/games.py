@@ -46,7 +46,7 @@ from tournament.views.entry_shared import (
     taken_back_text,
     waiting_by,
 )
-from tournament.views.manage.hand_fix import hand_fix_page
+from tournament.views.hand_fix import hand_fix_page
 
 
 def _game(event: Event, game_id: int, live_scores: bool = False) -> Game:

@@ -30,6 +30,8 @@ from tournament.views.entry_shared import (
     scores_preview,
     taken_back_text,
 )
+from tournament.views.hand_fix import fix_number, fix_save
+from tournament.views.hand_fix import fix_open as hand_fix_open
 from tournament.views.table.forms import DisputeForm, EntryForm, SeatForm
 from tournament.views.table.phone import CONFIRMED_KEY, phone_id
 
@@ -219,6 +221,33 @@ def undo(page: TablePage) -> Outcome:
     return page.reload()
 
 
+def fix_open(page: TablePage) -> Outcome:
+    """The hand log's "Correct": hand N's form, as entered (views/hand_fix.py)."""
+    number = fix_number(page.request, page.sheet)
+    if number is None:
+        return page.reload()
+    fix = hand_fix_open(page.request, page.event, page.game, page.sheet, number)
+    page.context["fix"] = fix.context(page.request)
+    return 200
+
+
+def fix(page: TablePage) -> Outcome:
+    """A past hand corrected by this phone's seat, the later ones replayed. A correction that
+    ends the game waits for another seat to confirm it, as any result a table enters; one
+    that removes hands asks first."""
+    number = fix_number(page.request, page.sheet)
+    if number is None:
+        return page.reload()
+    fixed = hand_fix_open(page.request, page.event, page.game, page.sheet, number)
+    if fixed.form.is_valid():
+        fixed = fix_save(page.request, page.game, fixed, at=page.at)
+        if fixed.fixed is not None or fixed.stale:
+            return page.reload()
+        page.sheet = game_sheet(page.event, page.game)  # its flow was given up: again
+    page.context["fix"] = fixed.context(page.request)
+    return 409 if fixed.going else 400
+
+
 @dataclass(frozen=True)
 class Button:
     view: Callable[[TablePage], Outcome]
@@ -237,4 +266,6 @@ ACTIONS: dict[str, Button] = {
     "hand": Button(hand, enters=True, not_now=hand_not_now),
     "replace": Button(replace, enters=True),
     "undo": Button(undo, enters=True),
+    "fix_open": Button(fix_open, enters=True),
+    "fix": Button(fix, enters=True),
 }
