@@ -131,3 +131,26 @@ def test_the_organizer_corrects_a_past_hand_and_confirms_the_hands_that_go(live_
     game.refresh_from_db()
     assert game.finished
     assert not page.problems
+
+
+def test_a_seat_opens_a_past_hands_correction_on_its_phone(live_server, browser):
+    event = make_event(slug="tfix", format="baba")
+    event.table_entry = "tables"
+    event.save()
+    round_seat(event=event, rng=random.Random(4))
+    game = Game.objects.get(round__event=event, table=1)
+    small = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 2, "fu": 30}]}}
+    for hand in (small, {"result": {"type": "draw", "tenpai": [0, 2]}}, small):
+        game.refresh_from_db()
+        game_hand_add(game=game, hand=hand, expected_version=game.version)
+    link = game.links.get(revoked_at__isnull=True)
+    base = live_server.url
+    for lang in ("en", "ja"):
+        ctx, page = context(browser, base, lang)
+        page.goto(f"{base}/t/{link.token}/seat/{link.seat_codes[3]}/")
+        page.locator("form.fix button").first.click()  # hand 1's "Correct"
+        expect(page.locator("input[name='do'][value='fix']")).to_have_count(1)
+        expect(page.locator("input[name='wins_0_seat'][value='1']")).to_be_checked()
+        shot(page, f"table-fix-{lang}")
+        assert not page.problems
+        ctx.close()
