@@ -1,5 +1,6 @@
 """The venue screen and the API's standings at full size (issue 46): the screen's page and the
-window of rows it fetches as a page turns, and `/api/v1/events/<slug>/standings`, each first
+window of rows it fetches as a page turns; the same while a round is seated (its tables, a
+window at a time: `bench_seating`); and `/api/v1/events/<slug>/standings`, each first
 after a write (nothing cached: `clear_all`, as bench/run.py measures the standings page) and
 as the next reader gets it. Called by `bench_database` in bench/run.py with its client and
 the imported event:
@@ -14,6 +15,7 @@ from typing import Any
 
 FETCH = {"X-Requested-With": "fetch"}  # how screen.js asks for the body alone
 WINDOW = 20  # a page of rows at 32 px on a 1920×1080 screen (screen.js asks what fits)
+TABLES = 15  # a page of a seated round's tables at 32 px on a 1920×1080 screen
 MOST_MS, MOST_KB = 50, 100
 
 
@@ -90,6 +92,63 @@ def bench_screen(client: Any, event: Any, runs: int) -> None:
         f"target ≤ {MOST_MS} ms · {verdict(repeated <= MOST_MS)}",
     )
     line("API standings, a reader holding the version (304)", f"{held:.1f} ms")
+    bench_seating(client, event, runs)
+
+
+def bench_seating(client: Any, event: Any, runs: int) -> None:
+    """The screen while the next round is seated (every player, at random) and nobody plays
+    yet: its page (the first 100 tables) and a window of TABLES tables (a page turning), the
+    first after the seating (the write that puts the screen in this phase) and warm; nothing
+    cached shown beside. The seating is taken back afterwards."""
+    import random
+
+    from bench.run import figure, line, median_ms, verdict
+    from tournament.selectors.cache import clear_all
+    from tournament.services.rounds import round_seat, round_unseat
+
+    screen = f"/events/{event.slug}/screen/"
+    window = f"{screen}?from={3 * TABLES}&rows={TABLES}"
+    sizes: dict[str, int] = {}
+    seated: list[Any] = []
+
+    def seat() -> None:
+        if seated:
+            round_unseat(rnd=seated.pop())
+        seated.append(round_seat(event=event, rng=random.Random(46 + len(seated))))
+
+    def get(address: str, **headers: str) -> Callable[[], None]:
+        def fetch() -> None:
+            response = client.get(address, secure=True, headers=headers)
+            assert response.status_code == 200, (address, response.status_code)
+            # The seating, not the standings: the figures are the tables' cost.
+            assert b'class="seat-card"' in response.content, address
+            assert b'id="standings-table"' not in response.content, address
+            sizes[address] = len(response.content)
+
+        return fetch
+
+    seat()
+    tables = seated[0].games.count()
+    print(f"  -- the venue screen while a round of {tables:,} tables is seated --")
+    for label, address, headers in (
+        ("seated round: screen's page", screen, {}),
+        (f"seated round: window of {TABLES} tables", window, FETCH),
+    ):
+        cold = median_ms(get(address, **headers), runs, before=clear_all)
+        after = median_ms(get(address, **headers), runs, before=seat)
+        warm = median_ms(get(address, **headers), runs)
+        kb = sizes[address] / 1024
+        if address == window:
+            figure("screen_seating_window", after)
+        line(f"{label}, nothing cached", f"{cold:.1f} ms {kb:.0f} KB")
+        for moment, ms in (("first after the seating", after), ("warm", warm)):
+            met = ms <= MOST_MS and kb <= MOST_KB
+            line(
+                f"{label}, {moment}",
+                f"{ms:.1f} ms {kb:.0f} KB",
+                f"target ≤ {MOST_MS} ms ≤ {MOST_KB} KB · {verdict(met)}",
+            )
+    round_unseat(rnd=seated.pop())
 
 
 def _results(event: Any) -> tuple[Callable[[], None], list[Any]]:

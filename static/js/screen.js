@@ -1,8 +1,9 @@
 // The venue screen: type sized to the room, a long list in pages that turn by themselves,
 // the body fetched again every `data-interval` seconds and swapped in place. A field longer
-// than the body holds (the server sends at most 100 standings rows an answer) is paged by
-// asking for each page's rows as it turns (`?from=&rows=`). Without this file the page shows
-// the rows it holds and its refresh moves on to the next ones (a <noscript> refresh).
+// than the body holds (the server sends at most 100 standings rows, or while a round is
+// seated 100 of its tables, an answer) is paged by asking for each page's rows or tables as
+// it turns (`?from=&rows=`). Without this file the page shows the rows it holds and its
+// refresh moves on to the next ones (a <noscript> refresh).
 "use strict";
 
 (function () {
@@ -17,6 +18,8 @@
   const NARROW = 800;
   const LARGEST = 96;
   const MOST = 100; // the most rows one answer sends (views/public/screen.py: WINDOW_MOST)
+  // What a window holds: the standings' rows, or a seated round's tables.
+  const WINDOWED = "#standings-table tbody tr, ol.seating > [data-page-item]";
   let page = 0;
 
   function smallest() { return window.innerWidth < NARROW ? 16 : 32; }
@@ -82,9 +85,9 @@
   // Screenfuls at the present size: each page as many items, in order, as fit (a panel of
   // conditions is taller than a row: pages are filled by height, not by count). Null once
   // there would be more than `most`. An item taller than the screen has a page to itself.
-  function paginate(all, most = Infinity, end = all.length) {
+  function paginate(all, most = Infinity, end = all.length, begin = 0) {
     const pages = [];
-    let from = 0;
+    let from = begin;
     while (from < end) {
       if (pages.length >= most) return null;
       showOnly(all, from, from + 1);
@@ -138,14 +141,14 @@
 
   // --- a field longer than the body holds -------------------------------------------------
 
-  // The standings rows the body holds: from which row, of how many (the server's marker).
+  // The rows (or tables) the body holds: from which, of how many (the server's marker).
   function held() {
     const marker = box.querySelector("[data-rows-total]");
     if (!marker) return null;
     return {
       from: parseInt(marker.dataset.rowsFrom, 10) || 0,
       total: parseInt(marker.dataset.rowsTotal, 10) || 0,
-      rows: box.querySelectorAll("#standings-table tbody tr").length,
+      rows: box.querySelectorAll(WINDOWED).length,
     };
   }
 
@@ -154,9 +157,10 @@
     return h !== null && (h.from > 0 || h.rows < h.total);
   }
 
-  // Where the standings' rows begin among the items (they come last in the body).
+  // Where the window's rows begin among the items (the standings come last in the body; a
+  // seated round's tables first, the before-the-last-game table after them).
   function firstRow(all) {
-    const rows = box.querySelector("#standings-table tbody tr");
+    const rows = box.querySelector(WINDOWED);
     const at = rows ? all.indexOf(rows) : -1;
     return at < 0 ? all.length : at;
   }
@@ -164,8 +168,9 @@
   // How many of the held rows, from the first, fit on one screen alone at the present size.
   function rowsThatFit(all, start) {
     showOnly(all, 0, 0);
+    const end = start + held().rows;
     let n = 0;
-    while (start + n < all.length) {
+    while (start + n < end) {
       reveal(all[start + n]);
       if (!fits()) { conceal(all[start + n]); break; }
       n += 1;
@@ -174,8 +179,9 @@
   }
 
   // The layout of a windowed field: the columns the width allows at the smallest type; the
-  // panels before the standings paged as ever; then the standings a fixed number of rows a
-  // page — the fewest pages the smallest type gives, at the largest type that needs no more.
+  // panels before the window paged as ever; then the window's rows a fixed number a page —
+  // the fewest pages the smallest type gives, at the largest type that needs no more; then
+  // the panels after it (`after`: counted from the window's end, which moves as it turns).
   function fitWindowed(all) {
     const low = smallest();
     findClipping();
@@ -194,7 +200,12 @@
     setSize(size);
     const perPage = rowsThatFit(all, start);
     const panels = start > 0 ? paginate(all, Infinity, start) : [];
-    return { size, level, perPage, panels, pages: panels.length + Math.ceil(total / perPage) };
+    const end = start + held().rows;
+    const after = end < all.length
+      ? paginate(all, Infinity, all.length, end).map(([a, b]) => [a - end, b - end]) : [];
+    const windows = Math.ceil(total / perPage);
+    return { size, level, perPage, panels, windows, after,
+      pages: panels.length + windows + after.length };
   }
 
   // The body's address for `count` rows from row `from`.
@@ -208,8 +219,18 @@
   // Page `n` of a windowed field: a panel, or its rows (asked for when the body lacks them).
   async function showWindowed(n) {
     const all = items();
+    if (n < layout.panels.length || n >= layout.panels.length + layout.windows) {
+      setSize(layout.size); // a window's page may have made the type smaller for itself
+      drop(layout.level);
+    }
     if (n < layout.panels.length) {
       showOnly(all, layout.panels[n][0], layout.panels[n][1]);
+      return;
+    }
+    if (n >= layout.panels.length + layout.windows) {
+      const [a, b] = layout.after[n - layout.panels.length - layout.windows];
+      const end = firstRow(all) + held().rows;
+      showOnly(all, end + a, end + b);
       return;
     }
     const from = (n - layout.panels.length) * layout.perPage;

@@ -158,6 +158,46 @@ def round_seating(event: Event, number: int) -> list[SeatedTable]:
     return list(tables.values())
 
 
+def round_table_count(event: Event, number: int) -> int:
+    """How many tables of the event's round `number` have anyone seated (the tables
+    `round_seating` lists). One query."""
+    return _seated_games(event, number).count()
+
+
+def _seated_games(event: Event, number: int) -> Any:
+    return Game.objects.filter(round__event=event, round__number=number).filter(
+        Exists(Seat.objects.filter(game=OuterRef("pk")))
+    )
+
+
+@dataclass
+class SeatingWindow:
+    """`count` tables of a round from its `first` (from 0, in table order), of `total`."""
+
+    first: int
+    total: int
+    tables: list[SeatedTable]
+
+
+def round_seating_window(event: Event, number: int, first: int, count: int) -> SeatingWindow:
+    """The tables of the event's round `number` from its `first` (a window past the end is
+    the last `count` tables, as the standings' window is), sliced in the database: the venue
+    screen of a 2,500-table round asks for a screenful at a time. Two queries (the tables
+    counted, the window's seats)."""
+    total = round_table_count(event, number)
+    first = max(0, min(first, total - count))
+    games = _seated_games(event, number).order_by("table").values("pk")[first : first + count]
+    tables: dict[int, SeatedTable] = {}
+    seats = (
+        Seat.objects.filter(game__in=games)
+        .order_by("game__table", "position")
+        .values_list("game__table", "player__name")
+    )
+    for table, name in seats:
+        tables.setdefault(table, SeatedTable(table, [])).players.append(name)
+    return SeatingWindow(first, total, list(tables.values()))
+
+
 @dataclass
 class FoundSeat:
     name: str
@@ -232,6 +272,12 @@ def stage_in_play(event: Event, number: int | None) -> str:
         if (first is None or first <= at) and (last is None or at <= last):
             return name
     return ""
+
+
+def round_ends_stage(event: Event, number: int) -> bool:
+    """Whether round `number` is the last of one of the event's stages (only such a round has
+    a "before the last game" panel). One query."""
+    return event.stages.filter(last_round=number).exists()
 
 
 # The report's keys that judge who met whom (scoring.plans.Plan.report).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
@@ -26,8 +27,12 @@ from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.standings import published_row_count, shared_progress
 from tournament.selectors.tables import (
     RoundPhase,
+    SeatingWindow,
+    round_ends_stage,
     round_phase,
     round_seating,
+    round_seating_window,
+    round_table_count,
     seats_named,
     stage_in_play,
 )
@@ -49,10 +54,14 @@ from tournament.views.query import (
     standings_query,
 )
 
-# The most standings rows one answer sends: a screenful at 32 px is about 20 rows at 1080
-# pixels high, and the page's first answer holds enough to measure how many fit (screen.js).
-# 100 rows of 10,000 players' standings are about 70 KB.
+# The most standings rows (or, while a round is seated, tables) one answer sends: a
+# screenful at 32 px is about 20 rows or 15 tables at 1080 pixels high, and the page's
+# first answer holds enough to measure how many fit (screen.js). 100 rows of 10,000
+# players' standings are about 70 KB; 100 tables of their seating about 40.
 WINDOW_MOST = 100
+# The most rows of the before-the-last-game table the screen shows (the leaders' first):
+# a one-stage field of 10,000 would list every player. The rest are on the standings page.
+BEFORE_MOST = 100
 WINDOW_FIRST_MOST = 10_000_000  # `?from=` past any field: read as its last rows
 
 
@@ -69,8 +78,9 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
 
     A large field is sent a window of its rows, never the whole list: `?from=` (the first
     row, from 0) and `?rows=` (at most WINDOW_MOST); the page holds the first WINDOW_MOST and
-    the screen asks for each page's rows as it turns. Without JavaScript the page shows a
-    window and moves on to the next one at each refresh."""
+    the screen asks for each page's rows as it turns. While a round is seated the window
+    counts its tables (each a card: what screen.js pages). Without JavaScript the page shows
+    a window and moves on to the next one at each refresh."""
     window = _screen_window(request)
     if window is None:
         return HttpResponseBadRequest(
@@ -84,7 +94,6 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     phase = round_phase(event)
     query = _screen_query(request, event, phase)
-    summary = standings_summary(event, query.stage)
     # The body is fetched with the address's own query: the plain address keeps following
     # the stage in play, `?stage=` stays on every stage. The window is the screen's to ask.
     kept = request.GET.copy()
@@ -100,10 +109,16 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "overall_href": "?stage=",
         "links": _screen_links(request, event, phase),
         "playing": query.stage,  # the stage the heading names (決勝 · 第7回戦…)
-        "in_progress": shared_progress(event)[1],
-        **summary,
     }
-    if phase.phase != "seating":
+    if phase.phase == "seating":
+        # A seated round's header shows no stage tabs and no round in progress: nothing is
+        # ranked (the seating is a new version: 130 ms to rank 10,000 players again), and
+        # every screen in the room reloads this page when a round is seated.
+        tables = round_table_count(event, phase.number or 0)
+        context.update(_next_window(kept, window, tables, tables=True))
+    else:
+        summary = standings_summary(event, query.stage)
+        context.update(summary, in_progress=shared_progress(event)[1])
         context.update(_next_window(kept, window, published_row_count(event, summary["tab"])))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
@@ -131,10 +146,13 @@ def _screen_window(request: HttpRequest) -> tuple[int, int] | None:
     return min(first, WINDOW_FIRST_MOST), min(count, WINDOW_MOST)
 
 
-def _next_window(kept: QueryDict, window: tuple[int, int], total: int) -> dict[str, Any]:
-    """For a field longer than a window: which rows the page holds, and the address of the
-    next window (after the last, the first again) — the link a phone follows and the page
-    a screen without JavaScript moves on to at its refresh."""
+def _next_window(
+    kept: QueryDict, window: tuple[int, int], total: int, tables: bool = False
+) -> dict[str, Any]:
+    """For a field longer than a window: which rows (`tables`: a seated round's tables) the
+    page holds, and the address of the next window (after the last, the first again) — the
+    link a phone follows and the page a screen without JavaScript moves on to at its
+    refresh."""
     first, count = window
     first = max(0, min(first, total - count))
     if first == 0 and count >= total:
@@ -143,7 +161,12 @@ def _next_window(kept: QueryDict, window: tuple[int, int], total: int) -> dict[s
     following = kept.copy()
     following["from"] = str(after)
     return {
-        "window": {"first": first + 1, "last": min(first + count, total), "total": total},
+        "window": {
+            "first": first + 1,
+            "last": min(first + count, total),
+            "total": total,
+            "tables": tables,
+        },
         "next_href": f"?{following.urlencode()}",
     }
 
@@ -203,22 +226,53 @@ def _screen_body(
     phase: RoundPhase,
     window: tuple[int, int],
 ) -> str:
-    """The screen's body: the seating, or the standings' `window` of rows with names as plain
-    text (marked with which rows they are of how many); marked with its phase. Kept whole by
-    `_screen_body.html` per version, query, window, language and phase: the seating is read
-    (`seating`, called by the template) and the table rendered only when it does not hold
-    it."""
+    """The screen's body: the seating's `window` of tables, or the standings' `window` of
+    rows with names as plain text (marked with which rows or tables they are of how many);
+    the before-the-last-game table's first BEFORE_MOST rows; marked with its phase. Kept
+    whole by `_screen_body.html` per version, query, window, language and phase: the seating
+    is read (`seating`, called by the template) and the table rendered only when it does not
+    hold it."""
+    # The panels (and the seating, and the standings' table) are read only when the
+    # template's cache does not hold the body: a one-stage field's before-the-last-game
+    # panel holds every player, and the shared cache hands it over whole.
+    panels = cache(lambda: _screen_panels(event, phase))
     context: dict[str, Any] = {
         "event": event,
         "phase": phase,
-        **conditions_context(event),
+        "whole": event.rules.whole_points,
+        "table_conditions": lambda: panels()["table_conditions"],
+        "before": lambda: panels()["before"],
+        "before_more": lambda: panels()["before_more"],
         "body_key": (event_stamp(event), query.key, window, get_language(), phase.key),
     }
     if phase.phase == "seating":
-        context["seating"] = lambda: round_seating(event, phase.number or 0)
+
+        @cache
+        def seated() -> SeatingWindow:
+            return round_seating_window(event, phase.number or 0, *window)
+
+        context["seating"] = lambda: seated().tables
+        context["window_rows"] = lambda: (seated().first, seated().total)
     else:
         context.update(standings_context(request, event, query, None, links=False, window=window))
     return render_to_string("tournament/_screen_body.html", context)
+
+
+def _screen_panels(event: Event, phase: RoundPhase) -> dict[str, Any]:
+    """What each player needs (`conditions_context`), the before-the-last-game table cut to
+    its first BEFORE_MOST rows (the leaders first) and how many more the standings page
+    holds (`before_more`)."""
+    if phase.phase == "seating" and not round_ends_stage(event, phase.number or 0):
+        # No panel before a stage's last round: asked first (one query) rather than found
+        # by ranking the field anew after the seating's write (130 ms at 10,000 players).
+        return {"table_conditions": [], "before": None, "before_more": 0}
+    panels = conditions_context(event)
+    before = panels["before"]
+    panels["before_more"] = 0
+    if before and len(before["rows"]) > BEFORE_MOST:
+        panels["before"] = {**before, "rows": before["rows"][:BEFORE_MOST]}
+        panels["before_more"] = len(before["rows"]) - BEFORE_MOST
+    return panels
 
 
 @by_event_version
