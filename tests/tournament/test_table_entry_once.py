@@ -252,14 +252,14 @@ def test_a_copy_the_constraint_stops_is_answered_as_saved(monkeypatch):
     _event, game, link = seated()
     phone, entry = phone_at(link, 0), uuid.uuid4()
     assert saved(send(phone, link, entry=entry, number=1, seen=version(game)), link)
-    read = hand_services._hands_data
+    read = hand_services.hands_data
 
     def missed(locked: Game) -> Any:
         data, _entries = read(locked)
         data["hands"].pop()  # as the table stood before the copy that won
         return data, {}
 
-    monkeypatch.setattr(hand_services, "_hands_data", missed)
+    monkeypatch.setattr(hand_services, "hands_data", missed)
     assert saved(send(phone, link, entry=entry, number=1, seen=0), link)
     assert game.hands.count() == 1
 

@@ -18,7 +18,7 @@ from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError, fields_within
 from tournament.services.game_change import game_change
 from tournament.services.game_data import Evaluated, game_evaluate
-from tournament.services.hands import HandGame, _hand_logged, _hands_data, _replaced
+from tournament.services.hands import HandGame, hand_logged, hands_data, hands_replaced
 
 _HAND_FIELD = re.compile(r"hands\[(\d+)\]")
 
@@ -94,7 +94,7 @@ def game_hand_fix(
         locked = change.game
         if change.replay:
             return HandFixed(number, "", [], [])
-        data, entries = _hands_data(locked)
+        data, entries = hands_data(locked)
         total = len(data["hands"])
         if locked.mode != "hands" or not 1 <= number <= total:
             raise ConflictError("game.conflict", "version")
@@ -103,15 +103,15 @@ def game_hand_fix(
         removed = list(range(kept + 1, total + 1))
         if removed and sorted(dropping or []) != removed:
             raise HandsWouldGo([GoingHand(n, rows[n].label) for n in removed])
-        old = _hand_logged(data, number, _stored(rows[number]))
+        old = hand_logged(data, number, _stored(rows[number]))
         gone = {str(entries[n]): n for n in removed if n in entries}
         data["hands"] = ev_hands = [h["data"] for h in ev.hands]
         assert len(ev_hands) == kept
-        new = _hand_logged(data, number, ev.hands[number - 1])
+        new = hand_logged(data, number, ev.hands[number - 1])
         replayed = list(range(number + 1, kept + 1))
         fixed = HandFixed(number, rows[number].label, replayed, removed)
         kept_entries = {n: e for n, e in entries.items() if n <= kept}
-        _replaced(
+        hands_replaced(
             change,
             ev,
             data,

@@ -65,7 +65,7 @@ class LoggedHand(TypedDict):
     entry: NotRequired[str]
 
 
-def _hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> LoggedHand:
+def hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> LoggedHand:
     """`row`: the hand as derived (label, data, deltas), evaluated or stored."""
     return LoggedHand(
         round=data["round"],
@@ -82,7 +82,7 @@ def _hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> 
 Entries = dict[int, UUID]
 
 
-def _hands_data(game: Game) -> tuple[HandGame, Entries]:
+def hands_data(game: Game) -> tuple[HandGame, Entries]:
     """The game as an event file holds it, kept hand by hand (none yet if it was not), and
     its hands' entry ids — from one read of its hands."""
     rows = list(game.hands.all()) if game.mode == "hands" else []
@@ -93,7 +93,7 @@ def _hands_data(game: Game) -> tuple[HandGame, Entries]:
     return game_data, entries
 
 
-def _replaced(
+def hands_replaced(
     change: GameChange, ev: Evaluated, data: HandGame, entries: Entries, **log: Any
 ) -> Game:
     """`game_replace` for a hand that ends or reopens the game: it writes every hand anew, so
@@ -195,7 +195,7 @@ def game_hand_enter(
     try:
         with game_change(game, None, user=user, at=at) as change:
             locked = change.game
-            data, entries = _hands_data(locked)
+            data, entries = hands_data(locked)
             if entry_id in entries.values() or _taken_back(locked, entry_id):
                 change.replay = True
                 return False
@@ -240,21 +240,21 @@ def _hand_add(
     locked = change.game
     if locked.mode == "scores" and locked.finished:
         raise ServiceError("game.by_scores", "type")
-    data, entries = read if read is not None else _hands_data(locked)
+    data, entries = read if read is not None else hands_data(locked)
     index = len(data["hands"])
     data["hands"].append(hand)
     continued = played if played is not None and len(played.records) == index else None
     detail = f"hand {index + 1}"
     with fields_within(f"hands[{index}]"):  # the form holds this hand alone
         ev = game_evaluate(locked.round.event.rules, data, continued)
-        added = _hand_logged(data, index + 1, ev.hands[index])
+        added = hand_logged(data, index + 1, ev.hands[index])
         if _plays_on(locked, ev):
             row = hand_row(locked, index + 1, ev.hands[index])
             row.entry_id = entry_id
             return _one_row(change, row.save, action="game.hand", detail=detail, after=added)
         if entry_id is not None:
             entries = {**entries, index + 1: entry_id}
-        return _replaced(
+        return hands_replaced(
             change, ev, data, entries, action="game.hand", detail=detail, logged=(None, added)
         )
 
@@ -271,13 +271,13 @@ def game_hand_undo(
 def _hand_undo(change: GameChange) -> LoggedHand:
     """`game_hand_undo` inside its change."""
     locked = change.game
-    data, entries = _hands_data(locked)
+    data, entries = hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
     rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas", "entry_id")
     last = cast(StoredHand, rows.first())  # a game with hands has a last one
     number = len(data["hands"])
-    taken_back = _hand_logged(data, number, last)
+    taken_back = hand_logged(data, number, last)
     if last["entry_id"] is not None:
         taken_back["entry"] = str(last["entry_id"])
     data["hands"].pop()
@@ -288,7 +288,7 @@ def _hand_undo(change: GameChange) -> LoggedHand:
         _one_row(change, delete, action="game.undo", detail=detail, before=taken_back)
     else:
         logged = (taken_back, None)
-        _replaced(change, ev, data, entries, action="game.undo", detail=detail, logged=logged)
+        hands_replaced(change, ev, data, entries, action="game.undo", detail=detail, logged=logged)
     return taken_back
 
 
