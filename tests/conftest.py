@@ -1,5 +1,6 @@
 import pytest
 from django.core.cache import caches
+from django.utils import translation
 
 from tournament.selectors.cache import clear_all
 
@@ -8,7 +9,9 @@ pytest_plugins = ["tests.redis_support"]  # the redis_server fixture: a Redis of
 
 @pytest.fixture(autouse=True)
 def _fresh_caches():
-    """Each test starts with nothing cached (ids repeat across rolled-back tests)."""
+    """Each test starts with nothing cached (ids repeat across rolled-back tests), in the
+    site's own language (a request in Japanese leaves its thread in Japanese)."""
+    translation.deactivate()
     clear_all()
     caches["guesses"].clear()  # wrong-guess counts (services/throttle.py) too
     yield
