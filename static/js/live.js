@@ -6,7 +6,7 @@
 // cheaper than server-sent events here: gunicorn's sync workers would hold a thread per open
 // phone (docs/performance.md, "Live pages").
 //
-// What came back replaces the region, or each of its `[data-live-part]`s in turn — except a
+// What came back replaces the region, or each of its `[data-live-part]`s (by name) — except a
 // part with a form someone is typing in (focus, or anything changed): that part stays as it
 // is, with a line to tap to see the table as it is now, and its forms are marked stale (the
 // server refuses a form of an older version anyway). A form that is swapped keeps its element
@@ -109,10 +109,10 @@
       }
       if (fresh && !fresh.hasAttribute("data-live")) over = true; // the game is over: shown once more
       const content = fresh || page.body;
-      const parts = box.querySelectorAll(":scope > [data-live-part]");
+      const parts = box.querySelectorAll("[data-live-part]");
       if (!parts.length) { offer(box, content); return; }
       for (const part of parts) {
-        const next = content.querySelector(`:scope > [data-live-part="${part.dataset.livePart}"]`);
+        const next = content.querySelector(`[data-live-part="${part.dataset.livePart}"]`);
         if (next) offer(part, next);
       }
     }

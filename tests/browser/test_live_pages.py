@@ -115,3 +115,55 @@ def test_typing_is_kept_when_another_phone_records(live_server, browser):
     assert first.problems == [] and second.problems == []
     one.close()
     two.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_the_organizer_s_dashboard_and_round_sheet_follow_a_table(live_server, browser, locale):
+    from django.contrib.auth import get_user_model
+
+    game, path, codes = _table(f"live-org-{locale[:2]}")
+    event = game.round.event
+    user = get_user_model().objects.create_user("org", "org@example.com", "secret-pw")
+    event.organizers.add(user)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=locale)
+    desk = context.new_page()
+    desk.problems = []
+    desk.on("pageerror", lambda e: desk.problems.append(str(e)))
+    desk.goto(f"{live_server.url}/accounts/login/?next=/events/{event.slug}/manage/")
+    desk.fill("#id_username", "org")
+    desk.fill("#id_password", "secret-pw")
+    desk.click("main button[type=submit]")
+    desk.evaluate("window.notReloaded = true")
+    state = desk.locator("ul.table-states [data-state]").first
+    expect(state).to_have_attribute("data-state", "not_started")
+    one, first = _phone(browser, live_server.url + path, codes[0], locale)
+    _record(first)
+    # The dashboard's tables, within 5 s, the same document.
+    expect(state).to_have_attribute("data-state", "playing", timeout=5000)
+    assert desk.evaluate("window.notReloaded") is True
+    if SHOTS:
+        desk.screenshot(path=f"{SHOTS}/dashboard-live-{locale[:2]}.png")
+    # The round sheet: the table's score after the next hand, and its seat fix form kept
+    # while chosen in, marked stale when the games' versions move.
+    desk.goto(f"{live_server.url}/events/{event.slug}/manage/rounds/1/")
+    desk.evaluate("window.notReloaded = true")
+    card = desk.locator("article.table-card").first
+    before = card.locator("table.seats").inner_text()
+    _record(first)
+    for _ in range(50):  # the hand saved (the phone's outbox sends it)
+        if game.hands.count() == 2:
+            break
+        first.wait_for_timeout(100)
+    assert game.hands.count() == 2
+    for _ in range(50):  # within 5 s of the save, the table's scores after hand 2
+        if card.locator("table.seats").inner_text() != before:
+            break
+        desk.wait_for_timeout(100)
+    else:
+        pytest.fail("the round sheet never showed the table's second hand")
+    assert desk.evaluate("window.notReloaded") is True
+    if SHOTS:
+        desk.screenshot(path=f"{SHOTS}/round-sheet-live-{locale[:2]}.png")
+    assert desk.problems == [] and first.problems == []
+    one.close()
+    context.close()

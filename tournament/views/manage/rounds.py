@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -92,11 +93,18 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
     and a slip per seat to cut off and hand to its player: that seat's code and its own QR.
     live.js asks for it again every few seconds (the same page: it takes its tables): 304
     while the event's version stands, from the event the rights check read."""
+    # Asked by live.js, the sheet comes without its QR codes (most of its bytes and its time):
+    # the parts it swaps hold none, and a link never changes while its table plays.
+    light = request.headers.get("X-Requested-With") == "fetch"
     tag = page_tag(request, "round-sheet", [event_stamp(event)])
-    return answer_by_tag(request, tag, _round_sheet, event, number, tag)
+    response = answer_by_tag(request, tag, _round_sheet, event, number, tag, light)
+    patch_vary_headers(response, ["X-Requested-With"])
+    return response
 
 
-def _round_sheet(request: HttpRequest, event: Event, number: int, tag: str) -> HttpResponse:
+def _round_sheet(
+    request: HttpRequest, event: Event, number: int, tag: str, light: bool
+) -> HttpResponse:
     rnd = get_object_or_404(round_list(event), number=number)
     links = live_links(rnd)
     tables = []
@@ -104,7 +112,7 @@ def _round_sheet(request: HttpRequest, event: Event, number: int, tag: str) -> H
         link = None if game.finished else links.get(game.pk)
         qr = url = ""
         slips = []
-        if link is not None:
+        if link is not None and not light:
             url = request.build_absolute_uri(reverse("table-page", args=[link.token]))
             qr = qr_svg(url, scale=3)
             codes = link.seat_codes
