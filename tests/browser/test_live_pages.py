@@ -87,17 +87,24 @@ def test_a_hand_one_phone_records_shows_on_the_other(live_server, browser, local
     two.close()
 
 
-def test_typing_is_kept_when_another_phone_records(live_server, browser):
-    game, path, codes = _table("live-typing")
+CHANGED = {
+    "en-GB": "This table changed — tap to see it",
+    "ja-JP": "このテーブルが更新されました — タップして表示",
+}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_typing_is_kept_when_another_phone_records(live_server, browser, locale):
+    game, path, codes = _table(f"live-typing-{locale[:2]}")
     url = live_server.url + path
-    one, first = _phone(browser, url, codes[0], "en-GB")
-    two, second = _phone(browser, url, codes[1], "en-GB")
+    one, first = _phone(browser, url, codes[0], locale)
+    two, second = _phone(browser, url, codes[1], locale)
     # The second phone is half-way through a hand: a tsumo by South.
     second.check("input[name='type'][value='tsumo']")
     second.check("input[name='winner'][value='1']")
     _record(first)
     changed = second.locator(".live-changed button")
-    expect(changed).to_have_text("This table changed — tap to see it", timeout=5000)
+    expect(changed).to_have_text(CHANGED[locale], timeout=5000)
     # What was typed is still there, the form marked stale; the hands list outside it is new.
     assert second.locator("input[name='type'][value='tsumo']").is_checked()
     assert second.locator("input[name='winner'][value='1']").is_checked()
@@ -105,7 +112,7 @@ def test_typing_is_kept_when_another_phone_records(live_server, browser):
     expect(_hands_shown(second)).to_have_count(2, timeout=5000)
     assert second.evaluate("window.notReloaded") is True
     if SHOTS:
-        second.screenshot(path=f"{SHOTS}/table-changed-en.png", full_page=True)
+        second.screenshot(path=f"{SHOTS}/table-changed-{locale[:2]}.png", full_page=True)
     # Tapped: the form of the new version, empty, numbered after the hand recorded.
     changed.click()
     expect(second.locator("form[data-hand] input[name=number]")).to_have_value("2")
