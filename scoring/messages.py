@@ -102,7 +102,7 @@ MESSAGES: dict[str, str] = {
         "pao on a ron needs a yakuman (a responsibility payment is a tsumo with a pao seat)"
     ),
     "fu.none": gettext_noop("{venue} counts every hand as 30 fu; leave fu out"),
-    "fu.required": gettext_noop("is required below {han} han"),
+    "fu.required": gettext_noop("fu are required below {han} han"),
     "fu.invalid": gettext_noop("{value!r} is not a fu count: 20, 25, or 30–110 in tens"),
     "fu.25_han": gettext_noop("25 fu needs at least 2 han (chiitoitsu)"),
     "fu.20_ron": gettext_noop("20 fu is only a tsumo (pinfu tsumo); a ron has at least 30 fu"),

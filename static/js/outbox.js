@@ -66,6 +66,9 @@
     // until then the page names it by its number alone, never by a label that may be wrong.
     const next = document.querySelector(".next.card");
     if (next) next.hidden = n > 0;
+    // Taking back "the last hand" means the server's last while hands wait here: the undo
+    // (and the banner's link to it) would name a hand the phone has moved past. Gone till sent.
+    document.querySelectorAll("details.undo, [data-undo-link]").forEach((el) => { el.hidden = n > 0; });
     const record = form && form.querySelector(".record button[type=submit]");
     if (record) {
       record.dataset.label = record.dataset.label || record.textContent;
@@ -209,6 +212,14 @@
   }
 
   window.addEventListener("online", () => flush(false));
+  // Anything but a new hand (undo, a correction, a confirmation) is the server's to do: with
+  // no connection it is not sent to a browser's "no internet" page, but said so here.
+  document.addEventListener("submit", (event) => {
+    if (navigator.onLine || event.target === form) return;
+    event.preventDefault();
+    box.hidden = false;
+    why.textContent = box.dataset.needsConnection;
+  }, true);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) flush(false); });
   setInterval(() => flush(false), EVERY);
   show().then(() => flush(false));

@@ -7,11 +7,11 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from tournament.forms.events import (
     SeatRoundForm,
@@ -87,6 +87,7 @@ def round_new(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @referee_required
+@vary_on_headers("X-Requested-With")  # live.js's sheet comes without its QR codes
 def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The round's tables to print: seats, results, and for an open table its link as a QR
     code with the 6-character code (CONTRACT §3) — the table's page, which acts for no seat —
@@ -97,9 +98,7 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
     # the parts it swaps hold none, and a link never changes while its table plays.
     light = request.headers.get("X-Requested-With") == "fetch"
     tag = page_tag(request, "round-sheet", [event_stamp(event)])
-    response = answer_by_tag(request, tag, _round_sheet, event, number, tag, light)
-    patch_vary_headers(response, ["X-Requested-With"])
-    return response
+    return answer_by_tag(request, tag, _round_sheet, event, number, tag, light)
 
 
 def _round_sheet(

@@ -16,6 +16,7 @@ from django.utils.encoding import uri_to_iri
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
@@ -84,7 +85,8 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     window = _screen_window(request)
     if window is None:
         return HttpResponseBadRequest(
-            f"?from= is a row number from 0 and ?rows= a number from 1 to {WINDOW_MOST}",
+            _("?from= is a row number from 0 and ?rows= a number from 1 to %(most)d")
+            % {"most": WINDOW_MOST},
             content_type="text/plain; charset=utf-8",
         )
     if request.headers.get("X-Requested-With") == "fetch":
