@@ -141,3 +141,29 @@ def test_a_conflict_found_while_sending_opens_and_holds_the_later_hands(live_ser
     assert [n for n, _ in rows] == [1, 2] and rows[0][1] is None and rows[1][1] is not None
     assert page.problems == []
     context.close()
+
+
+def test_offline_the_undo_goes_and_what_needs_the_server_says_so(live_server, browser):
+    game, path, codes = _table()
+    context, page = _phone(browser, live_server.url, path, codes[0])
+    _record(page)  # online: saved, and the undo offers it
+    expect(page.locator(".next .label")).to_have_text("E1-1", timeout=20_000)
+    undo = page.locator("details.undo")
+    expect(undo).to_be_visible()
+    context.set_offline(True)
+    _record(page)
+    expect(page.locator("[data-outbox] [data-count]")).to_have_text("1 hand waiting to send")
+    # "The last hand" is the server's, not the one waiting here: no undo while hands wait.
+    expect(undo).to_be_hidden()
+    expect(page.locator("[data-undo-link]")).to_be_hidden()
+    address = page.url
+    page.evaluate("document.querySelector('details.undo form').requestSubmit()")
+    expect(page.locator("[data-outbox] [data-why]")).to_contain_text("This needs the connection")
+    assert page.url == address  # not the browser's no-internet page
+    assert game.hands.count() == 1
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
+    expect(undo).to_be_visible()
+    assert game.hands.count() == 2
+    context.close()
