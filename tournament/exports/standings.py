@@ -5,9 +5,8 @@ file's body) are made from them and from the same records."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from decimal import Decimal
 from functools import cached_property
-from typing import Any, NamedTuple, overload
+from typing import Any, overload
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -16,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import Standings
 from scoring.standings import Row, StageResult
-from tournament.exports.columns import NOW_LABELS, Column, Kind, place_column, round_column
+from tournament.exports.columns import Column, Kind, place_column, round_column
+from tournament.exports.figures import Figures, RowFigures, table_facts
 from tournament.exports.formats import Sheet, half_up, write
 from tournament.exports.html import LeanTable, RecordsData, table_column
 from tournament.i18n import round_heading
@@ -54,21 +54,6 @@ def file_columns(rounds: Sequence[int], players_per_table: int) -> list[Column]:
         *(place_column(k) for k in range(1, players_per_table + 1)),
         PENALTIES,
     ]
-
-
-class Figures(NamedTuple):
-    """A row's figures as the standings show them, before it is a record. Made for every
-    row — a stage's own figures come from its rounds, and a table chooses its columns from
-    every row's — while the record itself is made when read (`StandingsRecords`)."""
-
-    rank: int
-    row: Row
-    status: str
-    total: Decimal
-    penalties: Decimal
-    games: int
-    firsts: int
-    now: str = ""  # where the cut being played falls now: in, tie or out (never a status)
 
 
 def _games_of(row: Row, stage: StageResult | None) -> list[int]:
@@ -147,7 +132,7 @@ class StandingsRecords(Sequence[StandingsRecord]):
 
     def __init__(
         self,
-        figures: list[Figures],
+        figures: Sequence[Figures],
         stage: StageResult | None,
         shown: list[int],
         places: range,
@@ -199,30 +184,28 @@ def standings_records(
     rows = result.rows
     known = set(numbers) if numbers is not None else {n for r in rows for n in r.rounds}
     shown = sorted(known | ({in_progress} if in_progress else set()))
-    figures: list[Figures]
+    figures: Sequence[Figures]
     if stage is not None:
         shown = [n for n in shown if stage.stage.counts(n)]
         by_player = {r.player: r for r in rows}  # a stage's order names players
         position = 1
-        figures = []
+        made: list[Figures] = []
         for group in stage.order:
             for p in group:
                 row = by_player[p]
                 # A stage's own figures, as its ranking counted them.
                 total, games, firsts, penalties = stage.figures_of(row)
                 status, now = stage.status_of(row), stage.now_of(p)
-                figures.append(Figures(position, row, status, total, penalties, games, firsts, now))
+                made.append(Figures(position, row, status, total, penalties, games, firsts, now))
             position += len(group)
+        figures = made
     else:
         # The cut being played, if any: until its stage's games are all played nobody is
         # through or out, but the page says where it falls now.
         open_cut = next((s for s in result.stages if s.stage.advance and not s.complete), None)
         now_of = open_cut.now_of if open_cut is not None else (lambda _p: "")
-        # Every row of a 10,000-player event passes here: only what ranking holds is read.
-        figures = [
-            Figures(r.rank, r, r.status, r.total, r.penalties, r.games, r.firsts, now_of(r.player))
-            for r in rows
-        ]
+        # Every row of a 10,000-player event is here: each row's figures made when read.
+        figures = RowFigures(rows, now_of)
     last_in = None
     if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
         last_in = stage.advancing[-1]
@@ -374,19 +357,18 @@ def standings_table(
             default="—",
         )
         extra.append((f"r{n}", column))
-    # Decided over every row from their figures, without making every row's record
-    # (StandingsRecords).
-    figures = records.figures
-    if any(f.penalties for f in figures):  # only where someone has one
+    # Decided over every row, without making every row's record (StandingsRecords).
+    facts = table_facts(records.figures, whole)
+    if facts.penalties:  # only where someone has one
         penalties = table_column(
             PENALTIES,
             orderable=False,
-            whole=whole and all(f.penalties % 1 == 0 for f in figures),
+            whole=facts.penalties_whole,
             blank_zero=True,
             default="",
         )
         extra.append(("penalties", penalties))
-    has_status = any(f.status or f.now in NOW_LABELS for f in figures)
+    has_status = facts.status
     if has_status:
         extra.append(("status", table_column(STATUS, orderable=False)))
     # Status right after the total: on a phone it is on the first screen, not off to the side.
@@ -394,5 +376,5 @@ def standings_table(
     table = StandingsTable(RecordsData(records), extra_columns=extra, sequence=sequence)
     table.player_ids = player_ids or {}
     # The venue decides: whole points or 0.1 (and 0.1 for all once one total has a half).
-    table.columns["total"].column.whole = whole and all(f.total % 1 == 0 for f in figures)
+    table.columns["total"].column.whole = facts.totals_whole
     return table
