@@ -66,6 +66,8 @@ def _record(page: Any) -> None:
 def test_hands_recorded_offline_wait_then_arrive_once_in_order(live_server, browser):
     game, path, codes = _table()
     context, page = _phone(browser, live_server.url, path, codes[0])
+    # Another seat's phone at the same table, online all along, never reloaded.
+    other_context, other = _phone(browser, live_server.url, path, codes[1])
     context.set_offline(True)
     _record(page)
     waiting = page.locator("[data-outbox] [data-count]")
@@ -73,19 +75,26 @@ def test_hands_recorded_offline_wait_then_arrive_once_in_order(live_server, brow
     expect(page.locator("[data-outbox] [data-why]")).to_contain_text("No connection")
     _record(page)
     expect(waiting).to_have_text("2 hands waiting to send")
+    _record(page)
+    expect(waiting).to_have_text("3 hands waiting to send")
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/offline-waiting-en.png", full_page=True)
     assert game.hands.count() == 0
     context.set_offline(False)
     # Sent by itself, in order, each once; the page then shows the table as it is.
-    expect(page.locator(".next .label")).to_have_text("E1-2", timeout=20_000)
+    expect(page.locator(".next .label")).to_have_text("E1-3", timeout=20_000)
     expect(page.locator("[data-outbox]")).to_be_hidden()
+    sent = time.monotonic()
+    # The other phone shows them within 5 s of their arrival, without a reload (live.js).
+    expect(other.locator(".next .label")).to_have_text("E1-3", timeout=5_000)
+    assert time.monotonic() - sent <= 5
     time.sleep(1)  # a later tick of the timer sends nothing again
     rows = list(game.hands.order_by("number").values_list("number", "entry_id"))
-    assert [n for n, _ in rows] == [1, 2] and len({e for _, e in rows}) == 2
+    assert [n for n, _ in rows] == [1, 2, 3] and len({e for _, e in rows}) == 3
     assert all(e is not None for _, e in rows)
-    assert page.problems == []
+    assert page.problems == [] and other.problems == []
     context.close()
+    other_context.close()
 
 
 def test_a_phone_reloaded_offline_still_opens_its_table_in_its_seat(live_server, browser):
