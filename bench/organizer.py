@@ -22,7 +22,8 @@ def bench_organizer_form(client: Any, event: Any, runs: int) -> None:
     """Median ms and KB of the score form of the event's first seated table (as the organizer
     opens it) and of the search for the first letter, then the first three, of a player's name
     (a screenful of suggestions); verdicts against ≤ 50 ms and ≤ 100 KB."""
-    from bench.run import figure, line, median_ms, verdict  # here: run.py imports this module
+    from bench.figures import figure
+    from bench.run import line, median_ms, verdict  # here: run.py imports this module
     from tournament.models import Game, Seat
 
     if "_auth_user_id" not in client.session:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.club import bench_club
+from bench.figures import FIGURES, figure
 from bench.organizer import bench_organizer_form
 from bench.screen import bench_screen
 
@@ -51,16 +52,6 @@ def median_ms(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None
         fn()
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
-
-
-# The figures `--figures FILE` writes for bench/growth.py, by name (ms), filled as measured.
-FIGURES: dict[str, float] = {}
-
-
-def figure(name: str, ms: float) -> float:
-    """Keep a figure for `--figures` under `name`; the figure itself."""
-    FIGURES[name] = round(ms, 2)
-    return ms
 
 
 def line(label: str, value: str, target: str = "") -> None:

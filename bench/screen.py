@@ -22,7 +22,8 @@ MOST_MS, MOST_KB = 50, 100
 def bench_screen(client: Any, event: Any, runs: int) -> None:
     """Median ms and KB of the screen's page, of a window of its rows (the third page's) and
     of the API's standings, after a write and warm; verdicts against ≤ 50 ms and ≤ 100 KB."""
-    from bench.run import figure, line, median_ms, verdict  # here: run.py imports this module
+    from bench.figures import figure
+    from bench.run import line, median_ms, verdict  # here: run.py imports this module
     from tournament.selectors.cache import clear_all
 
     screen = f"/events/{event.slug}/screen/"
@@ -167,10 +168,12 @@ def _results(event: Any) -> tuple[Callable[[], None], list[Any]]:
     )
     recorded: list[Any] = []
 
+    tables = len(names) // 4  # a small field runs out of tables: then the next round
+
     def record() -> None:
-        table = len(recorded) + 1
-        seats = names[4 * (table - 1) : 4 * table]
-        data = {"round": number, "table": table, "seats": seats}
+        done, table = divmod(len(recorded), tables)
+        seats = names[4 * table : 4 * table + 4]
+        data = {"round": number + done, "table": table + 1, "seats": seats}
         data["scores"] = [42000, 31000, 17500, 9500]
         recorded.append(game_record(event=event, data=data))
 
@@ -183,8 +186,8 @@ def _take_back(recorded: list[Any]) -> None:
     from tournament.services.games import game_remove
     from tournament.services.rounds import round_unseat
 
-    rounds = {game.round for game in recorded}
+    rounds = {game.round_id: game.round for game in recorded}
     for game in recorded:
         game_remove(game=game)
-    for rnd in rounds:
+    for rnd in sorted(rounds.values(), key=lambda r: r.number, reverse=True):  # the last first
         round_unseat(rnd=rnd)
