@@ -47,24 +47,20 @@ def bench_screen(client: Any, event: Any, runs: int) -> None:
         ("venue screen's page", screen, {}),
         (f"venue screen's window of {WINDOW} rows (a page turning)", window, FETCH),
     ):
-        cold = median_ms(get(address, **headers), runs, before=clear_all)
-        after = median_ms(get(address, **headers), runs, before=record)
-        warm = median_ms(get(address, **headers), runs)
-        kb = sizes[address] / 1024
-        if address == window:
-            figure("screen_window", after)  # bench/growth.py's row
         # Nothing cached is a server just started (or every cache cleared): the whole field
         # ranked from scratch, as the standings page's "first after a write" — shown, and
         # judged as that page is, against the floor. The targets are the screen's own
         # requests as a running server meets them: after a result, and between two.
-        line(f"{label}, after a write, nothing cached", f"{cold:.1f} ms {kb:.0f} KB")
-        for moment, ms in (("after a result (as a server meets it)", after), ("warm", warm)):
-            met = ms <= MOST_MS and kb <= MOST_KB
-            line(
-                f"{label}, {moment}",
-                f"{ms:.1f} ms {kb:.0f} KB",
-                f"target ≤ {MOST_MS} ms ≤ {MOST_KB} KB · {verdict(met)}",
-            )
+        after = _three_ways(
+            label,
+            get(address, **headers),
+            lambda address=address: sizes[address],
+            runs,
+            record,
+            ("after a write, nothing cached", "after a result (as a server meets it)"),
+        )
+        if address == window:
+            figure("screen_window", after)  # bench/growth.py's row
     # What any reader after a result pays first, the screen or not: the ranking brought up
     # to the new version. The rest of the figures above is the screen's own.
     from tournament.models import Event
@@ -103,8 +99,7 @@ def bench_seating(client: Any, event: Any, runs: int) -> None:
     cached shown beside. The seating is taken back afterwards."""
     import random
 
-    from bench.run import figure, line, median_ms, verdict
-    from tournament.selectors.cache import clear_all
+    from bench.figures import figure
     from tournament.services.rounds import round_seat, round_unseat
 
     screen = f"/events/{event.slug}/screen/"
@@ -135,21 +130,46 @@ def bench_seating(client: Any, event: Any, runs: int) -> None:
         ("seated round: screen's page", screen, {}),
         (f"seated round: window of {TABLES} tables", window, FETCH),
     ):
-        cold = median_ms(get(address, **headers), runs, before=clear_all)
-        after = median_ms(get(address, **headers), runs, before=seat)
-        warm = median_ms(get(address, **headers), runs)
-        kb = sizes[address] / 1024
+        after = _three_ways(
+            label,
+            get(address, **headers),
+            lambda address=address: sizes[address],
+            runs,
+            seat,
+            ("nothing cached", "first after the seating"),
+        )
         if address == window:
             figure("screen_seating_window", after)
-        line(f"{label}, nothing cached", f"{cold:.1f} ms {kb:.0f} KB")
-        for moment, ms in (("first after the seating", after), ("warm", warm)):
-            met = ms <= MOST_MS and kb <= MOST_KB
-            line(
-                f"{label}, {moment}",
-                f"{ms:.1f} ms {kb:.0f} KB",
-                f"target ≤ {MOST_MS} ms ≤ {MOST_KB} KB · {verdict(met)}",
-            )
     round_unseat(rnd=seated.pop())
+
+
+def _three_ways(
+    label: str,
+    fetch: Callable[[], None],
+    size: Callable[[], int],
+    runs: int,
+    write: Callable[[], None],
+    moments: tuple[str, str],
+) -> float:
+    """A screen request's median ms and KB three ways: nothing cached (shown), after `write`
+    and warm (judged against ≤ MOST_MS and ≤ MOST_KB); `moments` names the first two. The
+    figure after the write."""
+    from bench.run import line, median_ms, verdict
+    from tournament.selectors.cache import clear_all
+
+    cold = median_ms(fetch, runs, before=clear_all)
+    after = median_ms(fetch, runs, before=write)
+    warm = median_ms(fetch, runs)
+    kb = size() / 1024
+    line(f"{label}, {moments[0]}", f"{cold:.1f} ms {kb:.0f} KB")
+    for moment, ms in ((moments[1], after), ("warm", warm)):
+        met = ms <= MOST_MS and kb <= MOST_KB
+        line(
+            f"{label}, {moment}",
+            f"{ms:.1f} ms {kb:.0f} KB",
+            f"target ≤ {MOST_MS} ms ≤ {MOST_KB} KB · {verdict(met)}",
+        )
+    return after
 
 
 def _results(event: Any) -> tuple[Callable[[], None], list[Any]]:

@@ -103,10 +103,9 @@
     return pages.length ? pages : [[0, 0]];
   }
 
-  // The largest type the width allows (the fewest columns dropped for the smallest type
-  // first); then everything at the largest type that holds it on one screen, or — when the
-  // smallest cannot — the fewest screenfuls, at the largest type that needs no more of them.
-  function fit(all) {
+  // Everything shown at the smallest type, columns dropped (the places first) until the
+  // width holds them: the type and the drop level every layout starts from.
+  function columnsAtSmallest(all) {
     const low = smallest();
     findClipping();
     setSize(low);
@@ -114,6 +113,14 @@
     drop(level);
     showOnly(all, 0, all.length);
     while (!fitsAcross() && box.querySelector(`[data-drop="${level + 1}"]`)) drop(++level);
+    return { low, level };
+  }
+
+  // The largest type the width allows (the fewest columns dropped for the smallest type
+  // first); then everything at the largest type that holds it on one screen, or — when the
+  // smallest cannot — the fewest screenfuls, at the largest type that needs no more of them.
+  function fit(all) {
+    const { low } = columnsAtSmallest(all);
     if (low < 32) return [[0, all.length]]; // a phone scrolls
     const widest = largest(low, fitsAcross);
     setSize(low);
@@ -183,13 +190,7 @@
   // the fewest pages the smallest type gives, at the largest type that needs no more; then
   // the panels after it (`after`: counted from the window's end, which moves as it turns).
   function fitWindowed(all) {
-    const low = smallest();
-    findClipping();
-    setSize(low);
-    let level = 0;
-    drop(level);
-    showOnly(all, 0, all.length);
-    while (!fitsAcross() && box.querySelector(`[data-drop="${level + 1}"]`)) drop(++level);
+    const { low, level } = columnsAtSmallest(all);
     if (low < 32) return { phone: true, level }; // a phone scrolls through the rows it holds
     const total = held().total;
     const start = firstRow(all);

@@ -18,7 +18,13 @@ from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError, fields_within
 from tournament.services.game_change import game_change
 from tournament.services.game_data import Evaluated, game_evaluate
-from tournament.services.hands import HandGame, hand_logged, hands_data, hands_replaced
+from tournament.services.hands import (
+    HandGame,
+    hand_logged,
+    hand_rows,
+    hands_data,
+    hands_replaced,
+)
 
 _HAND_FIELD = re.compile(r"hands\[(\d+)\]")
 
@@ -94,11 +100,12 @@ def game_hand_fix(
         locked = change.game
         if change.replay:
             return HandFixed(number, "", [], [])
-        data, entries = hands_data(locked)
+        stored = hand_rows(locked)
+        data, entries = hands_data(locked, stored)
         total = len(data["hands"])
         if locked.mode != "hands" or not 1 <= number <= total:
             raise ConflictError("game.conflict", "version")
-        rows = {row.number: row for row in locked.hands.all()}
+        rows = {row.number: row for row in stored}
         ev, kept = hands_replayed(locked.round.event.rules, data, number, hand)
         removed = list(range(kept + 1, total + 1))
         if removed and sorted(dropping or []) != removed:
@@ -127,18 +134,21 @@ def _stored(row: Any) -> Any:
     return {"label": row.label, "data": row.data, "deltas": row.deltas}
 
 
-def _span(numbers: list[int]) -> str:
-    """Hands 4–9, or hand 4: numbers in a row said as one span."""
-    if len(numbers) == 1:
-        return f"hand {numbers[0]}"
-    return f"hands {numbers[0]}–{numbers[-1]}"
+def span(numbers: list[int]) -> str:
+    """Hand numbers in a row (a correction replays or removes every hand after one) said as
+    one span: "4–9", or "4"."""
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _hands(numbers: list[int]) -> str:
+    return f"{'hand' if len(numbers) == 1 else 'hands'} {span(numbers)}"
 
 
 def fix_sentence(fixed: HandFixed) -> str:
     """The change log's English: Hand 3 (E3-0) replaced; hands 4–9 replayed; hand 10 removed."""
     said = [f"hand {fixed.number} ({fixed.label}) replaced"]
     if fixed.replayed:
-        said.append(f"{_span(fixed.replayed)} replayed")
+        said.append(f"{_hands(fixed.replayed)} replayed")
     if fixed.removed:
-        said.append(f"{_span(fixed.removed)} removed")
+        said.append(f"{_hands(fixed.removed)} removed")
     return "; ".join(said)

@@ -82,10 +82,15 @@ def hand_logged(data: HandGame, number: int, row: DerivedHand | StoredHand) -> L
 Entries = dict[int, UUID]
 
 
-def hands_data(game: Game) -> tuple[HandGame, Entries]:
+def hand_rows(game: Game) -> list[Hand]:
+    """The game's hand rows in order (none for a game kept by final scores). One query."""
+    return list(game.hands.all()) if game.mode == "hands" else []
+
+
+def hands_data(game: Game, rows: list[Hand] | None = None) -> tuple[HandGame, Entries]:
     """The game as an event file holds it, kept hand by hand (none yet if it was not), and
-    its hands' entry ids — from one read of its hands."""
-    rows = list(game.hands.all()) if game.mode == "hands" else []
+    its hands' entry ids — from one read of its hands (`rows`: read already, `hand_rows`)."""
+    rows = hand_rows(game) if rows is None else rows
     data = game_to_data(game, hands=rows)
     hands = data["hands"] if game.mode == "hands" else []
     entries = {row.number: row.entry_id for row in rows if row.entry_id is not None}

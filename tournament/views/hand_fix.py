@@ -21,7 +21,7 @@ from tournament.models import Event, Game, Hand
 from tournament.selectors.games import Sheet, game_sheet
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.hand_fix import HandFixed, HandsWouldGo, game_hand_fix
+from tournament.services.hand_fix import HandFixed, HandsWouldGo, game_hand_fix, span
 from tournament.views.entry_shared import hand_form_kwargs
 
 
@@ -156,10 +156,6 @@ def fixed_text(fixed: HandFixed) -> str:
     for more in said[1:]:  # a space between sentences in English, none in Japanese
         text = _("%(first)s %(then)s") % {"first": text, "then": more}
     return text
-
-
-def span(numbers: list[int]) -> str:
-    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
 
 
 def _page(
