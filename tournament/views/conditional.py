@@ -50,40 +50,30 @@ except PackageNotFoundError:  # running from a checkout that was never installed
     RELEASE = settings.RELEASE
 
 
-def _tag(request: HttpRequest, kind: str, stamps: Iterable[Any], *, per_user: bool = True) -> str:
+def page_tag(
+    request: HttpRequest, kind: str, stamps: Iterable[Any], *, per_user: bool = True
+) -> str:
     """The page's tag: the release, what it is, the language, the query and the stamps — and
     who reads it where the page differs by reader (`per_user`; reading the user opens the
-    session, so the answer varies by cookie)."""
+    session, so the answer varies by cookie). The decorators below make it from the event's
+    stamp; a page that reads its own stamps (a table's page, the organizer's dashboard and
+    round sheet, polled by live.js) calls it with them."""
     user = (request.user.pk if request.user.is_authenticated else "") if per_user else ""
     parts = [RELEASE, kind, get_language(), request.GET.urlencode(), user, *stamps]
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
 
-def _answer(
+def answer_by_tag(
     request: HttpRequest, tag: str, view: Callable[..., HttpResponse], *args: Any, **kwargs: Any
 ) -> HttpResponse:
-    """304 when the phone holds `tag` already, else the view's answer with the tag."""
+    """304 when the reader holds `tag` already (the view not run), else the view's answer
+    with the tag."""
 
     @condition(etag_func=lambda *_args, **_kwargs: tag)
     def answer(request: HttpRequest) -> HttpResponse:
         return view(request, *args, **kwargs)
 
     return answer(request)
-
-
-def page_tag(request: HttpRequest, kind: str, stamps: Iterable[Any]) -> str:
-    """A tag for a page whose view reads its own stamps (a table's page, the organizer's
-    dashboard and round sheet, polled by live.js): the release, the language, the query and
-    the reader are in it, as in every tag here."""
-    return _tag(request, kind, stamps)
-
-
-def answer_by_tag(
-    request: HttpRequest, tag: str, view: Callable[..., HttpResponse], *args: Any
-) -> HttpResponse:
-    """304 when the reader holds `tag` already (the view not run), else the view's answer
-    with the tag."""
-    return _answer(request, tag, view, *args)
 
 
 def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -96,8 +86,8 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
         event = event_by_slug(slug)
         if event is None:
             raise Http404
-        tag = _tag(request, request.path, [event_stamp(event)])
-        return _answer(request, tag, view, event, *args, **kwargs)
+        tag = page_tag(request, request.path, [event_stamp(event)])
+        return answer_by_tag(request, tag, view, event, *args, **kwargs)
 
     return read_event
 
@@ -112,8 +102,8 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
         found = game_version(game_id, slug)
         if found is None:  # no such game in this event
             raise Http404
-        tag = _tag(request, request.path, [found.event_stamp])
-        return _answer(request, tag, view, found)
+        tag = page_tag(request, request.path, [found.event_stamp])
+        return answer_by_tag(request, tag, view, found)
 
     return read_game
 
@@ -131,7 +121,7 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             return view(request, player_id, None)
         # Their rating too: a correction in an earlier event replays it in later ones.
         stamps = [entered.name, *entered.events.items(), entered.rating_step, entered.ratings_due]
-        return _answer(request, _tag(request, "player", stamps), view, player_id, entered)
+        return answer_by_tag(request, page_tag(request, "player", stamps), view, player_id, entered)
 
     return read_events
 
@@ -141,7 +131,7 @@ def _api_event_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
     open the session and make every answer vary by cookie (a shared cache kept one per
     reader; found by the page diff of issue 45)."""
     stamp = event_stamp_by_slug(slug)
-    return _tag(request, request.path, [stamp], per_user=False) if stamp is not None else None
+    return page_tag(request, request.path, [stamp], per_user=False) if stamp is not None else None
 
 
 def api_by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
