@@ -227,7 +227,10 @@ def _taken_back(game: Game, entry_id: UUID) -> bool:
     undone = AuditEntry.objects.filter(
         Q(action="game.undo", before__entry=entry)
         | Q(action="game.hand_fix", before__gone__has_key=entry),
+        # Since the game began (the log's index: event, time): a day's log is read no further
+        # back than this game's round, whatever the number of hands entered before it.
         event_id=game.round.event_id,
+        created_at__gte=game.created_at,
     )
     return undone.exists()
 
