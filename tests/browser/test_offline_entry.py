@@ -92,6 +92,8 @@ def test_hands_recorded_offline_wait_then_arrive_once_in_order(live_server, brow
     rows = list(game.hands.order_by("number").values_list("number", "entry_id"))
     assert [n for n, _ in rows] == [1, 2, 3] and len({e for _, e in rows}) == 3
     assert all(e is not None for _, e in rows)
+    # Each hand said recorded; "Undo" beside the last only (the one it would take back).
+    assert page.locator(".messages a.undo-link").count() <= 1
     assert page.problems == [] and other.problems == []
     context.close()
     other_context.close()

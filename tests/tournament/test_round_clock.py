@@ -83,3 +83,26 @@ def test_bad_minutes_are_refused_and_change_nothing(minutes):
     reply = client.post(url("round-minutes", event.slug), {"round_minutes": minutes}, follow=True)
     event.refresh_from_db()
     assert event.round_minutes == 0 and "0 (no clock) to 600" in text(reply)
+
+
+def test_no_time_left_is_shown_for_play_that_is_over():
+    from tournament.services.games import game_correct
+
+    event, client, games = setup()
+    client.post(url("round-minutes", event.slug), {"round_minutes": "60"})
+    client.post(url("round-clock", event.slug, 1))
+    for game in games:  # every table of round 1 finished by final scores
+        names = [s.player.name for s in game.seats.order_by("position")]
+        data = {"round": 1, "table": game.table, "seats": names}
+        game_correct(
+            game=game,
+            data={**data, "scores": [40000, 30000, 20000, 10000]},
+            expected_version=game.version,
+        )
+        sheet = text(client.get(url("game-hands", event.slug, game.pk)))
+        assert "Time left" not in sheet  # that table's play is over
+        if game is not games[-1]:  # another table still plays: the round's clock runs
+            assert "Time left" in text(client.get(url("round-sheet", event.slug, 1)))
+    done = text(client.get(url("round-sheet", event.slug, 1)))
+    assert "Time left" not in done and "the clock" not in done  # nor (re)start it
+    assert "Time left" not in text(client.get(url("round-detail", event.slug, 1)))

@@ -37,11 +37,21 @@ class Clock:
 
 
 def round_clock(rnd: Round, game: Game | None = None) -> Clock | None:
-    """The round's clock (for one table: with its extra minutes); None when not running."""
+    """The round's clock (for one table: with its extra minutes); None when not running, or
+    once that table — or, for the round, every table — is done: "time left" is never shown
+    for play that is over. The round's tables read as `rnd.games.all()` (prefetched where a
+    page lists them)."""
+    if game is not None:
+        return None if game.finished else _running(rnd, game.extra_minutes)
+    if all(g.finished for g in rnd.games.all()):
+        return None
+    return _running(rnd, 0)
+
+
+def _running(rnd: Round, extra: int) -> Clock | None:
     minutes = rnd.event.round_minutes
     if not minutes or rnd.clock_started_at is None:
         return None
-    extra = game.extra_minutes if game is not None else 0
     ends = rnd.clock_started_at + timedelta(minutes=minutes + extra)
     return Clock(ends, timezone.now())
 
@@ -250,7 +260,7 @@ def round_phase(event: Event) -> RoundPhase:
         open=Count("pk", filter=Q(finished=False)),
         begun=Count("pk", filter=begun),
     )
-    clock = round_clock(rnd)
+    clock = _running(rnd, 0)  # the tables counted above: none done
     if games["tables"] and not games["open"]:
         return RoundPhase(rnd.number, "done")
     if clock is None and not games["begun"]:
