@@ -190,6 +190,38 @@ MAHJONGSOUL = TENHOU.replace(
     aborts={k: v for k, v in TENHOU.aborts.items() if k != "sanchahou"},
 )
 
+# Three players (docs/rulesets.md, "Sanma"): Tenhou's 3-player room in every knob the real
+# 3-player logs show. A tsumo is paid as in 4-player with the North seat missing (ツモ損: the
+# engine's tsumo with n = 3); north tiles (北抜き) are dora, counted in the entered han.
+TENHOU_SANMA = TENHOU.replace(
+    slug="tenhou-sanma",
+    name="天鳳 三人打ち東南戦",
+    names={"en": "Tenhou 3-player East-South"},
+    players=3,
+    player_counts=(3,),
+    start=35000,
+    return_points=40000,  # oka 15 (5000 × 3) to the top
+    uma={3: (20, 0, -20)},
+    # Results to 0.1 as Tenhou prints them today (logs of 2024); its logs up to 2018 rounded each
+    # non-top result to the thousand, half up — replay those with `"rounding": "half_up"`.
+    rounding="exact",
+    honba=200,  # per honba: 200 on a ron, 100 from each of the two payers on a tsumo
+    noten_total=2000,  # one tenpai: 1000 from each; two: 1000 each from the noten seat
+    # No North seat: no 四風連打, no 四家立直, and two rons are every other seat (no 三家和).
+    aborts={"kyuushu": "repeat", "suukaikan": "repeat"},
+    extension_below=40000,  # nobody at 40000 after the last hand: one more wind, sudden death
+)
+
+MAHJONGSOUL_SANMA = TENHOU_SANMA.replace(
+    slug="mahjongsoul-sanma",
+    name="雀魂 三人東南戦",
+    names={"en": "Mahjong Soul 3-player East-South"},
+    # No oka: the settlement base is the start (35000点返し), 40000 stays the target for the
+    # extra wind and agari-yame; uma 15-0-15 (chosen: docs/rulesets.md).
+    return_points=35000,
+    uma={3: (15, 0, -15)},
+)
+
 EMA = Ruleset(
     slug="ema",
     name="EMA Riichi Competition Rules (2016)",
@@ -281,7 +313,8 @@ PRESETS: dict[str, Ruleset] = {
     r.slug: r
     for r in (
         *(BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR),
-        *(TENHOU, MAHJONGSOUL, EMA, WRC, WRC2022, MLEAGUE),
+        *(TENHOU, MAHJONGSOUL, TENHOU_SANMA, MAHJONGSOUL_SANMA),
+        *(EMA, WRC, WRC2022, MLEAGUE),
     )
 }
 

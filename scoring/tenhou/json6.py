@@ -15,6 +15,7 @@ from scoring.tenhou.records import HandRead, TenhouLog
 _FU_HAN = re.compile(r"(\d+)符(\d+)飜")
 _YAKU_HAN = re.compile(r"\((\d+)飜\)")
 _NAGASHI = "流し満貫"
+_MANGAN_FU = {4: 40, 3: 70}
 _JSON_ABORTS = {
     "九種九牌": "kyuushu",
     "四風連打": "suufon",
@@ -126,4 +127,7 @@ def _json_value(parts: Sequence[Any], label: str) -> dict[str, Any]:
         return {"han": int(found.group(2)), "fu": int(found.group(1))}
     if not han:
         raise fail("log.garbled", "log", where=label)
-    return {"han": han, "fu": 30}  # mangan and above: fu no longer counts
+    # A limit hand's text names the limit, not its fu ("満貫4000点∀"). From 5 han fu no longer
+    # counts; a mangan below 5 han got there by its fu (4 han from 40, 3 han from 70 — the
+    # least fu that reaches 2000 basic points), which 30 would price below mangan.
+    return {"han": han, "fu": _MANGAN_FU.get(han, 30) if text.startswith("満貫") else 30}
