@@ -25,6 +25,7 @@ ACTIONS = {
     "event.import": gettext_lazy("Imported"),
     "event.delete": gettext_lazy("Event deleted"),
     "player.rename": gettext_lazy("Player renamed"),
+    "player.profile": gettext_lazy("Player profile changed"),
     "round.seat": gettext_lazy("Round seated"),
     "round.unseat": gettext_lazy("Seating taken back"),
     "stage.decide": gettext_lazy("Tie settled"),

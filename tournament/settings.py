@@ -55,6 +55,9 @@ INSTALLED_APPS = [
     "corsheaders",
     "django_tasks",  # the task framework (Django 6's django.tasks, backported): issue 46
     "django_tasks_db",  # its queue kept in our database, run by `manage.py db_worker`
+    # The country list and its names in Japanese (a player's country, issue 48): an app, so
+    # Django finds its translations.
+    "django_countries",
     "tournament",
 ]
 

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
 
 from scoring import Ruleset, ruleset_from_json
 from tournament.models.venues import Player, Venue
@@ -167,6 +168,18 @@ class Entry(models.Model):
     # The event's version when a write last recounted these figures (the version it started
     # from): readers holding standings of version v re-read the entries at v or later.
     figures_version = models.PositiveIntegerField(_("figures version"), default=0, editable=False)
+    # The player's profile in this event (issue 48, CONTRACT §2 `profiles`): what a ranking
+    # body asks for, and the names online logs give them. Kept per event, like everything an
+    # event's organizers may change: one organizer never rewrites another event's players.
+    # "" for none. Checked in services/profiles.py; the constraints keep what reaches the table.
+    ema_number = models.CharField(_("EMA number"), max_length=8, blank=True, default="")
+    country = CountryField(_("country"), blank=True, default="")  # ISO 3166-1 alpha-2
+    # One name per platform (scoring/tenhou/: a log's nickname), unique in the event per
+    # platform, so a nickname points at one player (services/tenhou.py).
+    tenhou_name = models.CharField(_("Tenhou name"), max_length=100, blank=True, default="")
+    mahjongsoul_name = models.CharField(
+        _("Mahjong Soul name"), max_length=100, blank=True, default=""
+    )
 
     class Meta:
         ordering = ["event", "player__name"]
@@ -186,6 +199,21 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=Q(present=True) | Q(checked_in_by=""),
                 name="tournament_entry_checked_in_by_only_present",
+            ),
+            # The EMA's numbers are 8 digits, leading zeros kept (04090012: country 04, France).
+            models.CheckConstraint(
+                condition=Q(ema_number="") | Q(ema_number__regex=r"^[0-9]{8}$"),
+                name="tournament_entry_ema_number_8_digits",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "tenhou_name"],
+                condition=~Q(tenhou_name=""),
+                name="tournament_entry_unique_tenhou_name",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "mahjongsoul_name"],
+                condition=~Q(mahjongsoul_name=""),
+                name="tournament_entry_unique_mahjongsoul_name",
             ),
         ]
 

@@ -100,6 +100,20 @@ MESSAGES: dict[str, str] = {
     "event.created_meanwhile": gettext_noop("An event at the address {slug} was created just now."),
     "event.name_taken": gettext_noop("An event named {name} exists already (/events/{slug}/)."),
     "player.name_taken": gettext_noop("another player is called {name} already"),
+    # --- a player's profile (services/profiles.py, CONTRACT §2 `profiles`) ---
+    "profile.ema": gettext_noop(
+        "{value!r} is not an EMA number: give its 8 digits as text, leading zeros kept "
+        '("04090012"), or nothing'
+    ),
+    "profile.country": gettext_noop(
+        "{value!r} is not a country: give its two-letter ISO 3166-1 code (FR, JP, DE), or nothing"
+    ),
+    "profile.tenhou_taken": gettext_noop(
+        "{name} has the Tenhou name {value} in this event already: one name is one player's"
+    ),
+    "profile.mahjongsoul_taken": gettext_noop(
+        "{name} has the Mahjong Soul name {value} in this event already: one name is one player's"
+    ),
     # --- one table's result ---
     "game.unregistered": gettext_noop("{name} is not registered for this event"),
     "game.plays_elsewhere": gettext_noop("{name} already plays round {round} at table {table}"),
@@ -228,6 +242,17 @@ MESSAGES: dict[str, str] = {
     "tenhou.file": gettext_noop("{file}: {error}"),
     "tenhou.too_many": gettext_noop("at most {most} logs at once"),
     "tenhou.round": gettext_noop("{value!r} is not a round number (1–999)"),
+    # A log's nickname that is neither a player's online name nor a player's name here.
+    "tenhou.unknown_tenhou": gettext_noop(
+        "{name} is no player of this event: give it as a player's Tenhou name on the "
+        "organizer's player page, or as \"tenhou\" in that player's profiles in the event file"
+    ),
+    "tenhou.unknown_mahjongsoul": gettext_noop(
+        "{name} is no player of this event: give it as a player's Mahjong Soul name on the "
+        "organizer's player page, or as \"mahjongsoul\" in that player's profiles in the "
+        "event file"
+    ),
+    "tenhou.platform": gettext_noop("{value!r} is not a platform: tenhou or mahjongsoul"),
     # An engine error made without a code (none should be): its English, as it is.
     "error.text": gettext_noop("{text}"),
 }

@@ -36,6 +36,12 @@ from tournament.services.game_data import (
     game_rows,
     game_to_data,
 )
+from tournament.services.profiles import (
+    PROFILE_COLUMNS,
+    profiles_export,
+    profiles_read,
+    profiles_write,
+)
 from tournament.services.ratings import ratings_forget_event
 from tournament.services.teams import teams_write
 
@@ -44,6 +50,7 @@ EVENT_KEYS = (
     "teams",  # CONTRACT §2: {"Team name": [members, …], …}
     "team_rule",
     "date",
+    "profiles",  # CONTRACT §2: {"Aoki": {"ema": "04090012", "country": "FR"}, …}
 )
 # Beyond CONTRACT §2, optional, so that a backup restores an event whole (older files, and
 # files written by hand, simply leave them out):
@@ -52,6 +59,8 @@ EVENT_KEYS = (
 #   "team_rule": {"rule": "best", "best": 2}  — a team's total (scoring/teams.py); "sum" if absent
 #   "date": "2026-11-24"  — the day it was played (ratings follow the order of play); the
 #                           day of the import if absent
+#   "profiles" also takes "tenhou" and "mahjongsoul": the player's names online, which
+#                           import_tenhou matches a log's nicknames to (services/profiles.py)
 
 
 def event_file_read(path: Path) -> Any:
@@ -105,6 +114,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         teams = _teams(doc, players)
         team_rule = _team_rule(doc)
         held_on = _held_on(doc)
+        profiles = profiles_read(doc.raw("profiles", default=None), players)
     rules = parse_ruleset(data.get("ruleset", "baba"))
     existing = Event.objects.filter(slug=slug).first()
     if existing is not None:
@@ -132,6 +142,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
     for name, state in stage_states.items():
         Stage.objects.filter(event=event, name=name).update(**state)
     teams_write(event, teams)
+    profiles_write(event, profiles)
     if team_rule != ("sum", None):
         Event.objects.filter(pk=event.pk).update(team_rule=team_rule[0], team_best=team_rule[1])
     transaction.on_commit(_planner_statistics_refresh)
@@ -297,7 +308,9 @@ def event_export(event: Event) -> dict[str, Any]:
         .order_by("round__number", "table")
     )
     entries = list(
-        event.entries.order_by("id").values_list("player__name", "withdrawn", "substitute")
+        event.entries.order_by("id").values_list(
+            "player__name", "withdrawn", "substitute", *PROFILE_COLUMNS
+        )
     )
     out: dict[str, Any] = {
         "name": event.name,
@@ -305,12 +318,12 @@ def event_export(event: Event) -> dict[str, Any]:
         "ruleset": _spec(event.rules),
         "format": event.format,
         "date": event.held_on.isoformat(),
-        "players": [name for name, _, _ in entries],
+        "players": [name for name, *_ in entries],
         "games": [game_to_data(g, list(g.seats.all()), list(g.hands.all())) for g in games],
     }
     flags = {
-        "withdrawn": [name for name, withdrawn, _ in entries if withdrawn],
-        "substitutes": [name for name, _, substitute in entries if substitute],
+        "withdrawn": [name for name, withdrawn, *_ in entries if withdrawn],
+        "substitutes": [name for name, _, substitute, *_ in entries if substitute],
     }
     if any(flags.values()):
         out["entries"] = flags
@@ -326,6 +339,9 @@ def event_export(event: Event) -> dict[str, Any]:
         out["teams"] = teams
     if event.team_rule != "sum":
         out["team_rule"] = {"rule": event.team_rule, "best": event.team_best}
+    profiles = profiles_export((name, *profile) for name, _, _, *profile in entries)
+    if profiles:
+        out["profiles"] = profiles
     return out
 
 
