@@ -50,6 +50,7 @@ manage = [
     path("", dashboard.event_manage, name="event-manage"),
     path("players/", players.players_add, name="players-add"),
     path("players/<int:entry_id>/withdraw/", players.player_withdraw, name="player-withdraw"),
+    path("players/<int:entry_id>/profile/", players.player_profile, name="player-profile"),
     path("players/search/", search.player_search, name="player-search"),
     path("rounds/", rounds.round_new, name="round-new"),
     path("checkin/", players.checkin_require_view, name="checkin-require"),

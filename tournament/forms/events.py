@@ -355,8 +355,9 @@ class TenhouImportForm(ServiceForm):
         # The limit promised is the one the site holds to (settings.DATA_UPLOAD_MAX_NUMBER_FILES).
         self.fields["logs"].help_text = _(
             "Tenhou logs: the .mjlog (XML) file, or the JSON of tenhou.net/6. One game per "
-            "file, at most %(most)d files at once; players are matched to this event's players "
-            "by name."
+            "file, at most %(most)d files at once; a nickname is matched to the player who has "
+            "it as their Tenhou or Mahjong Soul name (their profile), else to the player of that "
+            "name."
         ) % {"most": MAX_LOGS}
 
     def log_files(self) -> list[LogFile]:

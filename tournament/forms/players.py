@@ -6,20 +6,27 @@ field (issue 46)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from typing import Any
 
 from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_countries import countries
 
 from scoring import ScoringError
 from scoring.names import normalize_name
+from tournament.forms.base import ServiceForm
 from tournament.i18n import error_text, labelled
+from tournament.services.profiles import PLATFORMS, PROFILE_FIELDS
 
 # Typed names (in their one spelling) → the event's players among them, as registered:
 # selectors.players.players_named, bound to the event.
 PlayerLookup = Callable[[Collection[str]], dict[str, str]]
 
 PLAYER_LIST_ID = "event-players"  # the page's one <datalist> of names, shared by every field
+# A nickname as typed: no capital put in by the phone, no spelling "correction".
+ONLINE_NAME_ATTRS = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"}
 
 
 def player_field(label: str | Promise, initial: str = "") -> forms.CharField:
@@ -62,3 +69,46 @@ def players_check(
             continue
         unknown = _("No player named “%(name)s” in this event.") % {"name": name}
         form.add_error(field, labelled(str(form.fields[field].label), unknown))
+
+
+def _country_choices() -> list[tuple[str, str]]:
+    """Every ISO 3166-1 country by its name in the reader's language (django-countries),
+    sorted as that language sorts them; none first."""
+    return [("", "—"), *((c.code, c.name) for c in countries)]
+
+
+class ProfileForm(ServiceForm):
+    """A player's profile in the event (services/profiles.py checks it, as it checks an event
+    file's `profiles`): EMA number, country, names online."""
+
+    ema = forms.CharField(
+        label=gettext_lazy("EMA number"),
+        required=False,
+        help_text=gettext_lazy("8 digits, leading zeros included, e.g. 04090012."),
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "8"}
+        ),
+    )
+    country = forms.ChoiceField(
+        label=gettext_lazy("Country"), required=False, choices=_country_choices
+    )
+    tenhou = forms.CharField(
+        label=gettext_lazy("Tenhou name"),
+        required=False,
+        help_text=gettext_lazy("As Tenhou's game logs show it: import matches it to this player."),
+        widget=forms.TextInput(attrs=ONLINE_NAME_ATTRS),
+    )
+    mahjongsoul = forms.CharField(
+        label=gettext_lazy("Mahjong Soul name"),
+        required=False,
+        help_text=gettext_lazy("As Mahjong Soul's game logs show it."),
+        widget=forms.TextInput(attrs=ONLINE_NAME_ATTRS),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The service's paths (profile.ema; an online name taken: its platform) → the fields.
+        for key in PROFILE_FIELDS:
+            self.paths[f"profile.{key}"] = key
+        for platform in PLATFORMS:
+            self.paths[platform] = platform

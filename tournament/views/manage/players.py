@@ -1,5 +1,6 @@
 """The event's players: registered from a pasted list, withdrawn or back in, checked in at the
-venue (or not, and the absent withdrawn)."""
+venue (or not, and the absent withdrawn), and each one's profile (EMA number, country, names
+online)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.forms.events import PlayersForm
+from tournament.forms.players import ProfileForm
 from tournament.i18n import error_text
 from tournament.models import Event
 from tournament.permissions import organizer_required
@@ -27,6 +29,7 @@ from tournament.services.events import (
     entry_withdraw,
     event_register_players,
 )
+from tournament.services.profiles import entry_profile, entry_profile_set
 from tournament.views.manage.dashboard import dashboard_page, registered_messages
 
 
@@ -77,6 +80,33 @@ def player_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRe
         % {"name": entry.player.name},
     )
     return redirect("event-manage", event.slug)
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def player_profile(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    """A player's profile in the event: shown, and changed by POST (services/profiles.py)."""
+    entry = entry_of(event, entry_id)
+    if entry is None:
+        raise Http404
+    status = 200
+    if request.method == "POST":
+        form = ProfileForm(request.POST)
+        if form.is_valid():
+            try:
+                entry_profile_set(entry=entry, profile=form.cleaned_data, user=request.user)
+            except ServiceError as exc:
+                form.add_service_error(exc)
+            else:
+                messages.success(
+                    request, _("%(name)s's profile is saved.") % {"name": entry.player.name}
+                )
+                return redirect(reverse("event-manage", args=[event.slug]) + "#players-h")
+        status = 400
+    else:
+        form = ProfileForm(initial=entry_profile(entry))
+    context = {"event": event, "entry": entry, "form": form}
+    return render(request, "tournament/manage/player_profile.html", context, status=status)
 
 
 @organizer_required
