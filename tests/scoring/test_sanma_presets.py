@@ -7,6 +7,7 @@ to matter: set otherwise, a real game no longer comes out as Tenhou scored it.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,37 @@ def test_both_presets_are_listed_and_read_from_an_event_file():
     assert rules({"preset": "tenhou-sanma", "rounding": "half_up"}) == OLD_TENHOU_SANMA
     assert TENHOU_SANMA.name_in("en") == "Tenhou 3-player East-South"
     assert MAHJONGSOUL_SANMA.name_in("ja") == "雀魂 三人東南戦"
+
+
+# tenhou.net/6's viewer JSON of a 3-player hand, written here after the South 2 hand of the 2024
+# log 2024010120gm-00b9-0000-e324b88a (docs/rulesets.md): the fourth name is empty, the round
+# counter skips 3 (South 2 is 5), and a 4-han mangan is named "満貫8000点" with no fu.
+SANMA_VIEWER_HAND = {
+    "name": ["A", "B", "C", ""],
+    "rule": {"disp": "三鳳南喰赤", "aka53": 1, "aka52": 1, "aka51": 1},
+    "log": [
+        [
+            [5, 0, 0],  # round, honba, sticks
+            [31000, 45000, 29000, 0],
+            *([] for _ in range(10)),  # dora, ura, seats 0–1's tiles, seat 2's haipai and draws
+            ["r41"],  # seat 2's discards: a riichi
+            *([] for _ in range(3)),  # the empty fourth seat
+            [
+                "和了",
+                [0, -8000, 9000, 0],
+                [2, 1, 2, "満貫8000点", "立直(1飜)", "ドラ(2飜)", "赤ドラ(1飜)"],
+            ],
+        ]
+    ],
+}
+
+
+def test_the_viewer_json_reads_a_three_player_hand_and_its_mangan():
+    game = read_log(json.dumps(SANMA_VIEWER_HAND, ensure_ascii=False))
+    (h,) = game.hands
+    assert game.size == 3 and (h.label, h.dealer) == ("S2-0", 1)
+    win_ = h.hand["result"]["wins"][0]
+    assert (win_["han"], win_["fu"]) == (4, 40)  # not 30 fu: that would be 7700
+    assert h.deltas == [0, -8000, 8000]
+    out = hand(TENHOU_SANMA, h.hand["result"], dealer=1, riichi=(2,))
+    assert out.deltas == h.deltas
