@@ -20,6 +20,8 @@ KNOBS = [f.name for f in fields(Ruleset) if f.name not in ("slug", "name", "name
 STANDARD = {
     "tenhou": None,
     "mahjongsoul": "tenhou",
+    "tenhou-sanma": "tenhou",
+    "mahjongsoul-sanma": "tenhou-sanma",
     "ema": None,
     "wrc": "ema",
     "wrc2022": "wrc",
