@@ -51,6 +51,7 @@ manage = [
     path("players/", players.players_add, name="players-add"),
     path("players/<int:entry_id>/withdraw/", players.player_withdraw, name="player-withdraw"),
     path("players/<int:entry_id>/profile/", players.player_profile, name="player-profile"),
+    path("ema.<export:fmt>", players.ema_download, name="ema-export"),
     path("players/search/", search.player_search, name="player-search"),
     path("rounds/", rounds.round_new, name="round-new"),
     path("checkin/", players.checkin_require_view, name="checkin-require"),

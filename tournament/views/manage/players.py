@@ -10,8 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tournament.exports.ema import export_ema
 from tournament.forms.events import PlayersForm
 from tournament.forms.players import ProfileForm
 from tournament.i18n import error_text
@@ -31,6 +32,7 @@ from tournament.services.events import (
 )
 from tournament.services.profiles import entry_profile, entry_profile_set
 from tournament.views.manage.dashboard import dashboard_page, registered_messages
+from tournament.views.public.downloads import download
 
 
 @organizer_required
@@ -107,6 +109,14 @@ def player_profile(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
         form = ProfileForm(initial=entry_profile(entry))
     context = {"event": event, "entry": entry, "form": form}
     return render(request, "tournament/manage/player_profile.html", context, status=status)
+
+
+@organizer_required
+@require_GET
+def ema_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
+    """The results the EMA asks for (`export_standings --format ema`), for the organizers to
+    send: their players' EMA numbers are the organizers' to hand on, not a public page's."""
+    return download(export_ema(event, fmt), fmt, f"{event.slug}-ema")
 
 
 @organizer_required
