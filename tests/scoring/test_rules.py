@@ -13,7 +13,8 @@ from scoring.presets import BABA, PRESETS, ruleset_from_json
 def test_the_seed_venues_and_the_standard_rulesets_are_presets():
     assert list(PRESETS) == [
         *("baba", "jan-niki", "hyper", "free-sanma", "emperor"),
-        *("tenhou", "mahjongsoul", "ema", "wrc", "wrc2022", "mleague"),
+        *("tenhou", "mahjongsoul", "tenhou-sanma", "mahjongsoul-sanma"),
+        *("ema", "wrc", "wrc2022", "mleague"),
     ]
 
 
