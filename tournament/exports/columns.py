@@ -45,6 +45,7 @@ class Kind(Enum):
     AVERAGE_RANK = "average_rank"  # two decimals
     STATUS = "status"  # a CONTRACT §2 code; the XLSX and the page say it in words
     NAMES = "names"  # a list of names: joined by "; " in a file, a list in the API
+    COUNTRY = "country"  # an ISO 3166-1 code (CONTRACT §2); the XLSX says the country's name
 
     @property
     def api_type(self) -> Any:
@@ -62,6 +63,7 @@ API_TYPES: dict[Kind, Any] = {
     Kind.COUNT: int,
     Kind.STATUS: str,
     Kind.NAMES: list[str],
+    Kind.COUNTRY: str,
 }  # every other kind: float
 NUMBER_FORMATS = {Kind.FRACTION: "0.000", Kind.AVERAGE_RANK: "0.00"}
 

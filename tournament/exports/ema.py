@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from tournament.exports.columns import Column
+from tournament.exports.columns import Column, Kind
 from tournament.exports.formats import Sheet, write
 from tournament.exports.standings import PLAYER, RANK, TOTAL, iterate_standings
 from tournament.models import Event
@@ -21,7 +21,8 @@ COLUMNS = (
     # Text, 8 digits: a spreadsheet keeps 04090012's leading zero in the XLSX.
     Column("ema", _("EMA number")),
     PLAYER,  # the name as registered (the EMA's page splits it into last and first name)
-    Column("country", _("Country")),  # ISO 3166-1 alpha-2, as the event file gives it
+    # ISO 3166-1 alpha-2 as the event file gives it; the XLSX names the country.
+    Column("country", _("Country"), Kind.COUNTRY),
     TOTAL,  # the EMA's "score": the player's points, as the standings count them
 )
 SHEET = Sheet("ema", _("EMA results"))

@@ -15,6 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django_countries import countries
 
 from tournament.exports.columns import STATUS_LABELS, Column, Kind
 
@@ -115,6 +116,15 @@ def display_width(value: Any) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def xlsx_value(column: Column, value: Any) -> Any:
+    """A cell as a person reads it: a status or a country in words, not its code."""
+    if column.kind is Kind.STATUS:
+        return str(STATUS_LABELS.get(value, value))
+    if column.kind is Kind.COUNTRY and value:
+        return countries.name(value) or value  # in the reader's language (django-countries)
+    return file_value(column, value)
+
+
 def render_xlsx(rows: Iterable[Sequence[Any]], whole: bool, title: str) -> bytes:
     from openpyxl import Workbook
     from openpyxl.utils import get_column_letter
@@ -129,10 +139,7 @@ def render_xlsx(rows: Iterable[Sequence[Any]], whole: bool, title: str) -> bytes
     widths = [display_width(h) for h in headings]
     formats = [c.kind.number_format(whole) for c in header]
     for row in iterator:
-        row = [
-            str(STATUS_LABELS.get(v, v)) if c.kind is Kind.STATUS else file_value(c, v)
-            for c, v in zip(header, row, strict=True)
-        ]  # statuses in words, not codes
+        row = [xlsx_value(c, v) for c, v in zip(header, row, strict=True)]
         sheet.append([neutralise(v) for v in row])
         for cell, number_format in zip(sheet[sheet.max_row], formats, strict=True):
             if number_format:
