@@ -38,6 +38,7 @@ RenchanRule = Literal["tenpai", "always", "never"]
 AgariYame = Literal["never", "always", "if_top", "auto"]
 Bust = Literal["below_zero", "zero_or_below", "never"]
 BustAttribution = Literal["receivers", "sequential"]
+SanmaTsumo = Literal["loss", "split"]
 
 GAMES: tuple[Game, ...] = get_args(Game)
 ABORT_REASONS: tuple[AbortReason, ...] = get_args(AbortReason)
@@ -173,3 +174,11 @@ def read_limits(value: Any) -> tuple[tuple[int, int], ...]:
             raise fail("rules.limit_row", f"ruleset.limits[{i}]")
         rows.append((row[0], row[1]))
     return tuple(rows)
+
+
+def check_uma_table(table: tuple[float, ...], players: int, path: str) -> None:
+    """An uma table has a value per rank and sums to zero."""
+    if len(table) != players:
+        raise fail("rules.uma_length", path, players=players)
+    if abs(sum(table)) > 1e-9:
+        raise fail("rules.uma_sum", path, total=f"{sum(table):g}")

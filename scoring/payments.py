@@ -157,20 +157,31 @@ def _tsumo_payments(
     n: int,
     dealer: int,
     honba_each: int,
+    north_half: int = 0,
 ) -> int:
     total = 0
     for payer in turn_order(winner, n):
-        amount = value.tsumo_dealer if payer == dealer else value.tsumo_child
+        amount = (value.tsumo_dealer if payer == dealer else value.tsumo_child) + north_half
         out.pay(payer, winner, amount + honba_each)
         total += amount
     return total
+
+
+def _north_half(rules: Ruleset, value: Price, n: int) -> int:
+    """北家折半 (`sanma_tsumo: split`): what each of the three seats' payers adds for the
+    missing North — half a non-dealer's share, rounded up to the unit."""
+    if n != 3 or rules.sanma_tsumo != "split":
+        return 0
+    return round_up(value.tsumo_child / 2, rules.unit)
 
 
 def _tsumo(rules: Ruleset, out: HandOutcome, win: Win, n: int, dealer: int, honba: int) -> None:
     is_dealer = win.seat == dealer
     value = price(rules, dealer_wins=is_dealer, han=win.han, fu=win.fu, yakuman=win.yakuman)
     if win.pao is None:
-        total = _tsumo_payments(out, win.seat, value, n, dealer, honba * rules.honba // (n - 1))
+        honba_each = honba * rules.honba // (n - 1)
+        north = _north_half(rules, value, n)
+        total = _tsumo_payments(out, win.seat, value, n, dealer, honba_each, north)
     elif win.yakuman is None:
         # Responsibility payment (嶺上開花 after 大明槓): the pao seat pays it as a ron.
         total = value.ron
@@ -183,7 +194,8 @@ def _tsumo(rules: Ruleset, out: HandOutcome, win: Win, n: int, dealer: int, honb
         rest = win.yakuman - covered
         if rest > 0:
             rest_value = price(rules, dealer_wins=is_dealer, yakuman=rest)
-            total += _tsumo_payments(out, win.seat, rest_value, n, dealer, 0)
+            north = _north_half(rules, rest_value, n)
+            total += _tsumo_payments(out, win.seat, rest_value, n, dealer, 0, north)
     taken = _take_deposits(out, win.seat)
     out.details.append(
         {"seat": win.seat, "value": total, "honba": honba * rules.honba, "deposits": taken}

@@ -40,7 +40,9 @@ from scoring.knobs import (
     PaymentRow,
     RenchanRule,
     Rounding,
+    SanmaTsumo,
     Tie,
+    check_uma_table,
     frozen,
     is_number,
     read_int_map,
@@ -92,6 +94,10 @@ class Ruleset:
     kiriage: bool = False  # 30fu4han and 60fu3han count as mangan
     limits: tuple[tuple[int, int], ...] = ((5, 2000), (6, 3000), (8, 4000), (11, 6000))
     kazoe_han: int | None = 13  # None: no counted yakuman
+    # A tsumo at 3 players: loss (ツモ損: the North's share is not paid — Tenhou, Mahjong Soul's
+    # default) | split (北家折半: each payer adds half a non-dealer's share, rounded up to `unit` —
+    # Mahjong Soul's room option, as tensoul's convert.js pays it). No effect at 4 players.
+    sanma_tsumo: SanmaTsumo = "loss"
     payment_table: tuple[PaymentRow, ...] | None = None  # replaces the fu × 2^(han+2) formula
     payment_table_yakuman: PaymentRow | None = None
     mangan_han: int = 5  # a mangan is the value at this many han (chombo, nagashi)
@@ -321,14 +327,14 @@ def _validate(r: Ruleset) -> None:
     for n, table in r.uma.items():
         if n not in r.player_counts:
             raise fail("rules.uma_size", f"ruleset.uma.{n}")
-        _check_uma_table(table, n, f"ruleset.uma.{n}")
+        check_uma_table(table, n, f"ruleset.uma.{n}")
     if r.uma_floating is not None:
         if len(r.player_counts) != 1:
             raise fail("rules.uma_floating", "ruleset.uma_floating")
         for floaters, table in r.uma_floating.items():
             if not 0 <= floaters <= r.players:
                 raise fail("rules.floaters", f"ruleset.uma_floating.{floaters}", players=r.players)
-            _check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
+            check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
 
     # Every score stays a multiple of 100 (SCORE_STEP), so points show exactly to 0.1.
     _whole(r, "unit", SCORE_STEP)
@@ -355,6 +361,7 @@ def _validate(r: Ruleset) -> None:
     if hans != sorted(set(hans)) or values != sorted(set(values)) or hans[0] < 1:
         raise fail("rules.limits_rise", "ruleset.limits")
     _whole(r, "kazoe_han", 1, optional=True)
+    _one_of(r, "sanma_tsumo", SanmaTsumo)
     if r.kazoe_han is not None and r.kazoe_han <= hans[-1]:
         raise fail("rules.kazoe", "ruleset.kazoe_han")
     _whole(r, "mangan_han", 1)
@@ -439,10 +446,3 @@ def _validate(r: Ruleset) -> None:
                 raise fail("value.step", f"ruleset.{name}", step=step)
     elif r.hands_per_game is not None:
         raise fail("rules.hands_per_game", "ruleset.hands_per_game")
-
-
-def _check_uma_table(table: tuple[float, ...], players: int, path: str) -> None:
-    if len(table) != players:
-        raise fail("rules.uma_length", path, players=players)
-    if abs(sum(table)) > 1e-9:
-        raise fail("rules.uma_sum", path, total=f"{sum(table):g}")

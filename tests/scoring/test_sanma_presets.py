@@ -260,3 +260,43 @@ def test_the_viewer_json_reads_a_three_player_hand_and_its_mangan():
     assert h.deltas == [0, -8000, 8000]
     out = hand(TENHOU_SANMA, h.hand["result"], dealer=1, riichi=(2,))
     assert out.deltas == h.deltas
+
+
+SPLIT = {"preset": "mahjongsoul-sanma", "sanma_tsumo": "split"}
+
+
+@pytest.mark.parametrize(
+    ("winner", "han", "fu", "deltas"),
+    [
+        # A non-dealer mangan: 2000 / 4000 and half the missing 2000 from each — 3000 / 5000,
+        # the 8000 a ron pays (tensoul's convert.js: each payer adds tlround(xian / 2)).
+        (1, 5, None, [-5000, 8000, -3000]),
+        # The dealer's mangan: 4000 all and 2000 more each — 6000 all, the ron's 12000.
+        (0, 5, None, [12000, -6000, -6000]),
+        # 30 fu 1 han: 300 / 500, and half of 300 rounded up to 200 — 500 / 700.
+        (1, 1, 30, [-700, 1200, -500]),
+        # The dealer's 30 fu 1 han: 500 all, and half of 500 rounded up to 300 — 800 all.
+        (0, 1, 30, [1600, -800, -800]),
+    ],
+)
+def test_sanma_tsumo_split_adds_half_the_north_share_to_each_payer(winner, han, fu, deltas):
+    assert hand(SPLIT, tsumo(winner, han, fu)).deltas == deltas
+    lost = hand("mahjongsoul-sanma", tsumo(winner, han, fu)).deltas
+    assert sum(lost[s] for s in range(3) if s != winner) > sum(
+        deltas[s] for s in range(3) if s != winner
+    )  # ツモ損 pays less
+
+
+def test_sanma_tsumo_split_keeps_honba_per_payer_and_is_refused_misspelt():
+    # 2 honba: each payer adds 100 × 2 as under ツモ損 (tensoul: hb + xian + tlround(xian / 2)).
+    assert hand(SPLIT, tsumo(1, 5), honba=2).deltas == [-5200, 8400, -3200]
+    assert hand({"preset": "tenhou", "sanma_tsumo": "split"}, tsumo(1, 5)).deltas == [
+        -4000,
+        8000,
+        -2000,
+        -2000,
+    ]  # four seats: no North is missing, nothing to split
+    with pytest.raises(ScoringError) as caught:
+        rules({"preset": "tenhou-sanma", "sanma_tsumo": "half"})
+    assert caught.value.field == "ruleset.sanma_tsumo"
+    assert TENHOU_SANMA.sanma_tsumo == MAHJONGSOUL_SANMA.sanma_tsumo == "loss"
