@@ -285,6 +285,21 @@ WRC2022 = WRC.replace(
     chombo_points=30.0,  # "een chombo kost je nu 30 000 ptn" (W4)
 )
 
+# The EMA's rules as revised in 2025 (docs/rulesets.md, `ema2025`). The EMA's own 2025 text could
+# not be found from here: the changes are Pantheon's EMA 2025 template (P1, commit ce62c975, its
+# `ema.php` with two settings changed), a peer's reading, not the owner's word.
+EMA2025 = EMA.replace(
+    slug="ema2025",
+    name="EMA Riichi Competition Rules (2025)",
+    names={"en": "EMA Riichi Competition Rules (2025)", "ja": "EMA リーチ麻雀競技ルール (2025)"},
+    # P1 `withKiriageMangan: true` (2016: false, E3 "4-30 is not rounded to mangan payment"):
+    # 4 han 30 fu and 3 han 60 fu are a mangan, as in the WRC rules.
+    kiriage=True,
+    # P1's other change, `chomboEndsGame: true` (a chombo in the last hand, once time is up, is
+    # not re-dealt — the WRC's own §8.2, W3), is no knob: a hand the table marks `time_up` ends
+    # the game whatever it is, a chombo included (flow.py).
+)
+
 MLEAGUE = Ruleset(
     slug="mleague",
     name="Mリーグ",
@@ -314,7 +329,7 @@ PRESETS: dict[str, Ruleset] = {
     for r in (
         *(BABA, JAN_NIKI, HYPER, FREE_SANMA, EMPEROR),
         *(TENHOU, MAHJONGSOUL, TENHOU_SANMA, MAHJONGSOUL_SANMA),
-        *(EMA, WRC, WRC2022, MLEAGUE),
+        *(EMA, EMA2025, WRC, WRC2022, MLEAGUE),
     )
 }
 

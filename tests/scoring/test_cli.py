@@ -34,7 +34,8 @@ def test_presets_lists_slug_name_and_players():
     presets = json.loads(out)
     assert [p["slug"] for p in presets] == [
         *("baba", "jan-niki", "hyper", "free-sanma", "emperor"),
-        *("tenhou", "mahjongsoul", "ema", "wrc", "wrc2022", "mleague"),
+        *("tenhou", "mahjongsoul", "tenhou-sanma", "mahjongsoul-sanma"),
+        *("ema", "ema2025", "wrc", "wrc2022", "mleague"),
     ]
     assert {p["slug"]: p["players"] for p in presets}["free-sanma"] == 3
     assert all(p["name"] for p in presets)

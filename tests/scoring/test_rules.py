@@ -14,7 +14,7 @@ def test_the_seed_venues_and_the_standard_rulesets_are_presets():
     assert list(PRESETS) == [
         *("baba", "jan-niki", "hyper", "free-sanma", "emperor"),
         *("tenhou", "mahjongsoul", "tenhou-sanma", "mahjongsoul-sanma"),
-        *("ema", "wrc", "wrc2022", "mleague"),
+        *("ema", "ema2025", "wrc", "wrc2022", "mleague"),
     ]
 
 

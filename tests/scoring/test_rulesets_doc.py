@@ -23,6 +23,7 @@ STANDARD = {
     "tenhou-sanma": "tenhou",
     "mahjongsoul-sanma": "tenhou-sanma",
     "ema": None,
+    "ema2025": "ema",
     "wrc": "ema",
     "wrc2022": "wrc",
     "mleague": None,
