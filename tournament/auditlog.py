@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django_countries import countries
 
 from tournament.i18n import hand_label, hand_summary, seat_label, stage_label, team_rule_text
 from tournament.models import AuditEntry
@@ -183,6 +184,26 @@ def _seat_at(where: dict[str, Any]) -> str:
     return f"{table} {seat_label(where.get('seat', 0))}"
 
 
+PROFILE_LABELS = {  # a player's profile (services/profiles.py), key by key
+    "ema": gettext_lazy("EMA number"),
+    "country": gettext_lazy("Country"),
+    "tenhou": gettext_lazy("Tenhou name"),
+    "mahjongsoul": gettext_lazy("Mahjong Soul name"),
+}
+
+
+def _profile(after: dict[str, Any]) -> str:
+    """青木: EMA番号 04090012、国 フランス — each value changed, "—" where one was cleared."""
+    said = []
+    for key, label in PROFILE_LABELS.items():
+        if key in after:
+            value = after[key] or "—"
+            if key == "country" and after[key]:
+                value = countries.name(value) or value
+            said.append(f"{label} {value}")
+    return f"{after.get('player', '')}: " + _(", ").join(said)
+
+
 def entry_sentence(entry: AuditEntry) -> str:
     """The entry's sentence in the active language (its English summary if not known)."""
     before = entry.before if isinstance(entry.before, dict) else None
@@ -205,6 +226,8 @@ def entry_sentence(entry: AuditEntry) -> str:
             "n": after.get("games", 0)
         }
         return _(", ").join([players, games])
+    if action == "player.profile" and after:
+        return _profile(after)
     if action in ("event.rename", "player.rename") and before and after:
         return f"{before.get('name')} → {after.get('name')}"
     if action in ("event.organizers", "event.referees") and after:

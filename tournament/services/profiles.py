@@ -172,12 +172,13 @@ def entry_profile_set(*, entry: Entry, profile: Mapping[str, Any], user: Any = N
     for column, value in changed.items():
         setattr(entry, column, value)
     now = {k: v for k, v in after.items() if before[k] != v}
+    name = entry.player.name
     change_record(
         event=event,
         user=user,
         action="player.profile",
-        summary=f"{entry.player.name}: " + ", ".join(f"{k} {v or '—'}" for k, v in now.items()),
-        before={k: v for k, v in before.items() if after[k] != v},
-        after=now,
+        summary=f"{name}: " + ", ".join(f"{k} {v or '—'}" for k, v in now.items()),
+        before={"player": name, **{k: v for k, v in before.items() if after[k] != v}},
+        after={"player": name, **now},  # the log says it in words (auditlog._profile)
     )
     return entry
