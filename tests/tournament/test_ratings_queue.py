@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.factories import league_data
 from tournament.models import Event, Game, Rating, RatingDue, RatingStep
@@ -149,6 +150,28 @@ def test_the_pages_say_when_ratings_are_being_brought_up_to_date():
     # The page's tag holds whether the pool is due: a phone holding the old page gets the new.
     again = Client().get(f"/players/{player}/", HTTP_IF_NONE_MATCH=page["ETag"])
     assert again.status_code == 200 and line not in again.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_line_comes_and_goes_beside_a_players_kept_rating_not_inside_it():
+    """Every result anywhere makes the site's ratings due until the replay runs: the line
+    moves with it, the player's rating figures and chart are kept by their newest step and
+    not read again (issue 46: a chart drawn again for every player page after every result
+    halved what two servers answered under a writer)."""
+    ev = event("a", "2026-11-01")
+    player = Rating.objects.get(series=None, player__name="Player 0005").player_id
+    line = "Ratings are being brought up to date."
+    before = Client().get(f"/players/{player}/").content.decode()
+    assert line not in before and "<polyline" in before
+    record(ev, 3)  # Player 0005 is not at this table: their steps stay as they were
+    with CaptureQueriesContext(connection) as captured:
+        due = Client().get(f"/players/{player}/").content.decode()
+    assert line in due and due.count("<polyline") == before.count("<polyline")
+    # The first query is the page's tag (it holds their newest step); no other reads a step.
+    assert not [q for q in captured[1:] if "ratingstep" in q["sql"].lower()]
+    ratings_catch_up_all()
+    after = Client().get(f"/players/{player}/").content.decode()
+    assert line not in after and after.count("<polyline") == before.count("<polyline")
 
 
 @pytest.mark.django_db

@@ -61,46 +61,81 @@ def player_detail(
         player = player_of(player_id)
         if player is None:
             raise Http404
-        page = _player_body(player, own_games(player))
-        return render(request, "tournament/player_page.html", {"page": page, "sections": []})
-    events = entered.events
-    player = Player(pk=player_id, name=entered.name)
-    # Their own games, kept until one of them changes or an event is renamed — not by the
-    # events' versions (selectors/players.py).
-    shown = [(pk, name, slug) for pk, (_stamp, name, slug) in events.items()]
-    page = _player_body(player, player_own_games(player, shown))
-    # A section per event with a finished game of theirs (a seat needs an entry).
-    shown_sections = [s for s in page["sections"] if s["event_id"] in events]
-    placings = published_placings(
-        [(s["event_id"], events[s["event_id"]][0]) for s in shown_sections], player.name
-    )
-    sections = []
-    for section in shown_sections:
-        _stamp, name, slug = events[section["event_id"]]
-        placing = placings.get(section["event_id"])
-        sections.append({**section, "name": name, "slug": slug, "placing": placing})
-    rating = _rating_section(player_id, entered.ratings_due)
-    context = {"page": page, "sections": sections, "rating": rating}
+        body = {"page": _player_body(player, own_games(player)), "sections": []}
+        return _render(request, player_id, player.name, body, PlayerEvents(player.name, {}, None))
+    return _render(request, player_id, entered.name, _PlayerPage(player_id, entered), entered)
+
+
+def _render(
+    request: HttpRequest, player_id: int, name: str, body: Any, entered: PlayerEvents
+) -> HttpResponse:
+    language = get_language()
+    context = {
+        "title": name,
+        "body": body,
+        # The page's content, kept by what its tag holds but the reader (the content is the
+        # same for everyone): a kept one reads none of its parts (issue 46: two thirds of a
+        # player page was its parts, read again per request while nothing had moved).
+        "page_key": (player_id, name, entered, language),
+        # The rating's figures are kept by the player's newest step; whether ratings are being
+        # brought up to date — which every result anywhere moves — is put in beside them.
+        "rating_key": (player_id, entered.rating_step, language),
+        "ratings_due": entered.ratings_due,
+        "scale": scale_text,
+    }
     return render(request, "tournament/player_page.html", context)
 
 
-def _rating_section(player_id: int, due: bool) -> dict[str, Any] | None:
-    """The player's site rating, its scale and its history after each game as a chart (one
-    query: their steps). Read per request: a correction in an earlier event replays ratings
-    in later ones (the page's tag holds the player's newest step, views/conditional.py)."""
+class _PlayerPage:
+    """A player's page's parts, each read only when the template asks for it."""
+
+    def __init__(self, player_id: int, entered: PlayerEvents) -> None:
+        self.player_id, self.entered = player_id, entered
+
+    @cached_property
+    def page(self) -> dict[str, Any]:
+        player = Player(pk=self.player_id, name=self.entered.name)
+        # Their own games, kept until one of them changes or an event is renamed — not by the
+        # events' versions (selectors/players.py).
+        shown = [(pk, name, slug) for pk, (_stamp, name, slug) in self.entered.events.items()]
+        return _player_body(player, player_own_games(player, shown))
+
+    @cached_property
+    def sections(self) -> list[dict[str, Any]]:
+        """A section per event with a finished game of theirs (a seat needs an entry), with
+        where they stand in it."""
+        events = self.entered.events
+        shown = [s for s in self.page["sections"] if s["event_id"] in events]
+        placings = published_placings(
+            [(s["event_id"], events[s["event_id"]][0]) for s in shown], self.entered.name
+        )
+        sections = []
+        for section in shown:
+            _stamp, name, slug = events[section["event_id"]]
+            placing = placings.get(section["event_id"])
+            sections.append({**section, "name": name, "slug": slug, "placing": placing})
+        return sections
+
+    @cached_property
+    def rating(self) -> dict[str, Any] | None:
+        return _rating_section(self.player_id)
+
+
+def _rating_section(player_id: int) -> dict[str, Any] | None:
+    """The player's site rating and its history after each game as a chart (one query: their
+    steps); None before their first game is rated. Read only when player_page.html does not
+    hold it for the player's newest step (a correction in an earlier event replays ratings in
+    later ones: the page's tag holds that step, views/conditional.py)."""
     history = rating_history(player_id)
     if not history:
-        # Before their first game is rated: only the line saying it is coming (a player with
-        # games and no section at all read as unrated; the page walk of issue 46).
-        return {"games": 0, "due": True} if due else None
+        return None
     chart = score_chart(
         [_("Rating")],
         NEW.rating,
         [[point.rating] for point in history],
         [str(k) for k in range(1, len(history) + 1)],
     )
-    now = history[-1].rating
-    return {"now": now, "games": len(history), "chart": chart, "scale": scale_text(), "due": due}
+    return {"now": history[-1].rating, "games": len(history), "chart": chart}
 
 
 def _player_body(player: Player, own: OwnGames) -> dict[str, Any]:
