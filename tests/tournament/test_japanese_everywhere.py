@@ -28,6 +28,7 @@ from scoring import PRESETS
 from tournament.models import Event, Game, Player, Series, TableLink, Venue
 from tournament.services.events import event_create, event_table_entry_set
 from tournament.services.penalties import penalty_give
+from tournament.services.profiles import entry_profile_set
 from tournament.services.rounds import round_seat
 from tournament.services.series import series_add_event, series_create
 from tournament.services.tables import game_dispute
@@ -40,9 +41,11 @@ pytestmark = pytest.mark.django_db
 ALLOWED = {
     *("CSV", "XLSX", "JSON", "Excel", "API", "QR", "URL", "ID"),
     *("XML", "mjlog"),  # the Tenhou log's file type, as the import page names it
+    "EMA",  # the European Mahjong Association, as Japanese pages write it (EMAルール)
 }
 # CONTRACT §2 and §4: the keys of the CSV and JSON downloads and their status codes.
 CONTRACT_WORDS = {"champion", "finalist", "qualifier", "tie"}
+CONTRACT_WORDS.add("JP")  # a profile's country, its ISO 3166-1 code (the EMA's file: CSV, JSON)
 
 SKIP_PREFIXES = ("/admin/", "/i18n/", "/accounts/logout/", "/static/", "/api/")
 PER_KIND = 3  # pages of one kind (one URL name, one set of query keys) read at most
@@ -121,6 +124,9 @@ def _japanese_day() -> list[str]:
     penalty_give(event=event, player=names[5], points=-10, reason="遅刻", round_number=1)
     penalty_give(event=event, player=names[6], points=5, reason="マナー賞")
     teams_set(event=event, teams={"東チーム": names[:4], "西チーム": names[4:8]}, rule="sum")
+    # A profile (issue 48): the dashboard shows its country and EMA number.
+    entry = event.entries.select_related("player", "event").get(player__name=names[0])
+    entry_profile_set(entry=entry, profile={"ema": "04090012", "country": "JP"})
     season = series_create(name="天鳳リーグ 2026")
     series_add_event(series=season, slug=event.slug)
     return [link.token for link in links]

@@ -73,7 +73,9 @@ def test_a_player_not_entered_is_named_and_nothing_is_written():
     names = players_of(DOUBLE_RON)
     event = make_event(ruleset="tenhou", players=[*names[:3], "Someone else"])
     message = refused(event.slug, "1", str(DOUBLE_RON))
-    assert message.startswith("double-ron.mjlog: ") and f"{names[3]} is not registered" in message
+    assert message.startswith("double-ron.mjlog: ")
+    # Named, and where to add it (issue 48: a nickname may be a player's Tenhou name).
+    assert f"{names[3]} is no player of this event" in message and "profiles" in message
     assert nothing_written()
 
 

@@ -1,0 +1,265 @@
+"""A player's profile in an event (issue 48, CONTRACT §2 `profiles`): EMA number, country and
+names online — in event files (all or nothing, errors naming the key path, a lossless round
+trip), on the organizer's player page in both languages, and in the EMA's results file
+(`export_standings SLUG --format ema`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
+from django.utils import translation
+
+from tests.tournament.factories import league_data, make_event, scores_game
+from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
+from tournament.auditlog import entry_sentence
+from tournament.exports.standings import export_standings
+from tournament.models import AuditEntry, Entry, Event
+from tournament.services.errors import ServiceError
+from tournament.services.imports import event_export, event_import
+
+pytestmark = pytest.mark.django_db
+
+AOKI = {"ema": "04090012", "country": "FR", "tenhou": "aoki-t", "mahjongsoul": "あおき"}
+
+
+def file_with(profiles: Any, players: int = 8) -> dict[str, Any]:
+    data = league_data(players, 2)
+    data["profiles"] = profiles
+    return data
+
+
+def refused(data: dict[str, Any]) -> str:
+    with pytest.raises(ServiceError) as caught:
+        event_import(data)
+    assert not Event.objects.exists()  # nothing half-saved: not the event, not a profile
+    return str(caught.value)
+
+
+# --- event files --------------------------------------------------------------------------
+
+
+def test_an_event_file_s_profiles_are_kept_and_written_back(tmp_path):
+    first, second = "Player 0000", "Player 0003"
+    data = file_with({first: AOKI, second: {"country": "jp"}})
+    event = event_import(data)
+    entry = Entry.objects.get(event=event, player__name=first)
+    assert (entry.ema_number, entry.country.code) == ("04090012", "FR")
+    assert (entry.tenhou_name, entry.mahjongsoul_name) == ("aoki-t", "あおき")
+    # Written back with only the keys a player has, the country in capitals.
+    assert event_export(event)["profiles"] == {first: AOKI, second: {"country": "JP"}}
+    # The command's round trip: the same file again, byte for byte.
+    out = tmp_path / "out.json"
+    call_command("export_event", event.slug, output=str(out))
+    again = tmp_path / "again.json"
+    call_command("import_event", str(out), "--replace")
+    call_command("export_event", event.slug, output=str(again))
+    assert json.loads(out.read_text())["profiles"] == {first: AOKI, second: {"country": "JP"}}
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_a_file_without_profiles_exports_none():
+    event = event_import(league_data(4, 1))
+    assert "profiles" not in event_export(event)
+
+
+@pytest.mark.parametrize(
+    ("profile", "path", "said"),
+    [
+        ({"ema": "4090012"}, "profiles.Player 0001.ema", "not an EMA number"),
+        ({"ema": 4090012}, "profiles.Player 0001.ema", "as text"),  # a number loses its 0
+        ({"ema": "0409001X"}, "profiles.Player 0001.ema", "8 digits"),
+        ({"ema": "040900120"}, "profiles.Player 0001.ema", "8 digits"),
+        ({"country": "XX"}, "profiles.Player 0001.country", "ISO 3166-1"),
+        ({"country": "FRA"}, "profiles.Player 0001.country", "two-letter"),
+        ({"nickname": "x"}, "profiles.Player 0001.nickname", "unknown key"),
+        ({"tenhou": 7}, "profiles.Player 0001.tenhou", ""),
+    ],
+)
+def test_a_bad_value_is_refused_naming_its_key_path(profile, path, said):
+    message = refused(file_with({"Player 0000": AOKI, "Player 0001": profile}))
+    assert message.startswith(f"{path}: ") and said in message
+
+
+def test_a_profile_of_someone_not_in_the_file_is_refused():
+    message = refused(file_with({"Somebody": {"ema": "04090012"}}))
+    assert message.startswith("profiles.Somebody: ") and "Somebody" in message
+
+
+def test_profiles_must_be_an_object_and_each_profile_too():
+    assert refused(file_with(["Player 0000"])).startswith("profiles: ")
+    assert refused(file_with({"Player 0000": "04090012"})).startswith("profiles.Player 0000: ")
+
+
+def test_one_online_name_for_two_players_is_refused_naming_both():
+    message = refused(
+        file_with({"Player 0000": {"tenhou": "nick"}, "Player 0001": {"tenhou": "nick"}})
+    )
+    assert message.startswith("profiles.Player 0001.tenhou: ")
+    assert "Player 0000" in message and "nick" in message
+    # On different platforms the same nickname is two accounts: allowed.
+    event_import(
+        file_with({"Player 0000": {"tenhou": "nick"}, "Player 0001": {"mahjongsoul": "nick"}})
+    )
+
+
+def test_the_database_keeps_an_ema_number_8_digits_and_online_names_unique():
+    event = make_event(players=["A", "B", "C", "D"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Entry.objects.filter(event=event, player__name="A").update(ema_number="123")
+    Entry.objects.filter(event=event, player__name="A").update(tenhou_name="n")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Entry.objects.filter(event=event, player__name="B").update(tenhou_name="n")
+    other = make_event(slug="other", players=["A", "B", "C", "D"])
+    Entry.objects.filter(event=other, player__name="B").update(tenhou_name="n")  # another event
+
+
+# --- the organizer's player page ----------------------------------------------------------
+
+
+def profile_page(event: Event, name: str, **client: Any) -> tuple[Any, str]:
+    entry = Entry.objects.get(event=event, player__name=name)
+    return logged_in(organizer_for(event), **client), url("player-profile", event.slug, entry.pk)
+
+
+def test_the_organizer_sets_a_profile_and_the_dashboard_shows_it():
+    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi"])
+    client, page = profile_page(event, "Aoki")
+    assert client.get(page).status_code == 200
+    response = client.post(
+        page, {"ema": "04090012", "country": "FR", "tenhou": "aoki-t", "mahjongsoul": ""}
+    )
+    assert response.status_code == 302
+    entry = Entry.objects.get(event=event, player__name="Aoki")
+    assert (entry.ema_number, entry.country.code, entry.tenhou_name) == ("04090012", "FR", "aoki-t")
+    log = AuditEntry.objects.get(action="player.profile")
+    assert log.after == {"player": "Aoki", "ema": "04090012", "country": "FR", "tenhou": "aoki-t"}
+    assert log.before == {"player": "Aoki", "ema": "", "country": "", "tenhou": ""}
+    with translation.override("ja"):
+        said = entry_sentence(log)
+    assert said == "Aoki: EMA番号 04090012、国 フランス、天鳳の名前 aoki-t"
+    dashboard = text(client.get(url("event-manage", event.slug)))
+    assert "France · EMA 04090012" in dashboard  # the country by its name
+    assert page in dashboard  # each player's profile is a tap away
+    # Shown again as saved.
+    again = text(client.get(page))
+    assert 'value="04090012"' in again and 'value="FR" selected' in again
+
+
+def test_a_bad_number_stays_on_the_page_next_to_its_field_and_saves_nothing():
+    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi"])
+    client, page = profile_page(event, "Aoki")
+    response = client.post(page, {"ema": "4090012", "country": "", "tenhou": "", "mahjongsoul": ""})
+    assert response.status_code == 400
+    assert "id_ema_error" in text(response) and "4090012" in text(response)
+    assert Entry.objects.get(event=event, player__name="Aoki").ema_number == ""
+
+
+def test_an_online_name_another_player_has_is_refused_naming_them():
+    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi"])
+    Entry.objects.filter(event=event, player__name="Baba").update(mahjongsoul_name="nick")
+    client, page = profile_page(event, "Aoki")
+    response = client.post(page, {"ema": "", "country": "", "tenhou": "", "mahjongsoul": "nick"})
+    assert response.status_code == 400
+    assert "id_mahjongsoul_error" in text(response) and "Baba" in text(response)
+
+
+def test_the_player_page_speaks_japanese_with_country_names_in_japanese():
+    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi"])
+    client, page = profile_page(event, "Aoki", HTTP_ACCEPT_LANGUAGE="ja")
+    shown = text(client.get(page))
+    assert "EMA番号" in shown and "天鳳の名前" in shown and "雀魂の名前" in shown
+    assert '<option value="FR">フランス</option>' in shown
+    response = client.post(page, {"ema": "12", "country": "", "tenhou": "", "mahjongsoul": ""})
+    assert "EMA 番号ではありません" in text(response)
+
+
+def test_only_organizers_change_a_profile():
+    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi"])
+    entry = Entry.objects.get(event=event, player__name="Aoki")
+    stranger = logged_in(make_user("stranger"))
+    page = url("player-profile", event.slug, entry.pk)
+    stranger.post(page, {"ema": "04090012", "country": "", "tenhou": "", "mahjongsoul": ""})
+    assert Entry.objects.get(pk=entry.pk).ema_number == ""
+
+
+# --- the EMA's results file ---------------------------------------------------------------
+
+
+def ema_event() -> Event:
+    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi", "Endo"])
+    scores_game(event, 1, 1, ["Aoki", "Baba", "Chiba", "Doi"], [43200, 31000, 18100, 7700])
+    Entry.objects.filter(event=event, player__name="Baba").update(
+        ema_number="04090012", country="FR"
+    )
+    Entry.objects.filter(event=event, player__name="Chiba").update(country="JP")
+    return event
+
+
+def csv_rows(data: bytes | str) -> list[list[str]]:
+    text_ = data.decode() if isinstance(data, bytes) else data
+    return list(csv.reader(io.StringIO(text_)))
+
+
+def test_the_ema_file_lists_every_player_of_the_standings_with_number_and_country(capsys):
+    event = ema_event()
+    call_command("export_standings", event.slug, "--format", "ema")
+    table = csv_rows(capsys.readouterr().out)
+    assert table[0] == ["rank", "ema", "player", "country", "total"]
+    # Ranks, names and totals are the standings file's, in its order.
+    standings = csv_rows(export_standings(event, "csv"))
+    assert [[r[0], r[2], r[4]] for r in table[1:]] == [r[:3] for r in standings[1:]]
+    by_player = {r[2]: r for r in table[1:]}
+    assert by_player["Baba"][1:4] == ["04090012", "Baba", "FR"]
+    assert by_player["Chiba"][1:4] == ["", "Chiba", "JP"]  # no EMA number: empty
+    assert by_player["Endo"][1:4] == ["", "Endo", ""]  # no game, no profile: still listed
+    assert len(table) == 1 + 5
+
+
+def test_the_ema_file_as_xlsx_keeps_the_leading_zero_and_says_headings_in_the_language(tmp_path):
+    from openpyxl import load_workbook
+
+    event = ema_event()
+    out = tmp_path / "ema.xlsx"
+    call_command("export_standings", event.slug, "--format", "ema", "--output", str(out))
+    sheet = load_workbook(out).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0] == ("Rank", "EMA number", "Player", "Country", "Total")
+    baba = next(r for r in rows if r[2] == "Baba")
+    # The number as text; the country by its name (the CSV and JSON keep the code).
+    assert baba[1] == "04090012" and baba[3] == "France"
+    from tournament.exports.ema import export_ema
+
+    with translation.override("ja"):
+        japanese = load_workbook(io.BytesIO(export_ema(event, "xlsx"))).active
+    assert [c.value for c in japanese[1]][:2] == ["順位", "EMA番号"]
+    japanese_baba = next(r for r in japanese.iter_rows(values_only=True) if r[2] == "Baba")
+    assert japanese_baba[3] == "フランス"
+
+
+def test_the_ema_file_to_a_csv_path_is_csv_and_teams_are_refused(tmp_path):
+    event = ema_event()
+    out = tmp_path / "ema.csv"
+    call_command("export_standings", event.slug, "--format", "ema", "--output", str(out))
+    assert csv_rows(Path(out).read_bytes())[0][1] == "ema"
+    with pytest.raises(CommandError) as caught:
+        call_command("export_standings", event.slug, "--format", "ema", "--teams")
+    assert caught.value.returncode == 2
+
+
+def test_organizers_download_the_ema_file_from_the_dashboard_and_nobody_else_does():
+    event = ema_event()
+    client = logged_in(organizer_for(event))
+    address = url("ema-export", event.slug, "csv")
+    assert address in text(client.get(url("event-manage", event.slug)))
+    response = client.get(address)
+    assert response.status_code == 200 and "ema.csv" in response["Content-Disposition"]
+    assert csv_rows(response.content)[0] == ["rank", "ema", "player", "country", "total"]
+    stranger = logged_in(make_user("stranger"))
+    assert stranger.get(address).status_code != 200
