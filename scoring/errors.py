@@ -44,3 +44,9 @@ class Seat(int):
 
     def __repr__(self) -> str:
         return f"Seat({int(self)})"
+
+
+class LogPart(str):
+    """What of a game log disagrees with the replay (`scores`, `points`, …) given to an error's
+    message: its English word on the command line; the web app says it in the reader's
+    language (a Japanese page never shows the bare key "points")."""

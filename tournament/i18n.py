@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.emperor import SPECIAL_NAMES
-from scoring.errors import ScoringError, Seat
+from scoring.errors import LogPart, ScoringError, Seat
 from scoring.knobs import ABORT_NAMES
 from scoring.ratings import MODEL, SCALE_ALPHA, SCALE_TARGET
 from scoring.rules import Ruleset
@@ -123,7 +123,21 @@ def labelled(label: str, text: str) -> str:
     return gettext("%(field)s: %(error)s") % {"field": label, "error": text} if label else text
 
 
+# What of a Tenhou log disagrees with the replay (scoring/tenhou/check.py), in the reader's words.
+LOG_PARTS = {
+    "label": pgettext_lazy("log part", "label"),
+    "dealer": pgettext_lazy("log part", "dealer"),
+    "honba": pgettext_lazy("log part", "honba"),
+    "deposits": pgettext_lazy("log part", "deposits"),
+    "scores": pgettext_lazy("log part", "scores"),
+    "deltas": pgettext_lazy("log part", "deltas"),
+    "points": pgettext_lazy("log part", "points"),
+}
+
+
 def _param(value: Any, names: Sequence[str]) -> Any:
+    if isinstance(value, LogPart):
+        return str(LOG_PARTS.get(value, value))
     if isinstance(value, Seat):
         seat = int(value)
         return seat_label(seat, names[seat] if 0 <= seat < len(names) else "")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.errors import ScoringError
+from scoring.errors import LogPart, ScoringError
 from scoring.flow import GameFlow
 from scoring.hand_parse import parse_hand
 from scoring.messages import fail
@@ -28,7 +28,12 @@ def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
         ):
             if ours != theirs:
                 raise fail(
-                    "log.differs", where, hand=logged.label, what=what, log=theirs, ours=ours
+                    "log.differs",
+                    where,
+                    hand=logged.label,
+                    what=LogPart(what),
+                    log=theirs,
+                    ours=ours,
                 )
         try:
             record = flow.play(parse_hand(logged.hand, rules, n, where))
@@ -41,7 +46,7 @@ def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
                 "log.differs",
                 where,
                 hand=logged.label,
-                what="deltas",
+                what=LogPart("deltas"),
                 log=logged.deltas,
                 ours=record.deltas,
             )
@@ -53,7 +58,7 @@ def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
     scores = [p.score for p in result.players]
     points = [p.points for p in result.players]
     if scores != log.final_scores:
-        raise fail("log.final", "log", what="scores", log=log.final_scores, ours=scores)
+        raise fail("log.final", "log", what=LogPart("scores"), log=log.final_scores, ours=scores)
     if points != log.final_points:
-        raise fail("log.final", "log", what="points", log=log.final_points, ours=points)
+        raise fail("log.final", "log", what=LogPart("points"), log=log.final_points, ours=points)
     return flow

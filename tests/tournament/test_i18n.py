@@ -187,3 +187,23 @@ def test_the_hand_form_log_and_sheet_name_hands_in_japanese():
     assert "東1局 0本場" in sheet and "E1-0" not in sheet
     standings = text(client.get(url("event-detail", event.slug)))
     assert "1回戦" in standings and not re.search(r">\s*R1\b", standings)
+
+
+def test_what_a_tenhou_log_disagrees_on_is_said_in_the_reader_s_language():
+    # A real 3-player log of 2018 (whole points) replayed under today's tenhou-sanma (tenths):
+    # its final points differ. A Japanese page named the part by its key ("最終 points は").
+    from scoring.presets import TENHOU_SANMA
+    from scoring.tenhou import check_log, read_log
+
+    log = ROOT / "tests/scoring/tenhou_logs/sanma/2018110809gm-00b9-0000-00a79b89.mjlog"
+    with pytest.raises(ScoringError) as caught:
+        check_log(TENHOU_SANMA, read_log(log.read_bytes()))
+    exc = caught.value
+    assert exc.code == "log.final"
+    assert exc.message.startswith("the log's final points are [8.0, -66.0, 58.0]")  # the CLI
+    with translation.override("ja"):
+        said = error_text(exc)
+    assert said.startswith("牌譜の最終ポイントは [8.0, -66.0, 58.0]")
+    assert "points" not in said
+    with translation.override("en"):
+        assert error_text(exc) == exc.message

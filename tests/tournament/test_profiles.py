@@ -158,6 +158,9 @@ def test_a_bad_number_stays_on_the_page_next_to_its_field_and_saves_nothing():
     response = client.post(page, {"ema": "4090012", "country": "", "tenhou": "", "mahjongsoul": ""})
     assert response.status_code == 400
     assert "id_ema_error" in text(response) and "4090012" in text(response)
+    # The number and the country one above the other: side by side, the message (five lines
+    # on a phone) pushed the country's label down beside the number's box.
+    assert 'class="row2"' not in text(response)
     assert Entry.objects.get(event=event, player__name="Aoki").ema_number == ""
 
 
