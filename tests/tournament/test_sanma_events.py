@@ -124,3 +124,26 @@ def test_a_mahjong_soul_three_player_game_imports_into_a_mahjongsoul_sanma_event
     # In a Tenhou 3-player event the same game settles with oka and 20-0-20: refused.
     tenhou = make_event(slug="th3", ruleset="tenhou-sanma", players=names)
     assert "mahjongsoul-sanma.json" in refused(tenhou.slug, "1", str(path))
+
+
+@pytest.mark.parametrize(
+    "ruleset, language, said, not_said",
+    [
+        ("tenhou-sanma", "en", "By standings: 1–3 together, 4–6, …", "1–4 together"),
+        ("tenhou-sanma", "ja", "成績順(1–3位、4–6位…で同卓)", "1–4位"),
+        ("tenhou", "en", "By standings: 1–4 together, 5–8, …", "1–3 together"),
+    ],
+)
+def test_seating_by_standings_groups_players_by_the_table_s_size(ruleset, language, said, not_said):
+    # A walk through a sanma event (issue 48) found its dashboard offering "1–4 together".
+    from tests.tournament.organize_support import logged_in, organizer_for, text, url
+
+    event = make_event(ruleset=ruleset, players=[f"P{i}" for i in range(12)])
+    client = logged_in(organizer_for(event))
+    client.cookies["django_language"] = language
+    page = text(client.get(url("event-manage", event.slug)))
+    assert said in page and not_said not in page
+    # Refused (seated twice), the form comes back with the same words.
+    client.post(url("round-new", event.slug), {"method": "random", "round": "1"})
+    again = text(client.post(url("round-new", event.slug), {"method": "nope", "round": "2"}))
+    assert said in again and not_said not in again

@@ -228,12 +228,24 @@ class SeatRoundForm(ServiceForm):
         has_plan: bool = False,
         has_round: bool = True,
         method: str = "random",
+        seats: int = 4,
         **kwargs: Any,
     ) -> None:
         """`method`: the one offered first (selectors.plans.seat_method_default). `has_round`:
-        a round is seated already, so there are seats to keep (sent, the service judges)."""
+        a round is seated already, so there are seats to keep (sent, the service judges).
+        `seats`: players at a table (3 in sanma), which the standings' groups follow."""
         super().__init__(*args, **kwargs)
         field = self.fields["method"]
+        if seats != 4:  # "1–4 together" and "each quarter" would be wrong at tables of 3
+            words = {
+                "standings": _("By standings: 1–%(n)d together, %(next)d–%(twice)d, …")
+                % {"n": seats, "next": seats + 1, "twice": 2 * seats},
+                "interval": _(
+                    "Interval: the standings in %(n)d parts, one player from each at every table"
+                )
+                % {"n": seats},
+            }
+            field.choices = [(k, words.get(k, label)) for k, label in field.choices]  # type: ignore[attr-defined]
         if not has_plan:  # "from the plan" only where the event keeps one
             field.choices = [c for c in field.choices if c[0] != "plan"]  # type: ignore[attr-defined]
         if not has_round:  # nothing to keep before the first round

@@ -159,6 +159,7 @@ def dashboard_page(
             "seat_form": seat_form
             or SeatRoundForm(
                 initial={"round": next_round},
+                seats=table_size(event),
                 has_plan=plan is not None,
                 has_round=next_round > 1,
                 method=seat_method_default(

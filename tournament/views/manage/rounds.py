@@ -44,6 +44,7 @@ from tournament.services.rounds import (
     round_seat,
     round_unseat,
     round_unseat_refusal,
+    table_size,
 )
 from tournament.services.seat_fix import seats_swap
 from tournament.services.tenhou import tenhou_import
@@ -55,7 +56,7 @@ from tournament.views.manage.dashboard import dashboard_page
 @organizer_required
 @require_POST
 def round_new(request: HttpRequest, event: Event) -> HttpResponse:
-    form = SeatRoundForm(request.POST, has_plan=event_has_plan(event))
+    form = SeatRoundForm(request.POST, has_plan=event_has_plan(event), seats=table_size(event))
     if form.is_valid():
         try:
             rnd = round_seat(
