@@ -43,7 +43,13 @@ chromium:
 WORKER = $(PY) manage.py db_worker --no-reload & worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM;
 
+# The VAPID key pair that signs Web Push to players (README "Production"), made once like the
+# secret key: kept in .vapid-key unless VAPID_PRIVATE_KEY is given (settings.py reads either).
+VAPID_KEY = test -n "$$VAPID_PRIVATE_KEY" || test -s .vapid-key || \
+	  (umask 077 && $(PY) -m tournament.push_keys > .vapid-key)
+
 demo: $(STAMP)
+	@$(VAPID_KEY)
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	DEBUG=1 $(PY) manage.py collectstatic --no-input -v0
 	DEBUG=1 $(PY) manage.py load_demo
@@ -64,6 +70,7 @@ THREADS ?= 4
 serve: $(STAMP)
 	@test -n "$$SECRET_KEY" || test -s .secret-key || \
 	  $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key
+	@$(VAPID_KEY)
 	export SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" && \
 	  $(PY) manage.py migrate --no-input && \
 	  $(PY) manage.py collectstatic --no-input -v0 && \

@@ -76,6 +76,29 @@ TASKS = {
     }
 }
 
+# Web Push to players (issue 49, CONTRACT §7): the VAPID key pair (RFC 8292) that signs every
+# message, made once and kept like SECRET_KEY — a new pair orphans every subscription made
+# with the old one. The private key (base64url, 32 bytes: `python -m tournament.push_keys`)
+# from the environment, else from the file `make serve` and `make demo` make once; the public
+# key is derived from it (VAPID_PUBLIC_KEY, when given, must match). No key: the pages offer
+# no notifications.
+VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", BASE_DIR / ".vapid-key"))
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip() or (
+    VAPID_KEY_FILE.read_text().strip() if VAPID_KEY_FILE.is_file() else ""
+)
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+# Who the push services may write to about our messages (RFC 8292 §2.1 `sub`).
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
+# The push services a subscription's endpoint may name (host, or a domain it ends in): the
+# site sends to no other address, so a made-up endpoint cannot aim it at a machine of the
+# venue's network. Chrome's, Firefox's, Edge's and Safari's.
+WEB_PUSH_SERVICES = envlist(
+    "WEB_PUSH_SERVICES",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
+# Tests' stand-in push service listens on http://127.0.0.1: allowed there only.
+WEB_PUSH_LOCAL = TESTING
+
 # The API is public and read-only: any site may GET it from a browser; nothing else is open.
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_ALL_ORIGINS = True

@@ -29,3 +29,17 @@ def ratings_catch_up_task(series_id: int | None) -> int | None:
             later = ratings_catch_up_task.using(run_after=timezone.now() + RETRY_AFTER)
             later.enqueue(series_id)
         raise
+
+
+@task()
+def notifications_send_task() -> int:
+    """The queued Web Push messages sent (services/push_send.py; CONTRACT §7), queued by the
+    write that added them; how many. Messages to be tried again later: this task queued
+    again for when the first is due."""
+    from tournament.services.push_send import notifications_next, notifications_send
+
+    sent = notifications_send()
+    due = notifications_next()
+    if due is not None and notifications_send_task.get_backend().supports_defer:
+        notifications_send_task.using(run_after=max(due, timezone.now())).enqueue()
+    return sent

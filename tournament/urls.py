@@ -35,6 +35,7 @@ from tournament.views.public import (
 )
 from tournament.views.public import games as game_pages
 from tournament.views.public import players as player_pages
+from tournament.views.public import push as push_views
 from tournament.views.public import rounds as round_pages
 from tournament.views.table import app as table_app
 from tournament.views.table import code as table_code
@@ -113,6 +114,10 @@ urlpatterns = [
     path("events/<event:slug>/screen/", screen.standings_screen, name="standings-screen"),
     path("events/<event:slug>/seat/", screen.find_seat, name="find-seat"),
     path("events/<event:slug>/checkin/", checkin.event_checkin, name="event-checkin"),
+    # Web Push to players (CONTRACT §7); the worker under /push/, a scope of its own.
+    path("events/<event:slug>/push/", push_views.push_subscribe_view, name="push-subscribe"),
+    path("events/<event:slug>/push/stop/", push_views.push_stop_view, name="push-stop"),
+    path("push/sw.js", push_views.push_sw, name="push-sw"),
     path("events/<event:slug>/teams/", teams.teams_page, name="event-teams"),
     path("events/<event:slug>/teams/screen/", teams.teams_screen, name="teams-screen"),
     path("events/<event:slug>/teams/<int:team_id>/", teams.team_page, name="team-detail"),

@@ -11,6 +11,7 @@ from tournament.models.events import (
 )
 from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.guesses import GuessLock
+from tournament.models.push import Notification, PushSubscription
 from tournament.models.ratings import Rating, RatingDue, RatingStep
 from tournament.models.series import Series, SeriesEvent
 from tournament.models.teams import Team, TeamMember
@@ -24,8 +25,10 @@ __all__ = [
     "Game",
     "GuessLock",
     "Hand",
+    "Notification",
     "Penalty",
     "Player",
+    "PushSubscription",
     "Rating",
     "RatingDue",
     "RatingStep",

@@ -55,6 +55,15 @@ MESSAGES: dict[str, str] = {
         "this phone has checked in {name} already: a phone checks in one player, its own. "
         "If that was wrong, ask the organizer to undo it"
     ),
+    # --- Web Push subscriptions (services/push.py, CONTRACT §7) ---
+    "push.json": gettext_noop("send the subscription as a JSON object"),
+    "push.player": gettext_noop("choose a player of this event"),
+    "push.endpoint": gettext_noop(
+        "the subscription's endpoint must be the https address of a browser's push service"
+    ),
+    "push.keys": gettext_noop("the subscription needs both of its keys, p256dh and auth"),
+    "push.language": gettext_noop("language must be ja or en"),
+    "push.off": gettext_noop("this site does not send notifications"),
     # --- whole-day seating plans (services/plans.py) ---
     "plan.too_big": gettext_noop("the plan file is over {most} kB"),
     "plan.encoding": gettext_noop("the plan file is not UTF-8 text"),

@@ -34,6 +34,7 @@ from tournament.services.changes import change_record, results_changed
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.locks import event_lock, game_event_lock
+from tournament.services.push import push_results_told
 from tournament.services.ratings import order_key
 from tournament.services.stages import stage_require_open
 
@@ -63,6 +64,8 @@ class GameChange:
     _seated: dict[int, list[Seat]] = field(default_factory=dict, init=False)  # seats written
     _gone: set[int] = field(default_factory=set, init=False)  # games deleted
     _new: set[int] = field(default_factory=set, init=False)  # games created, not yet logged
+    # Each game's (finished, confirmation) as locked: what players are told of (push.py).
+    _told: dict[int, tuple[bool, str]] = field(default_factory=dict, init=False)
 
     @classmethod
     def begin(
@@ -72,6 +75,7 @@ class GameChange:
         change = cls(event=games[0].round.event, games=games, user=user, at=at, results=results)
         change._versions = {game.pk: game.version for game in games}
         change._rounds = {game.round.number for game in games}
+        change._told = {game.pk: (game.finished, game.confirmation) for game in games}
         if results:  # who counts, and where, before anything is written
             change._places = change._places_now(games)
             change._keys = {game.pk: change._key(game) for game in games}
@@ -150,6 +154,10 @@ class GameChange:
             after=after,
         )
         self._places, self._keys = now, keys
+        # A result waiting for the table's other seats, a round's last table finished: their
+        # players' phones told, by the queue once this commits.
+        push_results_told(live, self._told)
+        self._told = {game.pk: (game.finished, game.confirmation) for game in live}
         self._said_for(live)
         return entry
 

@@ -17,6 +17,7 @@ from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, StageName, Tables, engine_errors
 from tournament.services.locks import event_lock
+from tournament.services.push import push_round_seated
 from tournament.services.stages import stage_require_open
 from tournament.services.tables import table_links_for_round
 
@@ -284,6 +285,8 @@ def round_seat(
         + [SitOut(round=rnd, player=players[n], reason="cut") for n in cut]
         + [SitOut(round=rnd, player=players[n], reason="absent") for n in absent]
     )
+    # Each seated player's phones told their table and wind, by the queue once this commits.
+    push_round_seated(rnd, [players[name].pk for name in playing])
     change_record(
         event=event,
         user=user,

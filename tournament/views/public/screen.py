@@ -25,6 +25,7 @@ from tournament.models import Event
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug, first_stage_end
+from tournament.selectors.push import push_player_ids
 from tournament.selectors.standings import published_row_count, shared_progress
 from tournament.selectors.tables import (
     RoundPhase,
@@ -42,6 +43,7 @@ from tournament.services.checkin import (
     checkin_code_shown,
 )
 from tournament.views.conditional import by_event_version
+from tournament.views.public.push import push_context
 from tournament.views.public.standings import (
     REFRESH_SECONDS,
     conditions_context,
@@ -303,6 +305,9 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
     typed = request.GET.get("name", "")[:NAME_MAX].strip()
     phase = round_phase(event)
     found = seats_named(round_seating(event, phase.number), typed) if phase.number else []
+    # "Notify me" beside each player found, while the site sends notifications (issue 49).
+    push = push_context() if found else None
+    ids = push_player_ids(event, [s.name for s in found[:FIND_MOST]]) if push else {}
     return render(
         request,
         "tournament/find_seat.html",
@@ -310,7 +315,8 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "phase": phase,
             "typed": typed,
-            "found": found[:FIND_MOST],
+            "found": [(seat, ids.get(seat.name)) for seat in found[:FIND_MOST]],
             "more": len(found) > FIND_MOST,
+            "push": push,
         },
     )

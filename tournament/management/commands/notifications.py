@@ -1,0 +1,42 @@
+"""`manage.py notifications`: send the queued Web Push messages (CONTRACT §7)."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.services.push_send import notifications_send
+
+POLL_SECONDS = 2  # the long-running form looks for new messages this often
+
+
+class Command(BaseCommand):
+    help = (
+        "Send the queued Web Push messages to players' browsers. With --once: everything due "
+        "now, then exit (messages to be tried again later stay queued). Without: keep "
+        "sending as messages come, until stopped — for a site that does not run "
+        "`manage.py db_worker`, whose task sends them otherwise."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--once", action="store_true", help="send what is due, then exit")
+
+    def handle(self, *args, **options):
+        if not settings.VAPID_PRIVATE_KEY:
+            raise CommandError(
+                "no VAPID key: set VAPID_PRIVATE_KEY or make .vapid-key (README 'Production')",
+                returncode=2,
+            )
+        if options["once"]:
+            self.stdout.write(f"{notifications_send()} sent")
+            return
+        try:
+            while True:
+                sent = notifications_send()
+                if sent:
+                    self.stdout.write(f"{sent} sent")
+                time.sleep(POLL_SECONDS)
+        except KeyboardInterrupt:
+            return
