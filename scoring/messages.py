@@ -224,6 +224,11 @@ MESSAGES: dict[str, str] = {
         "the log ends after {hand}, but under this ruleset the game goes on"
     ),
     "log.final": gettext_noop("the log's final {what} are {log}, the ruleset gives {ours}"),
+    "log.final_whole": gettext_noop(
+        "the log's final points are whole numbers ({log}), the ruleset gives tenths ({ours}): "
+        "a log from the years Tenhou printed whole points replays with the ruleset's rounding "
+        'half_up (in the event file: "rounding": "half_up")'
+    ),
 }
 
 

@@ -60,5 +60,13 @@ def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
     if scores != log.final_scores:
         raise fail("log.final", "log", what=LogPart("scores"), log=log.final_scores, ours=scores)
     if points != log.final_points:
+        if _whole(log.final_points) and not _whole(points):
+            # Tenhou's whole-point years (docs/rulesets.md, tenhou-sanma's rounding): say which
+            # knob replays the log rather than only that the points differ.
+            raise fail("log.final_whole", "log", log=log.final_points, ours=points)
         raise fail("log.final", "log", what=LogPart("points"), log=log.final_points, ours=points)
     return flow
+
+
+def _whole(points: list[float]) -> bool:
+    return all(float(p).is_integer() for p in points)

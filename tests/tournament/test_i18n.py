@@ -199,11 +199,19 @@ def test_what_a_tenhou_log_disagrees_on_is_said_in_the_reader_s_language():
     with pytest.raises(ScoringError) as caught:
         check_log(TENHOU_SANMA, read_log(log.read_bytes()))
     exc = caught.value
-    assert exc.code == "log.final"
-    assert exc.message.startswith("the log's final points are [8.0, -66.0, 58.0]")  # the CLI
+    # Whole points against tenths: the message names the knob that replays the log.
+    assert exc.code == "log.final_whole"
+    assert exc.message.startswith("the log's final points are whole numbers ([8.0, -66.0, 58.0])")
     with translation.override("ja"):
         said = error_text(exc)
-    assert said.startswith("牌譜の最終ポイントは [8.0, -66.0, 58.0]")
-    assert "points" not in said
+    assert said.startswith("牌譜の最終ポイントは整数 ([8.0, -66.0, 58.0])")
+    assert "points" not in said and "half_up" in said
+    # Any other difference in the final points names the part in the reader's words.
+    from scoring.errors import LogPart
+    from scoring.messages import fail
+
+    other = fail("log.final", "log", what=LogPart("points"), log=[8.0], ours=[8.5])
+    with translation.override("ja"):
+        assert error_text(other).startswith("牌譜の最終ポイントは [8.0]")
     with translation.override("en"):
         assert error_text(exc) == exc.message

@@ -64,6 +64,8 @@ def test_today_rounding_refuses_an_old_log_naming_the_points():
     event = sanma_event(GAMES[1], ruleset="tenhou-sanma")  # tenths: the 2014 log printed 54.0
     message = refused(event.slug, "1", str(GAMES[1]))
     assert message.startswith("2014091101gm-00b9-0000-5ca6b487.mjlog: ") and "54.2" in message
+    # … and says which knob replays it (the walk of issue 48: nothing pointed the way).
+    assert "whole numbers" in message and '"rounding": "half_up"' in message
     assert not Game.objects.exists() and not Hand.objects.exists()
 
 
