@@ -103,3 +103,14 @@ def test_the_upload_names_an_unknown_nickname_in_japanese():
     page = text(response)
     assert f"{NICKS[0]} はこの大会の参加者ではありません" in page and "天鳳の名前" in page
     assert not Game.objects.exists()
+
+
+def test_a_nickname_nobody_has_is_refused_before_the_logs_points():
+    # A 4-player log under a ruleset that prices it otherwise (the M.League's uma) and with
+    # nicknames nobody has: the organizer is told who is missing first, not that the points
+    # differ and then, on the next try, who is missing (the walk of issue 48).
+    event = make_event(ruleset="mleague", players=PLAYERS)
+    message = refused(event.slug, "1", str(DOUBLE_RON))
+    assert f"{NICKS[0]} is no player of this event" in message
+    online(event, "tenhou_name", dict(zip(PLAYERS, NICKS, strict=True)))
+    assert "is no player" not in refused(event.slug, "1", str(DOUBLE_RON))

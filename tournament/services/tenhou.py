@@ -63,23 +63,35 @@ def tenhou_import(
         try:
             with engine_errors():
                 log = read_log(f.raw)
-                check_log(event.rules, log)
         except ServiceError as exc:
             raise _in_file(f.name, exc) from None
         games.append((f.name, platform or log_platform(f.raw, event), log))
+    # Who played first, then how: a nickname nobody has is what the organizer fixes first (the
+    # walk of issue 48 met a refusal of a log's points, then of its names, on the next try).
+    named = _named(event, games)
+    seated = []
+    for name, on, log in games:
+        try:
+            seated.append([_player_of(nick, named, on) for nick in log.players])
+        except ServiceError as exc:
+            raise _in_file(name, exc) from None
+    for name, _on, log in games:
+        try:
+            with engine_errors():
+                check_log(event.rules, log)
+        except ServiceError as exc:
+            raise _in_file(name, exc) from None
     recorded = []
     with transaction.atomic():
         event_lock(event.pk)
         stage_require_open(event, rounds=[round_number])
-        named = _named(event, games)
         last = Game.objects.filter(round__event=event, round__number=round_number).aggregate(
             last=Max("table")
         )["last"]
         table = last or 0
-        for name, on, log in games:
+        for (name, _on, log), seats in zip(games, seated, strict=True):
             table += 1
             try:
-                seats = [_player_of(nick, named, on) for nick in log.players]
                 recorded.append(
                     game_record(
                         event=event,
