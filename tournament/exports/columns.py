@@ -45,7 +45,7 @@ class Kind(Enum):
     AVERAGE_RANK = "average_rank"  # two decimals
     STATUS = "status"  # a CONTRACT §2 code; the XLSX and the page say it in words
     NAMES = "names"  # a list of names: joined by "; " in a file, a list in the API
-    COUNTRY = "country"  # an ISO 3166-1 code (CONTRACT §2); the XLSX says the country's name
+    COUNTRY = "country"  # an ISO 3166-1 code (CONTRACT §2), in every format
 
     @property
     def api_type(self) -> Any:

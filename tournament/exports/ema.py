@@ -21,7 +21,7 @@ COLUMNS = (
     # Text, 8 digits: a spreadsheet keeps 04090012's leading zero in the XLSX.
     Column("ema", _("EMA number")),
     PLAYER,  # the name as registered (the EMA's page splits it into last and first name)
-    # ISO 3166-1 alpha-2 as the event file gives it; the XLSX names the country.
+    # ISO 3166-1 alpha-2 as the event file gives it, in every format.
     Column("country", _("Country"), Kind.COUNTRY),
     TOTAL,  # the EMA's "score": the player's points, as the standings count them
 )

@@ -15,7 +15,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django_countries import countries
 
 from tournament.exports.columns import STATUS_LABELS, Column, Kind
 
@@ -117,11 +116,10 @@ def display_width(value: Any) -> int:
 
 
 def xlsx_value(column: Column, value: Any) -> Any:
-    """A cell as a person reads it: a status or a country in words, not its code."""
+    """A cell as a person reads it: a status in words, not its code. A country stays its ISO
+    code: the file goes to a ranking body, which reads it the same whoever downloaded it."""
     if column.kind is Kind.STATUS:
         return str(STATUS_LABELS.get(value, value))
-    if column.kind is Kind.COUNTRY and value:
-        return countries.name(value) or value  # in the reader's language (django-countries)
     return file_value(column, value)
 
 

@@ -34,6 +34,8 @@ def check_ema(value: Any, field: str) -> str:
         value = value.strip()
         if value == "" or (len(value) == EMA_DIGITS and value.isascii() and value.isdigit()):
             return value
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        raise ServiceError("profile.ema_as_text", field, value=value)  # an event file's number
     raise ServiceError("profile.ema", field, value=value)
 
 
