@@ -267,3 +267,23 @@ def test_organizers_download_the_ema_file_from_the_dashboard_and_nobody_else_doe
     assert csv_rows(response.content)[0] == ["rank", "ema", "player", "country", "total"]
     stranger = logged_in(make_user("stranger"))
     assert stranger.get(address).status_code != 200
+
+
+def test_a_returning_player_keeps_their_ema_number_and_country_not_their_online_names():
+    from tournament.services.events import event_register_players
+
+    first = event_import(file_with({"Player 0000": AOKI, "Player 0001": {"country": "DE"}}))
+    later = make_event(slug="later", players=[])
+    event_register_players(event=later, names=["Player 0000", "Player 0001", "Newcomer"])
+    profiles = {
+        e.player.name: (e.ema_number, str(e.country), e.tenhou_name, e.mahjongsoul_name)
+        for e in later.entries.select_related("player")
+    }
+    assert profiles == {
+        "Player 0000": ("04090012", "FR", "", ""),
+        "Player 0001": ("", "DE", "", ""),
+        "Newcomer": ("", "", "", ""),
+    }
+    # Each event's own: a change in the later event leaves the first as it was.
+    Entry.objects.filter(event=later, player__name="Player 0000").update(ema_number="11112222")
+    assert Entry.objects.get(event=first, player__name="Player 0000").ema_number == "04090012"

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -183,6 +184,18 @@ def event_create(
     return event
 
 
+def _with_last_profile(players: QuerySet[Player]) -> QuerySet[Player]:
+    """Each player with the EMA number and country of their latest entry that has one: a
+    returning player keeps them (profiles are an event's, CONTRACT §2, so one organizer's
+    change never reaches another's event). Online names are not carried: they are unique per
+    event, and two players may have held one name in different events."""
+    latest = Entry.objects.filter(player=OuterRef("pk")).order_by("-pk")
+    return players.annotate(
+        last_ema=Subquery(latest.exclude(ema_number="").values("ema_number")[:1]),
+        last_country=Subquery(latest.exclude(country="").values("country")[:1]),
+    )
+
+
 def _register(event: Event, names: list[str]) -> Registered:
     """Players and entries for `names` in a fixed number of statements, whatever the count.
     Rows another request inserted meanwhile are skipped by the database (ignore_conflicts),
@@ -191,14 +204,23 @@ def _register(event: Event, names: list[str]) -> Registered:
     Player.objects.bulk_create(
         (Player(name=n) for n in names if n not in known), ignore_conflicts=True
     )
-    players = {p.name: p for p in Player.objects.filter(name__in=names)}
+    players = {p.name: p for p in _with_last_profile(Player.objects.filter(name__in=names))}
     entered = set(
         Entry.objects.filter(event=event, player__name__in=names).values_list(
             "player__name", flat=True
         )
     )
     Entry.objects.bulk_create(
-        (Entry(event=event, player=players[n]) for n in names if n not in entered),
+        (
+            Entry(
+                event=event,
+                player=players[n],
+                ema_number=players[n].last_ema or "",
+                country=players[n].last_country or "",
+            )
+            for n in names
+            if n not in entered
+        ),
         ignore_conflicts=True,
     )
     return Registered(
