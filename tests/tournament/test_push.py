@@ -461,3 +461,37 @@ def test_a_retry_is_due_later_not_at_once(event, push_service, vapid):
     [row] = Notification.objects.all()
     assert row.attempts == 1 and row.due_at > timezone.now() + timedelta(seconds=10)
     assert notifications_send() == 0 and len(push_service.received["/later"]) == 1
+
+
+# --- the player page: "Notify me" under each event still being played ---------------------
+
+
+def test_the_player_page_offers_notifications_for_events_still_played(event, vapid, settings):
+    rnd = round_seat(event=event, rng=random.Random(2))
+    for game in Game.objects.filter(round=rnd).prefetch_related("seats__player"):
+        names = [s.player.name for s in game.seats.order_by("position")]
+        data = {
+            "round": 1,
+            "table": game.table,
+            "seats": names,
+            "scores": [40000, 30000, 20000, 10000],
+        }
+        game_correct(game=game, data=data, expected_version=game.version)
+    page = f"/players/{player_id('P00')}/"
+    shown = Client().get(page).content.decode()
+    assert f'data-url="/events/{event.slug}/push/"' in shown and "Notify me" in shown
+    assert f'data-player="{player_id("P00")}"' in shown
+    # A day long past: the event is over, nothing offered (and the page's tag moved).
+    event.held_on = timezone.localdate() - timedelta(days=3)
+    event.save(update_fields=["held_on"])
+    assert "data-push " not in Client().get(page).content.decode()
+    # On its day again, but every stage closed: over too.
+    event.held_on = timezone.localdate()
+    event.save(update_fields=["held_on"])
+    assert "data-push " in Client().get(page).content.decode()
+    assert event.stages.update(closed=True) == 1  # the league's one stage
+    assert "data-push " not in Client().get(page).content.decode()
+    # A site without a key offers nothing anywhere.
+    settings.VAPID_PRIVATE_KEY = ""
+    event.stages.update(closed=False)
+    assert "data-push " not in Client().get(page).content.decode()

@@ -5,11 +5,17 @@ events. Plain querysets: what they cost a page is printed by `make bench` ("firs
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Exists, OuterRef, Subquery
+from django.utils import timezone
 
-from tournament.models import Entry, Event, RatingDue, RatingStep, Seat
+from tournament.models import Entry, Event, RatingDue, RatingStep, Seat, Stage
 from tournament.selectors.cache import event_stamp
+
+# An event is still being played on its day and the next (a two-day tournament, a night that
+# runs past midnight); after that only a stage left open would not say it is over.
+RUNNING_DAYS = timedelta(days=1)
 
 
 def event_by_slug(slug: str) -> Event | None:
@@ -94,6 +100,9 @@ class PlayerEvents:
     events: dict[int, tuple[str, str, str]]
     rating_step: int | None
     ratings_due: bool = False
+    # The events still being played — a stage not closed (or none stored) and their day not
+    # past yesterday: their sections offer "Notify me" (issue 49).
+    running: frozenset[int] = frozenset()
 
 
 def player_events(player_id: int) -> PlayerEvents | None:
@@ -109,6 +118,8 @@ def player_events(player_id: int) -> PlayerEvents | None:
         .annotate(
             rating_step=Subquery(newest_step),
             ratings_due=Exists(RatingDue.objects.filter(series__isnull=True)),
+            stage_open=Exists(Stage.objects.filter(event=OuterRef("event_id"), closed=False)),
+            staged=Exists(Stage.objects.filter(event=OuterRef("event_id"))),
         )
         .values_list(
             "player__name",
@@ -119,12 +130,17 @@ def player_events(player_id: int) -> PlayerEvents | None:
             "event__slug",
             "rating_step",
             "ratings_due",
+            "stage_open",
+            "staged",
+            "event__held_on",
         )
     )
     if not rows:
         return None
     events = {
         pk: (event_stamp((pk, created, number)), name, slug)
-        for _n, pk, created, number, name, slug, _step, _due in rows
+        for _n, pk, created, number, name, slug, *_rest in rows
     }
-    return PlayerEvents(rows[0][0], events, rows[0][-2], rows[0][-1])
+    since = timezone.localdate() - RUNNING_DAYS
+    running = frozenset(row[1] for row in rows if (row[8] or not row[9]) and row[10] >= since)
+    return PlayerEvents(rows[0][0], events, rows[0][6], rows[0][7], running)

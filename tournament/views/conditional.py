@@ -121,6 +121,7 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             return view(request, player_id, None)
         # Their rating too: a correction in an earlier event replays it in later ones.
         stamps = [entered.name, *entered.events.items(), entered.rating_step, entered.ratings_due]
+        stamps.append(sorted(entered.running))  # "Notify me" under the events still played
         return answer_by_tag(request, page_tag(request, "player", stamps), view, player_id, entered)
 
     return read_events

@@ -32,6 +32,7 @@ from tournament.views.conditional import (
     PlayerEvents,
     by_player_events,
 )
+from tournament.views.public.push import push_context
 from tournament.views.query import known_query
 
 
@@ -70,18 +71,23 @@ def _render(
     request: HttpRequest, player_id: int, name: str, body: Any, entered: PlayerEvents
 ) -> HttpResponse:
     language = get_language()
+    push = push_context() if entered.running else None
     context = {
         "title": name,
         "body": body,
         # The page's content, kept by what its tag holds but the reader (the content is the
         # same for everyone): a kept one reads none of its parts (issue 46: two thirds of a
         # player page was its parts, read again per request while nothing had moved).
-        "page_key": (player_id, name, entered, language),
+        "page_key": (player_id, name, entered, language, push is not None),
         # The rating's figures are kept by the player's newest step; whether ratings are being
         # brought up to date — which every result anywhere moves — is put in beside them.
         "rating_key": (player_id, entered.rating_step, language),
         "ratings_due": entered.ratings_due,
         "scale": scale_text,
+        # "Notify me" under each event still being played (issue 49: CONTRACT §7).
+        "player_id": player_id,
+        "running": entered.running,
+        "push": push,
     }
     return render(request, "tournament/player_page.html", context)
 
