@@ -364,6 +364,20 @@ def _good(event, endpoint: str = "http://127.0.0.1:9/x") -> dict:
             },
             "subscription.keys.auth",
         ),
+        (
+            lambda b: {
+                **b,
+                "subscription": {**b["subscription"], "endpoint": "http://127.0.0.1/\x00"},
+            },
+            "subscription.endpoint",
+        ),
+        (
+            lambda b: {
+                **b,
+                "subscription": {**b["subscription"], "keys": {"p256dh": "a\x00", "auth": "b"}},
+            },
+            "subscription.keys.p256dh",
+        ),
         (lambda b: {**b, "language": "fr"}, "language"),
         (lambda b: {k: v for k, v in b.items() if k != "language"}, "language"),
     ],
@@ -424,6 +438,9 @@ def test_stop_ends_the_subscription(event, vapid):
     assert reply.status_code == 400 and reply.json()["field"] == "endpoint"
     reply = client.post(stop, "nope", content_type="application/json")
     assert reply.status_code == 400
+    nul = json.dumps({"endpoint": "http://127.0.0.1:9/\x00"})
+    reply = client.post(stop, nul, content_type="application/json")
+    assert reply.status_code == 400 and reply.json()["field"] == "endpoint"
 
 
 def test_an_unknown_event_is_a_404_and_a_site_without_a_key_a_503(event, settings):

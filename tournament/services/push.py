@@ -61,6 +61,16 @@ def _endpoint_allowed(endpoint: str) -> bool:
     return any(host == s or host.endswith("." + s) for s in settings.WEB_PUSH_SERVICES)
 
 
+def _text(value: Any, most: int) -> bool:
+    """A non-empty string of at most `most` characters with no control character (PostgreSQL
+    text holds no NUL: one would be a 500, not a 400)."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= most
+        and not any(ord(c) < 32 or ord(c) == 127 for c in value)
+    )
+
+
 def subscription_parse(data: Any) -> dict[str, Any]:
     """The body of `POST /events/<slug>/push/` as the fields of a subscription; a
     ServiceError naming the field otherwise."""
@@ -75,14 +85,14 @@ def subscription_parse(data: Any) -> dict[str, Any]:
     if not isinstance(subscription, dict):
         raise ServiceError("push.endpoint", "subscription")
     endpoint = subscription.get("endpoint")
-    if not isinstance(endpoint, str) or len(endpoint) > 1000 or not _endpoint_allowed(endpoint):
+    if not _text(endpoint, 1000) or not _endpoint_allowed(endpoint):
         raise ServiceError("push.endpoint", "subscription.endpoint")
     keys = subscription.get("keys")
     if not isinstance(keys, dict):
         raise ServiceError("push.keys", "subscription.keys")
     for name, most in KEY_MOST.items():
         value = keys.get(name)
-        if not isinstance(value, str) or not value or len(value) > most:
+        if not _text(value, most):
             raise ServiceError("push.keys", f"subscription.keys.{name}")
     language = data.get("language")
     if language not in LANGUAGES:
@@ -119,7 +129,7 @@ def push_subscribe(*, event: Event, fields: dict[str, Any]) -> PushSubscription:
 def push_stop(*, event: Event, endpoint: Any) -> bool:
     """The browser's subscription at the event ended ("Stop notifications"); whether there
     was one. The endpoint is the browser's own secret: knowing it is the right to stop it."""
-    if not isinstance(endpoint, str) or not endpoint:
+    if not _text(endpoint, 1000):
         raise ServiceError("push.endpoint", "endpoint")
     deleted, _kinds = PushSubscription.objects.filter(event=event, endpoint=endpoint).delete()
     return bool(deleted)
