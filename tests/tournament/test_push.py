@@ -512,3 +512,45 @@ def test_the_player_page_offers_notifications_for_events_still_played(event, vap
     settings.VAPID_PRIVATE_KEY = ""
     event.stages.update(closed=False)
     assert "data-push " not in Client().get(page).content.decode()
+
+
+# --- what queueing costs the organizer's request ------------------------------------------
+
+
+def _seating_queries(slug: str, subscribed: int) -> list[str]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    names = [f"{slug}{i:03d}" for i in range(64)]
+    event = make_event(slug=slug, players=names)
+    for name in names[:subscribed]:
+        endpoint = f"http://127.0.0.1:9/{slug}/{name}"
+        PushSubscription.objects.create(
+            event=event,
+            player_id=player_id(name),
+            endpoint=endpoint,
+            p256dh="k",
+            auth="a",
+            language="en",
+        )
+    with CaptureQueriesContext(connection) as captured:
+        round_seat(event=event, rng=random.Random(1))
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_seating_queues_every_subscriber_in_two_queries_whatever_their_number(vapid):
+    nobody = _seating_queries("a", 0)
+    everyone = _seating_queries("b", 64)
+    # Expect the same queries and one more: the messages' INSERT (one statement for 64 rows).
+    # The event's subscriptions are read in both (one SELECT), never one query per player.
+    assert len(everyone) == len(nobody) + 1
+    added = [q for q in everyone if "tournament_notification" in q]
+    assert len(added) == 1 and added[0].startswith("INSERT")
+    assert Notification.objects.filter(round__event__slug="b").count() == 64
+
+
+def test_a_site_without_a_key_queues_nothing_and_reads_no_subscription(settings):
+    settings.VAPID_PRIVATE_KEY = ""
+    queries = _seating_queries("c", 64)
+    assert not any("tournament_pushsubscription" in q for q in queries)
+    assert not Notification.objects.exists()

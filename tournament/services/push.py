@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from tournament.models import (
@@ -138,15 +137,13 @@ def push_stop(*, event: Event, endpoint: Any) -> bool:
 # --- queued in the writes' transactions ---------------------------------------------------
 
 
-def _queue(
-    subscriptions: QuerySet[PushSubscription], kind: str, rnd_id: int, game_id: int | None = None
-) -> int:
-    """A message of `kind` for each of `subscriptions`, and the sender queued: one query to
-    read them, one to add the messages (none when nobody subscribed)."""
+def _queue(subscriptions: Iterable[int], kind: str, rnd_id: int, game_id: int | None = None) -> int:
+    """A message of `kind` for each of `subscriptions` (ids, or a query of them: read here),
+    and the sender queued: one query to add the messages, none when nobody subscribed."""
     now = timezone.now()
     rows = [
         Notification(subscription_id=pk, kind=kind, round_id=rnd_id, game_id=game_id, due_at=now)
-        for pk in subscriptions.values_list("pk", flat=True)
+        for pk in subscriptions
     ]
     if rows:
         Notification.objects.bulk_create(rows)
@@ -174,12 +171,12 @@ def push_round_seated(rnd: Round, player_ids: Iterable[int]) -> int:
     an IN list of every player of a 10,000-player round."""
     seated = set(player_ids)
     subscriptions = PushSubscription.objects.filter(event_id=rnd.event_id)
-    if not seated:
+    if not seated or not push_enabled():  # a site without its key queues nothing, reads nothing
         return 0
     pks = [pk for pk, player in subscriptions.values_list("pk", "player_id") if player in seated]
     if not pks:
         return 0
-    return _queue(PushSubscription.objects.filter(pk__in=pks), "seated", rnd.pk)
+    return _queue(pks, "seated", rnd.pk)
 
 
 def push_results_told(games: list[Game], before: dict[int, tuple[bool, str]]) -> None:
@@ -187,6 +184,8 @@ def push_results_told(games: list[Game], before: dict[int, tuple[bool, str]]) ->
     (`before`: finished, confirmation) and as it is now: a result newly waiting tells the
     table's other seats to confirm it; the last table of a round to finish tells everyone
     subscribed at the event where they stand."""
+    if not push_enabled():
+        return
     finished_rounds: set[int] = set()  # two games of one round finished by one change
     for game in games:
         was_finished, was_confirmation = before.get(game.pk, (False, ""))
@@ -195,9 +194,9 @@ def push_results_told(games: list[Game], before: dict[int, tuple[bool, str]]) ->
             subscriptions = PushSubscription.objects.filter(
                 event_id=game.round.event_id, player__in=others.values("player")
             )
-            _queue(subscriptions, "confirm", game.round_id, game.pk)
+            _queue(subscriptions.values_list("pk", flat=True), "confirm", game.round_id, game.pk)
         if game.finished and not was_finished and game.round_id not in finished_rounds:
             finished_rounds.add(game.round_id)
             if not Game.objects.filter(round_id=game.round_id, finished=False).exists():
                 everyone = PushSubscription.objects.filter(event_id=game.round.event_id)
-                _queue(everyone, "finished", game.round_id)
+                _queue(everyone.values_list("pk", flat=True), "finished", game.round_id)
