@@ -72,6 +72,7 @@ def test_notify_me_sends_the_subscription_and_stop_ends_it(live_server, phone, v
     phone.goto(f"{live_server.url}/events/push/seat/?name=P03")
     on = phone.get_by_role("button", name="Notify me")
     expect(on).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375  # fits the phone
     assert phone.evaluate("window.__asked") == 0  # nothing asked before the tap
     on.click()
     expect(phone.get_by_text("Notifications are on for this phone.")).to_be_visible()
@@ -105,6 +106,7 @@ def test_in_japanese_the_button_and_the_messages_language_are_japanese(
     page.add_init_script(STUB)
     page.goto(f"{live_server.url}/events/push/seat/?name=P05")
     page.get_by_role("button", name="通知を受け取る").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
     expect(page.get_by_text("この端末に通知が届きます。")).to_be_visible()
     [row] = PushSubscription.objects.select_related("player")
     assert (row.player.name, row.language) == ("P05", "ja")
