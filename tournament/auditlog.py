@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django_countries import countries
 
+from tournament.auditlog_registration import signup_sentence
 from tournament.i18n import hand_label, hand_summary, seat_label, stage_label, team_rule_text
 from tournament.models import AuditEntry
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
@@ -62,6 +63,11 @@ ACTIONS = {
     "series.rule": gettext_lazy("Series ranking rule"),
     "series.add_event": gettext_lazy("Event added to the series"),
     "series.remove_event": gettext_lazy("Event removed from the series"),
+    "signup.create": gettext_lazy("Sign-up"),
+    "signup.withdraw": gettext_lazy("Sign-up withdrawn"),
+    "signup.approve": gettext_lazy("Sign-ups approved"),
+    "signup.refuse": gettext_lazy("Sign-up refused"),
+    "signup.settings": gettext_lazy("Registration settings"),
 }
 
 
@@ -331,6 +337,8 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         return f"{before.get('name', '')} ({before.get('slug', '')})"
     if action == "teams.set" and after is not None:
         return _teams(after)
+    if action.startswith("signup."):
+        return signup_sentence(action, before, after)
     if action in ("series.add_event", "series.remove_event") and (after or before):
         return str((after or before or {}).get("event", ""))
     return None

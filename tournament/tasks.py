@@ -43,3 +43,12 @@ def notifications_send_task() -> int:
     if due is not None and notifications_send_task.get_backend().supports_defer:
         notifications_send_task.using(run_after=max(due, timezone.now())).enqueue()
     return sent
+
+
+@task()
+def registration_mail_task(signup_id: int, kind: str) -> bool:
+    """A sign-up's e-mail (services/registration_mail.py): signed up, moved up, approved,
+    refused. A mail server that refuses raises: the queue's worker logs the task failed."""
+    from tournament.services.registration_mail import mail_send
+
+    return mail_send(signup_id, kind)

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
 
-from tournament import api
+from tournament import api, api_registration  # noqa: F401 (its endpoint joins api)
 from tournament.converters import (
     EventSlugConverter,
     ExportFormatConverter,
@@ -36,6 +36,7 @@ from tournament.views.public import (
 from tournament.views.public import games as game_pages
 from tournament.views.public import players as player_pages
 from tournament.views.public import push as push_views
+from tournament.views.public import registration as registration_views
 from tournament.views.public import rounds as round_pages
 from tournament.views.table import app as table_app
 from tournament.views.table import code as table_code
@@ -114,6 +115,12 @@ urlpatterns = [
     path("events/<event:slug>/screen/", screen.standings_screen, name="standings-screen"),
     path("events/<event:slug>/seat/", screen.find_seat, name="find-seat"),
     path("events/<event:slug>/checkin/", checkin.event_checkin, name="event-checkin"),
+    path("events/<event:slug>/register/", registration_views.signup_page, name="signup"),
+    path(
+        "events/<event:slug>/register/<str:token>/",
+        registration_views.signup_entry,
+        name="signup-entry",
+    ),
     # Web Push to players (CONTRACT §7); the worker under /push/, a scope of its own.
     path("events/<event:slug>/push/", push_views.push_subscribe_view, name="push-subscribe"),
     path("events/<event:slug>/push/stop/", push_views.push_stop_view, name="push-stop"),

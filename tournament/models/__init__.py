@@ -13,6 +13,7 @@ from tournament.models.games import Game, Hand, Seat, TableLink
 from tournament.models.guesses import GuessLock
 from tournament.models.push import Notification, PushSubscription
 from tournament.models.ratings import Rating, RatingDue, RatingStep
+from tournament.models.registration import Registration, SignUp
 from tournament.models.series import Series, SeriesEvent
 from tournament.models.teams import Team, TeamMember
 from tournament.models.venues import Player, Venue, preset_choices
@@ -32,11 +33,13 @@ __all__ = [
     "Rating",
     "RatingDue",
     "RatingStep",
+    "Registration",
     "Round",
     "Seat",
     "SeatingPlan",
     "Series",
     "SeriesEvent",
+    "SignUp",
     "SitOut",
     "Stage",
     "TableLink",

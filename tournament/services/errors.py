@@ -55,6 +55,26 @@ MESSAGES: dict[str, str] = {
         "this phone has checked in {name} already: a phone checks in one player, its own. "
         "If that was wrong, ask the organizer to undo it"
     ),
+    # --- sign-up and the waiting list (services/registration.py, CONTRACT §8) ---
+    "signup.closed": gettext_noop("this event does not take sign-ups now"),
+    "signup.email": gettext_noop("type your e-mail address, such as name@example.org"),
+    "signup.email_taken": gettext_noop(
+        "this e-mail address has signed up for this event already: the e-mail sent then has "
+        "the link to that entry"
+    ),
+    "signup.name_taken": gettext_noop(
+        "{name} is signed up for this event already: if that is someone else, add something "
+        "that tells you apart, such as an initial"
+    ),
+    "signup.capacity": gettext_noop(
+        "the capacity is a whole number of players, 1 or more, or empty for no limit"
+    ),
+    "signup.capacity_below": gettext_noop(
+        "{count} players are registered: the capacity cannot be lower than that"
+    ),
+    "signup.not_refusable": gettext_noop(
+        "{name} is not waiting: withdraw a registered player instead of refusing them"
+    ),
     # --- Web Push subscriptions (services/push.py, CONTRACT §7) ---
     "push.json": gettext_noop("send the subscription as a JSON object"),
     "push.player": gettext_noop("choose a player of this event"),

@@ -73,6 +73,10 @@ LIMITS: dict[tuple[str, str], int] = {
     ("link", "address"): 300,  # /t/<token>/ links that do not exist
     ("checkin", "phone"): 10,  # wrong check-in codes from one phone, any events
     ("checkin", "address"): 300,
+    # Sign-ups from one address (issue 50): a club's Wi-Fi signing its members up is well
+    # under this; a script filling the list is not. A sign-up refused (a typo) gives its back.
+    ("signup", "address"): 30,
+    ("signup_link", "address"): 300,  # private sign-up links that do not exist
 }
 
 

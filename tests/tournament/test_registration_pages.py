@@ -1,0 +1,168 @@
+"""The sign-up pages and the entries API (issue 50, CONTRACT §8): the form in both languages and
+at phone size, errors naming the field with what was typed kept, a closed registration, the
+private link (see, withdraw with the box ticked), the rate limit that never blocks a valid
+link, nothing typed making a 500, names only in the API."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from tests.tournament.factories import make_event
+from tournament.models import Entry, SignUp
+from tournament.services.registration import registration_set, signup_create
+from tournament.services.throttle import LIMITS
+
+pytestmark = pytest.mark.django_db
+
+FORM = {"name": "Aoki Taro", "email": "aoki@example.org", "ema": "", "country": ""}
+
+
+def _event(**settings):
+    event = make_event(slug="su", players=[])
+    registration_set(event=event, open=True, **settings)
+    return event
+
+
+def _post(client, data, lang="en"):
+    return client.post("/events/su/register/", data, HTTP_ACCEPT_LANGUAGE=lang)
+
+
+def test_form_in_both_languages_at_phone_size(client):
+    _event(capacity=8)
+    en = client.get("/events/su/register/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    ja = client.get("/events/su/register/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    for page in (en, ja):
+        assert 'name="name"' in page and 'name="email"' in page
+        assert 'name="ema"' in page and 'name="country"' in page
+        assert 'name="viewport"' in page and "width=device-width" in page
+    assert "Sign up" in en and "8 places" in en
+    assert "参加申込" in ja and "定員 8 名" in ja and "Sign up" not in ja
+
+
+def test_sign_up_goes_to_the_private_link(client, django_capture_on_commit_callbacks):
+    _event()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = _post(client, FORM)
+    signup = SignUp.objects.get()
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/events/su/register/{signup.token}/"
+    page = client.get(answer["Location"]).content.decode()
+    assert "You are registered." in page and "Aoki Taro" in page
+    assert len(mail.outbox) == 1 and signup.token in mail.outbox[0].body
+    assert Entry.objects.filter(player__name="Aoki Taro").exists()
+
+
+def test_japanese_mail_for_a_japanese_sign_up(client, django_capture_on_commit_callbacks):
+    event = _event(capacity=1)
+    signup_create(event=event, name="A", email="a@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        _post(client, FORM, lang="ja")
+    body = mail.outbox[-1].body
+    assert "キャンセル待ち 1 番目" in body and "Aoki Taro 様" in body
+
+
+def test_waiting_place_shown(client):
+    _event(capacity=1)
+    _post(client, {**FORM, "name": "First", "email": "f@example.org"})
+    answer = _post(client, FORM)
+    page = client.get(answer["Location"]).content.decode()
+    assert "number 1 on the waiting list" in page
+
+
+def test_errors_name_the_field_and_keep_what_was_typed(client):
+    _event()
+    _post(client, FORM)
+    answer = _post(client, {**FORM, "name": "Someone Else", "ema": "04090012", "country": "FR"})
+    assert answer.status_code == 400
+    form = answer.context["form"]
+    assert list(form.errors) == ["email"]
+    page = answer.content.decode()
+    assert 'value="Someone Else"' in page and 'value="04090012"' in page
+    answer = _post(client, {**FORM, "email": "other@example.org"})
+    assert list(answer.context["form"].errors) == ["name"]
+    answer = _post(client, {**FORM, "name": "X", "email": "y@example.org", "ema": "12"}, "ja")
+    assert list(answer.context["form"].errors) == ["ema"]
+    assert "EMA" in answer.content.decode()
+
+
+def test_closed_registration_says_so(client):
+    event = _event()
+    registration_set(event=event, open=False)
+    page = client.get("/events/su/register/")
+    assert page.status_code == 200 and "does not take sign-ups" in page.content.decode()
+    assert _post(client, FORM).status_code == 403
+    assert not SignUp.objects.exists()
+    make_event(slug="never", players=[])
+    assert "does not take sign-ups" in client.get("/events/never/register/").content.decode()
+
+
+def test_withdraw_needs_the_box_and_moves_the_list(client):
+    _event(capacity=1)
+    first = _post(client, FORM)["Location"]
+    _post(client, {**FORM, "name": "Baba", "email": "b@example.org"})
+    assert client.post(first, {}).status_code == 400  # box not ticked
+    assert SignUp.objects.get(name="Aoki Taro").state == "registered"
+    assert client.post(first, {"confirm": "on"}).status_code == 302
+    assert SignUp.objects.get(name="Aoki Taro").state == "withdrawn"
+    assert SignUp.objects.get(name="Baba").state == "registered"
+    assert "This entry is withdrawn." in client.get(first).content.decode()
+
+
+def test_unknown_link_is_404_and_counted_but_valid_links_never(client, settings):
+    _event()
+    link = _post(client, FORM)["Location"]
+    assert client.get("/events/su/register/" + "x" * 32 + "/").status_code == 404
+    assert client.get("/events/other/register/" + "x" * 32 + "/").status_code == 404
+    for _ in range(LIMITS["signup_link", "address"]):
+        client.get("/events/su/register/" + "y" * 32 + "/")
+    assert client.get("/events/su/register/" + "z" * 32 + "/").status_code == 429
+    assert client.get(link).status_code == 200  # a valid link is never stopped
+    assert client.post(link, {"confirm": "on"}).status_code == 302
+
+
+def test_sign_ups_rate_limited_per_address_but_refusals_give_back():
+    _event()
+    one, other = Client(REMOTE_ADDR="10.0.0.1"), Client(REMOTE_ADDR="10.0.0.2")
+    for i in range(5):  # refused (bad e-mail, by the service): not counted
+        assert _post(one, {**FORM, "name": f"N{i}", "email": "bad"}).status_code == 400
+    limit = LIMITS["signup", "address"]
+    for i in range(limit):
+        assert (
+            _post(one, {**FORM, "name": f"P{i}", "email": f"p{i}@example.org"}).status_code == 302
+        )
+    answer = _post(one, {**FORM, "name": "Late", "email": "late@example.org"})
+    assert answer.status_code == 429 and "Too many sign-ups" in answer.content.decode()
+    assert _post(other, {**FORM, "name": "Late", "email": "late@example.org"}).status_code == 302
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"name": "\x00", "email": "a@b.c"},
+        {"name": "A" * 5000, "email": "a@example.org"},
+        {"name": "A", "email": "a@" + "b" * 400 + ".org"},
+        {"name": "A", "email": "a@example.org", "ema": "１２３４５６７８"},
+        {"name": "A", "email": "a@example.org", "country": "<script>"},
+        {"name": "\u200b", "email": "a@example.org"},
+        {"name": ["x", "y"], "email": "a@example.org"},
+    ],
+)
+def test_nothing_typed_makes_a_500(client, data):
+    _event()
+    assert _post(client, data).status_code in (302, 400)
+
+
+def test_api_lists_names_only_in_order(client):
+    event = _event(capacity=2, approval=False)
+    for name in ("Chiba", "Aoki", "Baba", "Doi"):
+        signup_create(event=event, name=name, email=f"{name}@example.org")
+    registration_set(event=event, approval=True)
+    signup_create(event=event, name="Pending", email="pend@example.org")
+    answer = client.get("/api/v1/events/su/entries")
+    assert answer.status_code == 200
+    assert answer.json() == {"registered": ["Chiba", "Aoki"], "waiting": ["Baba", "Doi"]}
+    assert "@" not in answer.content.decode()
+    assert client.get("/api/v1/events/nope/entries").status_code == 404

@@ -1,0 +1,32 @@
+"""Reads for sign-up (issue 50, CONTRACT §8): the public lists (names only) and the organizer's."""
+
+from __future__ import annotations
+
+from tournament.models import Entry, Event, SignUp
+from tournament.models.registration import PENDING, WAITING
+
+
+def entry_lists(event: Event) -> dict[str, list[str]]:
+    """`{"registered": [...], "waiting": [...]}`, names only, each in order: the players in
+    play in the order they were registered (pasted or signed up), then the waiting list.
+    Pending sign-ups are in neither (CONTRACT §8). Two queries."""
+    registered = (
+        Entry.objects.filter(event=event, withdrawn=False, substitute=False)
+        .order_by("pk")
+        .values_list("player__name", flat=True)
+    )
+    waiting = (
+        SignUp.objects.filter(event=event, state=WAITING)
+        .order_by("position")
+        .values_list("name", flat=True)
+    )
+    return {"registered": list(registered), "waiting": list(waiting)}
+
+
+def signups_for_organizers(event: Event) -> dict[str, list[SignUp]]:
+    """Every sign-up still holding a place, by state, in order, with e-mails: organizers only."""
+    rows = SignUp.objects.filter(event=event).order_by("position")
+    lists: dict[str, list[SignUp]] = {"registered": [], WAITING: [], PENDING: [], "other": []}
+    for signup in rows:
+        lists.get(signup.state, lists["other"]).append(signup)
+    return lists

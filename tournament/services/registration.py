@@ -1,0 +1,345 @@
+"""Sign-up and the waiting list (issue 50, CONTRACT §8). Every write takes the event's lock
+first (services/locks.py), so two sign-ups for the last place at once are one registered and
+one waiting, never both registered. A sign-up registered is an Entry of the event (made as the
+organizer's pasted names are, services/events._register), so check-in starts from them; the
+capacity counts the event's entries in play, pasted names too. E-mails go once the write
+commits (services/registration_mail.py), never inside the request's time."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.names import normalize_name
+from tournament.models import Entry, Event, Seat
+from tournament.models.registration import (
+    ACTIVE_STATES,
+    PENDING,
+    REFUSED,
+    REGISTERED,
+    WAITING,
+    WITHDRAWN,
+    Registration,
+    SignUp,
+)
+from tournament.services.changes import change_record
+from tournament.services.errors import ServiceError, engine_errors
+from tournament.services.events import _register
+from tournament.services.locks import event_lock
+from tournament.services.profiles import check_country, check_ema
+from tournament.services.registration_mail import mail_queue
+
+TOKEN_BYTES = 24  # 192 bits from `secrets`: CONTRACT §3/§8 ask at least 128
+EMAIL_MAX = 254  # RFC 5321's longest path, as Django's EmailField
+
+
+def registration_of(event: Event) -> Registration:
+    """The event's settings; an event never set up takes no sign-ups (not saved here)."""
+    try:
+        return Registration.objects.get(event=event)
+    except Registration.DoesNotExist:
+        return Registration(event=event)
+
+
+def registered_count(event: Event) -> int:
+    """Players in play: the capacity counts every entry not withdrawn (names pasted too)."""
+    return Entry.objects.filter(event=event, withdrawn=False, substitute=False).count()
+
+
+def check_email(value: Any, field: str = "email") -> str:
+    """An e-mail address, stripped and in lower case (one address, one sign-up per event)."""
+    if not isinstance(value, str) or len(value.strip()) > EMAIL_MAX:
+        raise ServiceError("signup.email", field)
+    value = value.strip().lower()
+    try:
+        validate_email(value)
+    except ValidationError:
+        raise ServiceError("signup.email", field) from None
+    return value
+
+
+def check_capacity(value: Any, field: str = "capacity") -> int | None:
+    """A whole number of players, at least 1, or None (or "") for no limit."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ServiceError("signup.capacity", field)
+    try:
+        number = int(value)
+    except ValueError:
+        raise ServiceError("signup.capacity", field) from None
+    if number < 1 or number > 100_000:
+        raise ServiceError("signup.capacity", field)
+    return number
+
+
+def _next_position(event: Event) -> int:
+    last = SignUp.objects.filter(event=event).aggregate(last=Max("position"))["last"]
+    return (last or 0) + 1
+
+
+def _enter(event: Event, signups: Sequence[SignUp]) -> None:
+    """Entries for these sign-ups (profile included); an entry withdrawn earlier under the same
+    name is taken back in."""
+    if not signups:
+        return
+    names = [s.name for s in signups]
+    _register(event, names)
+    for s in signups:
+        # What the player typed wins; left empty, the profile of their last event stays.
+        typed = {"ema_number": s.ema_number, "country": str(s.country or "")}
+        profile = {k: v for k, v in typed.items() if v}
+        Entry.objects.filter(event=event, player__name=s.name).update(withdrawn=False, **profile)
+
+
+def _leave(event: Event, name: str) -> None:
+    """The entry of a registered sign-up leaving: removed while it has no seat (the event has
+    not started for them), withdrawn otherwise (their games stay in the standings)."""
+    entry = Entry.objects.filter(event=event, player__name=name).first()
+    if entry is None:
+        return
+    if Seat.objects.filter(round__event=event, player_id=entry.player_id).exists():
+        Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
+    else:
+        entry.delete()
+
+
+def _fill(event: Event, settings: Registration) -> list[SignUp]:
+    """The first on the waiting list move up while there is room, in order; each is told by
+    e-mail. Returns them."""
+    waiting = SignUp.objects.filter(event=event, state=WAITING).order_by("position")
+    if settings.capacity is not None:
+        room = settings.capacity - registered_count(event)
+        if room <= 0:
+            return []
+        waiting = waiting[:room]
+    moved = list(waiting)
+    if not moved:
+        return []
+    SignUp.objects.filter(pk__in=[s.pk for s in moved]).update(state=REGISTERED)
+    _enter(event, moved)
+    for s in moved:
+        s.state = REGISTERED
+        mail_queue(s.pk, "moved")
+    return moved
+
+
+def _place(event: Event, settings: Registration) -> str:
+    """Where a sign-up counted now goes: registered while there is room and nobody waits
+    before it, the waiting list otherwise."""
+    if settings.capacity is None:
+        return REGISTERED
+    if SignUp.objects.filter(event=event, state=WAITING).exists():
+        return WAITING
+    return REGISTERED if registered_count(event) < settings.capacity else WAITING
+
+
+def signup_check(
+    event: Event, *, name: Any, email: Any, ema: Any = "", country: Any = ""
+) -> dict[str, str]:
+    """The fields as a sign-up keeps them, each refused naming its field; a name or e-mail
+    already signed up (or a name registered by the organizer) too."""
+    with engine_errors("name"):
+        name = normalize_name(name, "name")
+    fields = {
+        "name": name,
+        "email": check_email(email),
+        "ema_number": check_ema(ema if ema is not None else "", "ema"),
+        "country": check_country(country if country is not None else "", "country"),
+    }
+    active = SignUp.objects.filter(event=event, state__in=ACTIVE_STATES)
+    if active.filter(email=fields["email"]).exists():
+        raise ServiceError("signup.email_taken", "email")
+    entered = Entry.objects.filter(event=event, withdrawn=False, player__name=name).exists()
+    if entered or active.filter(name=name).exists():
+        raise ServiceError("signup.name_taken", "name", name=name)
+    return fields
+
+
+@transaction.atomic
+def signup_create(
+    *,
+    event: Event,
+    name: Any,
+    email: Any,
+    ema: Any = "",
+    country: Any = "",
+    language: str = "en",
+    site: str = "",
+) -> SignUp:
+    """A player signs up: registered (an entry of the event), waiting (place on the list), or
+    pending (approval on). An e-mail with the private link follows once this commits."""
+    event_lock(event.pk)
+    settings = registration_of(event)
+    if not settings.open:
+        raise ServiceError("signup.closed", "")
+    fields = signup_check(event, name=name, email=email, ema=ema, country=country)
+    state = PENDING if settings.approval else _place(event, settings)
+    signup = SignUp.objects.create(
+        event=event,
+        state=state,
+        position=_next_position(event),
+        token=secrets.token_urlsafe(TOKEN_BYTES),
+        language="ja" if language == "ja" else "en",
+        site=site[:200],
+        **fields,
+    )
+    if state == REGISTERED:
+        _enter(event, [signup])
+    change_record(
+        event=event,
+        user=None,
+        action="signup.create",
+        summary=f"{signup.name} signed up ({state})",
+        after={"player": signup.name, "state": state},
+    )
+    mail_queue(signup.pk, "signed")
+    return signup
+
+
+def waiting_place(signup: SignUp) -> int | None:
+    """The sign-up's place on the waiting list (1: next to move up), None if not waiting."""
+    if signup.state != WAITING:
+        return None
+    return SignUp.objects.filter(
+        event_id=signup.event_id, state=WAITING, position__lte=signup.position
+    ).count()
+
+
+@transaction.atomic
+def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
+    """The player (their link) or the organizer withdraws a sign-up; a registered one's place
+    goes to the first waiting, in this same transaction. Returns who moved up. A sign-up
+    withdrawn or refused already is left as it is (a second tap)."""
+    event = signup.event
+    event_lock(event.pk)
+    signup.refresh_from_db(fields=["state"])
+    if signup.state not in ACTIVE_STATES:
+        return []
+    was = signup.state
+    signup.state = WITHDRAWN
+    signup.save(update_fields=["state"])
+    if was == REGISTERED:
+        _leave(event, signup.name)
+    moved = _fill(event, registration_of(event)) if was == REGISTERED else []
+    change_record(
+        event=event,
+        user=user,
+        action="signup.withdraw",
+        summary=f"{signup.name} withdrew"
+        + (f"; {', '.join(s.name for s in moved)} moved up" if moved else ""),
+        before={"player": signup.name, "state": was},
+        after={"moved_up": [s.name for s in moved]},
+    )
+    return moved
+
+
+@transaction.atomic
+def signup_approve(*, event: Event, signups: Sequence[SignUp] | None = None, user: Any = None):
+    """The organizer's yes, to the sign-ups given or (None) every one pending, in the order
+    they signed up: each counts from now on — registered while there is room, waiting (at the
+    back of the list) otherwise. Returns the sign-ups approved."""
+    event_lock(event.pk)
+    settings = registration_of(event)
+    pending = SignUp.objects.filter(event=event, state=PENDING).order_by("position")
+    if signups is not None:
+        pending = pending.filter(pk__in=[s.pk for s in signups])
+    approved = list(pending)
+    for signup in approved:
+        signup.state = _place(event, settings)
+        signup.position = _next_position(event)
+        signup.save(update_fields=["state", "position"])
+        if signup.state == REGISTERED:
+            _enter(event, [signup])
+        mail_queue(signup.pk, "approved")
+    if approved:
+        change_record(
+            event=event,
+            user=user,
+            action="signup.approve",
+            summary=f"approved {', '.join(s.name for s in approved)}",
+            after={s.name: s.state for s in approved},
+        )
+    return approved
+
+
+@transaction.atomic
+def signup_refuse(*, signup: SignUp, user: Any = None) -> bool:
+    """The organizer's no to a sign-up pending or waiting (told politely by e-mail). A
+    registered player is withdrawn instead (their place moves the list on)."""
+    event = signup.event
+    event_lock(event.pk)
+    signup.refresh_from_db(fields=["state"])
+    if signup.state not in (PENDING, WAITING):
+        raise ServiceError("signup.not_refusable", "", name=signup.name)
+    before = signup.state
+    signup.state = REFUSED
+    signup.save(update_fields=["state"])
+    change_record(
+        event=event,
+        user=user,
+        action="signup.refuse",
+        summary=f"refused {signup.name}",
+        before={"player": signup.name, "state": before},
+    )
+    mail_queue(signup.pk, "refused")
+    return True
+
+
+@transaction.atomic
+def registration_set(
+    *,
+    event: Event,
+    open: bool | None = None,
+    capacity: Any = ...,
+    approval: bool | None = None,
+    user: Any = None,
+) -> tuple[Registration, list[SignUp]]:
+    """Open or close sign-ups, set the capacity (None: no limit) and approval; what is not
+    given stays. A capacity below the players registered is refused naming how many; a larger
+    one moves the waiting list up (returned: who moved)."""
+    event_lock(event.pk)
+    settings = registration_of(event)
+    before = {"open": settings.open, "capacity": settings.capacity, "approval": settings.approval}
+    if open is not None:
+        settings.open = bool(open)
+    if capacity is not ...:
+        settings.capacity = check_capacity(capacity)
+        count = registered_count(event)
+        if settings.capacity is not None and settings.capacity < count:
+            raise ServiceError("signup.capacity_below", "capacity", count=count)
+    if approval is not None:
+        settings.approval = bool(approval)
+    after = {"open": settings.open, "capacity": settings.capacity, "approval": settings.approval}
+    settings.save()
+    moved = _fill(event, settings)
+    if before != after or moved:
+        words = [
+            "open" if settings.open else "closed",
+            f"capacity {settings.capacity if settings.capacity is not None else 'none'}",
+            "approval" if settings.approval else "no approval",
+        ]
+        change_record(
+            event=event,
+            user=user,
+            action="signup.settings",
+            summary="registration: "
+            + ", ".join(words)
+            + (f"; {', '.join(s.name for s in moved)} moved up" if moved else ""),
+            before=before,
+            after={**after, "moved_up": [s.name for s in moved]},
+        )
+    return settings, moved
+
+
+def signup_by_token(event: Event, token: str) -> SignUp | None:
+    """The sign-up a private link names, or None (a link of another event is none)."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 64:
+        return None
+    return SignUp.objects.filter(event=event, token=token).first()

@@ -1,0 +1,97 @@
+"""The e-mails of sign-up (issue 50, CONTRACT §8), through Django's mail (settings.EMAIL_*;
+the console backend in `make demo`). Queued by the write that calls for one and sent by the
+task queue's worker (tasks.registration_mail_task), so the request never waits on a mail
+server; the words are made when it is sent, from what the sign-up holds then, in the language
+the player signed up in.
+
+Web Push's outbox (models/push.py) is for a browser's subscription and a round: an e-mail to a
+sign-up is neither, so the task queue carries it directly, as the ratings' replay is."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+KINDS = ("signed", "moved", "approved", "refused")
+
+
+def mail_queue(signup_id: int, kind: str) -> None:
+    """The e-mail of `kind` for the sign-up queued: in the write's own transaction when the
+    queue is kept in this database (one commit for both), else once the write commits."""
+    from django_tasks_db import DatabaseBackend
+
+    from tournament.tasks import registration_mail_task  # tasks.py imports services
+
+    if isinstance(registration_mail_task.get_backend(), DatabaseBackend):
+        registration_mail_task.enqueue(signup_id, kind)
+    else:
+        transaction.on_commit(partial(registration_mail_task.enqueue, signup_id, kind), robust=True)
+
+
+def signup_link(signup) -> str:
+    """The private link, whole: the site's address (SITE_URL, else the one the player used)."""
+    base = (getattr(settings, "SITE_URL", "") or signup.site or "").rstrip("/")
+    return base + reverse("signup-entry", args=[signup.event.slug, signup.token])
+
+
+def _state_line(signup, place: int | None) -> str:
+    if signup.state == "registered":
+        return _("You are registered.")
+    if signup.state == "waiting":
+        return _(
+            "The event is full: you are number %(place)d on the waiting list. If a place comes "
+            "free, you move up and we write to you."
+        ) % {"place": place or 0}
+    if signup.state == "pending":
+        return _("The organizer confirms each sign-up: we write to you when they have.")
+    return ""
+
+
+def mail_text(signup, kind: str) -> tuple[str, str]:
+    """(subject, body) of the e-mail of `kind`, in the active language."""
+    from tournament.services.registration import waiting_place
+
+    event = signup.event.name
+    link = signup_link(signup)
+    see = _("Your entry, and to withdraw it: %(link)s") % {"link": link}
+    if kind == "refused":
+        subject = _("%(event)s: your sign-up") % {"event": event}
+        body = _(
+            "Dear %(name)s,\n\nThank you for signing up for %(event)s. We are sorry: the "
+            "organizer could not take your sign-up this time. We hope to see you at another "
+            "event."
+        ) % {"name": signup.name, "event": event}
+        return subject, body
+    if kind == "moved":
+        subject = _("%(event)s: you have a place") % {"event": event}
+        lead = _("A place came free: you are registered for %(event)s.") % {"event": event}
+    elif kind == "approved":
+        subject = _("%(event)s: your sign-up is confirmed") % {"event": event}
+        lead = _("The organizer confirmed your sign-up for %(event)s.") % {"event": event}
+        lead += " " + _state_line(signup, waiting_place(signup))
+    else:
+        subject = _("%(event)s: your sign-up") % {"event": event}
+        lead = _("Thank you for signing up for %(event)s.") % {"event": event}
+        lead += " " + _state_line(signup, waiting_place(signup))
+    hello = _("Dear %(name)s,") % {"name": signup.name}
+    keep = _("Keep this e-mail: the link is yours only.")
+    return subject, f"{hello}\n\n{lead}\n\n{see}\n{keep}\n"
+
+
+def mail_send(signup_id: int, kind: str) -> bool:
+    """Send the e-mail of `kind` to the sign-up; False if it is gone or the kind unknown."""
+    from tournament.models import SignUp
+
+    signup = SignUp.objects.select_related("event").filter(pk=signup_id).first()
+    if signup is None or kind not in KINDS:
+        return False
+    with translation.override(signup.language):
+        subject, body = mail_text(signup, kind)
+    send_mail(subject, body, None, [signup.email])
+    return True

@@ -1,0 +1,110 @@
+"""Sign-up (issue 50, CONTRACT §8): the public form while registration is open, and the
+private link where a player sees their entry and withdraws it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from tournament.forms.registration import SignUpForm, WithdrawForm
+from tournament.models import Event
+from tournament.selectors.events import event_by_slug
+from tournament.services.errors import ServiceError
+from tournament.services.registration import (
+    registration_of,
+    signup_by_token,
+    signup_create,
+    signup_withdraw,
+    waiting_place,
+)
+from tournament.services.throttle import Throttled, client_address, guess_take
+
+
+def _event(slug: str) -> Event:
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
+    return event
+
+
+def _too_many(stop: Throttled) -> str:
+    return ngettext(
+        "Too many sign-ups from this network. Try again in %(n)d minute.",
+        "Too many sign-ups from this network. Try again in %(n)d minutes.",
+        stop.minutes,
+    ) % {"n": stop.minutes}
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The form; a sign-up made goes to its private link, which says where it stands. Each
+    sign-up takes a place in the address's count (services/throttle.py); one the service
+    refuses (a typo, a name taken) gives it back."""
+    event = _event(slug)
+    settings = registration_of(event)
+    form = SignUpForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if settings.open and form.is_bound:
+        status = 400
+        if form.is_valid():
+            try:
+                guess = guess_take("signup", address=client_address(request))
+            except Throttled as stop:
+                form.add_error(None, _too_many(stop))
+                status = 429
+            else:
+                data = form.cleaned_data
+                try:
+                    signup = signup_create(
+                        event=event,
+                        name=data["name"],
+                        email=data["email"],
+                        ema=data["ema"],
+                        country=data["country"],
+                        language=(get_language() or "en")[:2],
+                        site=request.build_absolute_uri("/"),
+                    )
+                except ServiceError as exc:
+                    guess.right()
+                    form.add_service_error(exc)
+                else:
+                    messages.success(
+                        request, _("Signed up. We have e-mailed you the link to this page.")
+                    )
+                    return redirect("signup-entry", event.slug, signup.token)
+    elif form.is_bound:
+        status = 403
+    context = {"event": event, "form": form, "registration": settings}
+    return render(request, "tournament/register.html", context, status=status)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The private link: the entry, its place on the waiting list, and withdrawing it (the box
+    ticked). A link that names no sign-up counts toward the address's limit; a valid one never
+    does, so a player is never kept from withdrawing."""
+    event = _event(slug)
+    signup = signup_by_token(event, token)
+    if signup is None:
+        try:
+            guess_take("signup_link", address=client_address(request))
+        except Throttled as stop:
+            return HttpResponse(_too_many(stop), status=429, content_type="text/plain")
+        raise Http404
+    form = WithdrawForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if form.is_bound:
+        if form.is_valid():
+            signup_withdraw(signup=signup)
+            messages.success(request, _("Your entry is withdrawn."))
+            return redirect("signup-entry", event.slug, signup.token)
+        status = 400
+    context = {"event": event, "signup": signup, "place": waiting_place(signup), "form": form}
+    return render(request, "tournament/register_entry.html", context, status=status)
