@@ -281,6 +281,18 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+# Sign-up's e-mails (issue 50) go from here; `make demo` (DEBUG) prints them to the console
+# instead of sending, unless EMAIL_BACKEND says otherwise (Django's locmem one under tests).
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", SERVER_EMAIL)
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+# The site's address for links in e-mails sent by the queue (https://example.org); empty: the
+# address the player signed up at.
+SITE_URL = os.environ.get("SITE_URL", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

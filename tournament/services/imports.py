@@ -43,6 +43,12 @@ from tournament.services.profiles import (
     profiles_write,
 )
 from tournament.services.ratings import ratings_forget_event
+from tournament.services.registration import registered_count
+from tournament.services.registration_file import (
+    registration_export,
+    registration_read,
+    registration_write,
+)
 from tournament.services.teams import teams_write
 
 EVENT_KEYS = (
@@ -51,6 +57,7 @@ EVENT_KEYS = (
     "team_rule",
     "date",
     "profiles",  # CONTRACT §2: {"Aoki": {"ema": "04090012", "country": "FR"}, …}
+    "registration",  # CONTRACT §2, §8: {"open": true, "capacity": 16, "approval": false}
 )
 # Beyond CONTRACT §2, optional, so that a backup restores an event whole (older files, and
 # files written by hand, simply leave them out):
@@ -115,6 +122,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         team_rule = _team_rule(doc)
         held_on = _held_on(doc)
         profiles = profiles_read(doc.raw("profiles", default=None), players)
+    signups = registration_read(data.get("registration"))
     rules = parse_ruleset(data.get("ruleset", "baba"))
     existing = Event.objects.filter(slug=slug).first()
     if existing is not None:
@@ -143,6 +151,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         Stage.objects.filter(event=event, name=name).update(**state)
     teams_write(event, teams)
     profiles_write(event, profiles)
+    registration_write(event, signups, registered_count(event))
     if team_rule != ("sum", None):
         Event.objects.filter(pk=event.pk).update(team_rule=team_rule[0], team_best=team_rule[1])
     transaction.on_commit(_planner_statistics_refresh)
@@ -342,6 +351,9 @@ def event_export(event: Event) -> dict[str, Any]:
     profiles = profiles_export((name, *profile) for name, _, _, *profile in entries)
     if profiles:
         out["profiles"] = profiles
+    signups = registration_export(event)
+    if signups is not None:
+        out["registration"] = signups
     return out
 
 
