@@ -99,6 +99,15 @@ WEB_PUSH_SERVICES = envlist(
 # Tests' stand-in push service listens on http://127.0.0.1: allowed there only.
 WEB_PUSH_LOCAL = TESTING
 
+# The organizer's channels (issue 49, services/channels.py): the apprise services an event's
+# channel URLs may name (https://github.com/caronc/apprise/wiki). Discord, Slack and Telegram
+# post to their own hosts; e-mail goes to the mail server the URL names. Services that post to
+# any address (json://, form://) are left out, so an event's URL cannot aim the site at a
+# machine of the venue's network; the tests' stand-in endpoint (json://127.0.0.1) needs json.
+CHANNEL_SERVICES = envlist("CHANNEL_SERVICES", "discord,slack,tgram,mailto,mailtos") + (
+    ["json"] if TESTING else []
+)
+
 # The API is public and read-only: any site may GET it from a browser; nothing else is open.
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_ALL_ORIGINS = True

@@ -33,13 +33,15 @@ def ratings_catch_up_task(series_id: int | None) -> int | None:
 
 @task()
 def notifications_send_task() -> int:
-    """The queued Web Push messages sent (services/push_send.py; CONTRACT §7), queued by the
-    write that added them; how many. Messages to be tried again later: this task queued
-    again for when the first is due."""
+    """The queued Web Push messages sent (services/push_send.py; CONTRACT §7) and the
+    organizer's channel posts (services/channel_send.py), queued by the write that added
+    them; how many. Messages to be tried again later: this task queued again for when the
+    first is due."""
+    from tournament.services.channel_send import channel_posts_next, channel_posts_send
     from tournament.services.push_send import notifications_next, notifications_send
 
-    sent = notifications_send()
-    due = notifications_next()
+    sent = notifications_send() + channel_posts_send()
+    due = min((d for d in (notifications_next(), channel_posts_next()) if d), default=None)
     if due is not None and notifications_send_task.get_backend().supports_defer:
         notifications_send_task.using(run_after=max(due, timezone.now())).enqueue()
     return sent

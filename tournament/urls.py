@@ -18,9 +18,11 @@ from tournament.views.manage import (
     players,
     rounds,
     search,
+    signups,
     stages,
     tables,
 )
+from tournament.views.manage import channels as channels_manage
 from tournament.views.manage import series as series_manage
 from tournament.views.manage import teams as teams_manage
 from tournament.views.public import (
@@ -57,9 +59,11 @@ manage = [
     path("players/search/", search.player_search, name="player-search"),
     path("rounds/", rounds.round_new, name="round-new"),
     path("checkin/", players.checkin_require_view, name="checkin-require"),
+    path("signups/", signups.signups_manage, name="signups-manage"),
     path("checkin/<int:entry_id>/", players.checkin_mark_view, name="checkin-mark"),
     path("checkin/absent/", players.withdraw_absent_view, name="checkin-absent"),
     path("teams/", teams_manage.teams_edit, name="event-teams-edit"),
+    path("channels/", channels_manage.channels_edit, name="event-channels"),
     path("plan/", plans.plan_make_view, name="plan-make"),
     path("plan/upload/", plans.plan_upload_view, name="plan-upload"),
     path("plan/remove/", plans.plan_remove_view, name="plan-remove"),

@@ -1,4 +1,5 @@
 from tournament.models.audit import AuditEntry
+from tournament.models.channels import ChannelPost
 from tournament.models.events import (
     FORMAT_CHOICES,
     Entry,
@@ -21,6 +22,7 @@ from tournament.models.venues import Player, Venue, preset_choices
 __all__ = [
     "FORMAT_CHOICES",
     "AuditEntry",
+    "ChannelPost",
     "Entry",
     "Event",
     "Game",

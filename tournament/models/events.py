@@ -81,6 +81,10 @@ class Event(models.Model):
         _("team total"), max_length=10, choices=TEAM_RULE_CHOICES, default="sum"
     )
     team_best = models.PositiveSmallIntegerField(_("members counted"), null=True, blank=True)
+    # The organizer's channels (issue 49; services/channels.py): {"urls": [apprise URL, …],
+    # "language": "ja"|"en" of the posts, "site": the address links in them start with}. The
+    # URLs carry the channels' secrets: only the event's organizers see them.
+    channels = models.JSONField(_("channels"), default=dict, blank=True)
     # Bumped by every change to the event's players, games or stages (services/changes.py and
     # the admin); readers key their cached standings by it (selectors/standings.py).
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)

@@ -84,6 +84,17 @@ MESSAGES: dict[str, str] = {
     "push.keys": gettext_noop("the subscription needs both of its keys, p256dh and auth"),
     "push.language": gettext_noop("language must be ja or en"),
     "push.off": gettext_noop("this site does not send notifications"),
+    # --- the organizer's channels (services/channels.py, issue 49) ---
+    "channel.unknown": gettext_noop(
+        "line {line}: this is not a channel URL apprise knows — for example "
+        "discord://webhook_id/webhook_token, tgram://bot_token/chat_id or "
+        "mailtos://user:password@example.com"
+    ),
+    "channel.service": gettext_noop(
+        "line {line}: this site posts only to these services: {services}"
+    ),
+    "channel.long": gettext_noop("line {line}: a channel URL is at most {most} characters"),
+    "channel.many": gettext_noop("at most {most} channels"),
     # --- whole-day seating plans (services/plans.py) ---
     "plan.too_big": gettext_noop("the plan file is over {most} kB"),
     "plan.encoding": gettext_noop("the plan file is not UTF-8 text"),

@@ -31,6 +31,7 @@ from django.db import transaction
 
 from tournament.models import AuditEntry, Event, Game, Seat
 from tournament.services.changes import change_record, results_changed
+from tournament.services.channels import channels_results_told
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.locks import event_lock, game_event_lock
@@ -157,6 +158,7 @@ class GameChange:
         # A result waiting for the table's other seats, a round's last table finished: their
         # players' phones told, by the queue once this commits.
         push_results_told(live, self._told)
+        channels_results_told(self.event, live, self._told)  # a round's results posted (issue 49)
         self._told = {game.pk: (game.finished, game.confirmation) for game in live}
         self._said_for(live)
         return entry

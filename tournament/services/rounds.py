@@ -15,6 +15,7 @@ from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut, T
 from tournament.selectors.plans import plan_of
 from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
+from tournament.services.channels import channels_round_seated
 from tournament.services.errors import ServiceError, StageName, Tables, engine_errors
 from tournament.services.locks import event_lock
 from tournament.services.push import push_round_seated
@@ -287,6 +288,7 @@ def round_seat(
     )
     # Each seated player's phones told their table and wind, by the queue once this commits.
     push_round_seated(rnd, [players[name].pk for name in playing])
+    channels_round_seated(event, rnd)  # and the event's channels, its tables (issue 49)
     change_record(
         event=event,
         user=user,

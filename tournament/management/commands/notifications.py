@@ -7,6 +7,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.services.channel_send import channel_posts_send
 from tournament.services.push_send import notifications_send
 
 POLL_SECONDS = 2  # the long-running form looks for new messages this often
@@ -14,7 +15,8 @@ POLL_SECONDS = 2  # the long-running form looks for new messages this often
 
 class Command(BaseCommand):
     help = (
-        "Send the queued Web Push messages to players' browsers. With --once: everything due "
+        "Send the queued Web Push messages to players' browsers and the organizer's channel "
+        "posts. With --once: everything due "
         "now, then exit (messages to be tried again later stay queued). Without: keep "
         "sending as messages come, until stopped — for a site that does not run "
         "`manage.py db_worker`, whose task sends them otherwise."
@@ -23,6 +25,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="send what is due, then exit")
 
+    def _posted(self) -> str:
+        """The organizer's channel posts due sent too (issue 49), said when there were any."""
+        posted = channel_posts_send()
+        return f", {posted} posted to channels" if posted else ""
+
     def handle(self, *args, **options):
         if not settings.VAPID_PRIVATE_KEY:
             raise CommandError(
@@ -30,13 +37,13 @@ class Command(BaseCommand):
                 returncode=2,
             )
         if options["once"]:
-            self.stdout.write(f"{notifications_send()} sent")
+            self.stdout.write(f"{notifications_send()} sent{self._posted()}")
             return
         try:
             while True:
-                sent = notifications_send()
-                if sent:
-                    self.stdout.write(f"{sent} sent")
+                sent, posted = notifications_send(), self._posted()
+                if sent or posted:
+                    self.stdout.write(f"{sent} sent{posted}")
                 time.sleep(POLL_SECONDS)
         except KeyboardInterrupt:
             return

@@ -1,0 +1,96 @@
+"""The words of the organizer's channel posts (issue 49), made when they are sent, in the
+language the organizer chose for the event's posts: short lines a phone reads well, a table a
+line, and the standings as their first lines and a link to the page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+
+from tournament.i18n import ROUND_WINDS
+from tournament.models import ChannelPost, Event, Seat
+from tournament.selectors.standings import published_standings
+
+TOP_LINES = 8  # the final standings' lines posted; the rest is a link away
+WINDS = ("E", "S", "W", "N")
+SEPARATOR = " · "
+
+
+def _wind(position: int) -> str:
+    """A seat's wind, short: 東 / E (seat 0 is East, the dealer)."""
+    return str(ROUND_WINDS[WINDS[position]]) if 0 <= position < len(WINDS) else str(position + 1)
+
+
+def _points(points: Decimal | None) -> str:
+    return "–" if points is None else f"{points:+}"
+
+
+def standings_address(event: Event) -> str:
+    """The standings page's address: the site's, as the organizer saved the channels from."""
+    site = str((event.channels or {}).get("site") or "")
+    return site + reverse("event-detail", args=[event.slug])
+
+
+def channel_texts(posts: Sequence[ChannelPost]) -> dict[int, tuple[str, str] | None]:
+    """Each post's (title, body) by its id; None when there is nothing left to say (a round
+    without tables). One query for the seats of the rounds posted, and each event's standings
+    for its final post (shared with the pages)."""
+    rounds = {p.round_id for p in posts if p.kind in ("seated", "results")}
+    tables: dict[int, dict[int, list[tuple[int, str, int | None, Decimal | None]]]] = {}
+    if rounds:
+        seats = Seat.objects.filter(round_id__in=rounds).order_by("game__table", "position")
+        for rnd, table, position, name, rank, points in seats.values_list(
+            "round_id", "game__table", "position", "player__name", "rank", "points"
+        ):
+            tables.setdefault(rnd, {}).setdefault(table, []).append((position, name, rank, points))
+    out: dict[int, tuple[str, str] | None] = {}
+    for post in posts:
+        event = post.event
+        language = (event.channels or {}).get("language") or "en"
+        with translation.override(language):
+            out[post.pk] = _text(post, tables.get(post.round_id, {}))
+    return out
+
+
+def _text(
+    post: ChannelPost, tables: dict[int, list[tuple[int, str, int | None, Decimal | None]]]
+) -> tuple[str, str] | None:
+    event, number = post.event, post.round.number
+    if post.kind == "final":
+        rows = published_standings(event).rows
+        lines = [
+            gettext("%(rank)s. %(name)s %(total)s")
+            % {"rank": r.rank, "name": r.player, "total": r.total}
+            for r in rows[:TOP_LINES]
+        ]
+        title = gettext("%(event)s: final standings") % {"event": event.name}
+        lines.append(gettext("All standings: %(url)s") % {"url": standings_address(event)})
+        return title, "\n".join(lines)
+    if not tables:
+        return None
+    if post.kind == "seated":
+        title = gettext("%(event)s: round %(round)s seating") % {
+            "event": event.name,
+            "round": number,
+        }
+        lines = [
+            gettext("Table %(table)s: %(seats)s")
+            % {
+                "table": table,
+                "seats": SEPARATOR.join(f"{_wind(pos)} {name}" for pos, name, _r, _p in seats),
+            }
+            for table, seats in tables.items()
+        ]
+        return title, "\n".join(lines)
+    title = gettext("%(event)s: round %(round)s results") % {"event": event.name, "round": number}
+    lines = []
+    for table, seats in tables.items():
+        ranked = sorted(seats, key=lambda s: (s[2] is None, s[2] or 0, s[0]))
+        said = SEPARATOR.join(f"{name} {_points(points)}" for _pos, name, _r, points in ranked)
+        lines.append(gettext("Table %(table)s: %(seats)s") % {"table": table, "seats": said})
+    lines.append(gettext("Standings: %(url)s") % {"url": standings_address(event)})
+    return title, "\n".join(lines)

@@ -1,0 +1,115 @@
+"""Sending the organizer's queued channel posts (issue 49) with apprise, by the task queue's
+worker beside Web Push's messages (tasks.py `notifications_send_task`) or `manage.py
+notifications` — never in a request.
+
+Each post is its own call to its own service: one dead channel stops no other, nor a
+player's push message, and the organizer's write that queued it has long been answered. A
+failure (the service down, a refused token) is tried again later, up to TRIES times, then
+given up and logged once.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import ChannelPost
+from tournament.selectors.channels import channel_texts
+from tournament.services.channels import channel_urls
+
+log = logging.getLogger(__name__)
+
+BATCH = 50  # posts taken at once: an event posts three a round per channel
+LEASE = timedelta(minutes=2)  # as push_send.py: a second sender skips posts taken
+TRIES = 4  # a post's sends before it is given up (the first and three retries)
+AGAIN_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
+SENDERS = 4  # posts in flight at once
+# apprise says each failure itself, at WARNING, with the URL's host: this module's one line
+# after the last try is what the site's log keeps.
+logging.getLogger("apprise").setLevel(logging.ERROR)
+
+
+def _claim(now: datetime) -> list[ChannelPost]:
+    """The due posts, oldest first, taken for LEASE by one UPDATE to a lease time of this
+    sender's own (as push_send.py `_claim`)."""
+    due = ChannelPost.objects.filter(due_at__lte=now).order_by("due_at", "pk")
+    candidates = list(due.values_list("pk", flat=True)[:BATCH])
+    if not candidates:
+        return []
+    lease = now + LEASE + timedelta(microseconds=secrets.randbelow(10**6))
+    ChannelPost.objects.filter(pk__in=candidates, due_at__lte=now).update(due_at=lease)
+    mine = ChannelPost.objects.filter(pk__in=candidates, due_at=lease).order_by("pk")
+    return list(mine.select_related("event", "round"))
+
+
+def _send(url: str, title: str, body: str) -> bool:
+    """One post (in a thread of the pool: no database here); whether the service took it."""
+    import apprise
+    from apprise.common import OverflowMode
+
+    plugin = apprise.Apprise.instantiate(url)
+    if plugin is None:
+        return False
+    # A big round's seating runs past Discord's 2,000 characters: sent as several posts.
+    plugin.overflow_mode = OverflowMode.SPLIT
+    try:
+        return bool(plugin.notify(body=body, title=title))
+    except Exception:  # a plugin's own bug fails this post, not the sender
+        return False
+
+
+def _settle(posts: list[ChannelPost], sent: dict[int, bool], now: datetime) -> int:
+    """Sent (or nothing to say, or its URL removed since) deleted; a failure due again later,
+    or given up and logged once after TRIES."""
+    done = [p.pk for p in posts if sent.get(p.pk, True)]
+    with transaction.atomic():
+        ChannelPost.objects.filter(pk__in=done).delete()
+        for post in posts:
+            if sent.get(post.pk, True):
+                continue
+            tries = post.attempts + 1
+            if tries >= TRIES:
+                log.warning(
+                    "channels: gave up the %s post of round %s of event %s to a %s channel "
+                    "after %s tries",
+                    post.kind,
+                    post.round.number,
+                    post.event.slug,
+                    post.url.split(":", 1)[0],  # the service, not the URL's secret
+                    tries,
+                )
+                ChannelPost.objects.filter(pk=post.pk).delete()
+            else:
+                again = now + AGAIN_AFTER[min(tries, len(AGAIN_AFTER)) - 1]
+                ChannelPost.objects.filter(pk=post.pk).update(attempts=tries, due_at=again)
+    return sum(1 for post in posts if sent.get(post.pk) is True)
+
+
+def channel_posts_send() -> int:
+    """Post everything due now, a batch at a time, until nothing is; how many were posted."""
+    total = 0
+    with ThreadPoolExecutor(SENDERS) as pool:
+        while True:
+            now = timezone.now()
+            posts = _claim(now)
+            if not posts:
+                return total
+            texts = channel_texts(posts)
+            live = [
+                (post, texts[post.pk])
+                for post in posts
+                if texts[post.pk] is not None and post.url in channel_urls(post.event)
+            ]
+            results = pool.map(lambda item: _send(item[0].url, *item[1]), live)
+            sent = {post.pk: ok for (post, _text), ok in zip(live, results, strict=True)}
+            total += _settle(posts, sent, now)
+
+
+def channel_posts_next() -> datetime | None:
+    """When the earliest post still queued is due (a retry), or None."""
+    return ChannelPost.objects.order_by("due_at").values_list("due_at", flat=True).first()

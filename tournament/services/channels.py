@@ -1,0 +1,152 @@
+"""The organizer's channels (issue 49): an event's chat rooms and mailboxes, named by apprise
+URLs (github.com/caronc/apprise, BSD-2-Clause: Discord, Slack, Telegram, e-mail and a
+hundred more through one library), and the posts queued for them — in the transaction of the
+write they tell of, sent by the task queue's worker beside Web Push's messages
+(services/channel_send.py; tasks.py), never from the organizer's request.
+
+Posted: each round's seating when it is seated, each round's results when its last table
+finishes, and the final standings when the event's last round does (the last round a stage
+or the seating plan names). The words are made when a post is sent, in the language the
+organizer chose for the event's posts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import ChannelPost, Event, Game, Round, SeatingPlan, Stage
+from tournament.services.errors import ServiceError
+from tournament.services.locks import event_lock
+from tournament.services.push import _send_soon
+
+CHANNELS_MOST = 10  # an event's channels: a club's Discord, a Telegram group, a mailbox or two
+URL_MOST = 2000  # ChannelPost.url's column
+LANGUAGES = ("ja", "en")
+
+
+def channel_kind(url: str) -> str | None:
+    """The apprise service a URL names ("discord", "slack", "tgram", "mailto", "json", …; a
+    pasted https://discord.com/api/webhooks/… or https://hooks.slack.com/… too), or None if
+    apprise knows no service by it or the URL lacks what the service needs (its tokens)."""
+    import apprise  # only the organizer's screen and the sender load it
+
+    plugin = apprise.Apprise.instantiate(url)
+    if plugin is None:
+        return None
+    names: list[str] = []
+    for protocol in (plugin.secure_protocol, plugin.protocol):  # a str, a tuple, or None
+        names += [protocol] if isinstance(protocol, str) else list(protocol or ())
+    allowed = set(settings.CHANNEL_SERVICES)
+    known = [n for n in names if n in allowed]
+    return known[0] if known else ("" if names else None)
+
+
+def channels_parse(text: str) -> list[str]:
+    """The URLs typed, one a line (blank lines skipped, each once); a ServiceError naming the
+    field and the line of the first that apprise does not know or the site does not post to."""
+    urls: list[str] = []
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
+    for number, url in lines:
+        if not url or url in urls:
+            continue
+        if len(url) > URL_MOST:
+            raise ServiceError("channel.long", "channels", line=number, most=URL_MOST)
+        kind = channel_kind(url)
+        if kind is None:
+            raise ServiceError("channel.unknown", "channels", line=number)
+        if not kind:
+            raise ServiceError(
+                "channel.service",
+                "channels",
+                line=number,
+                services=", ".join(settings.CHANNEL_SERVICES),
+            )
+        urls.append(url)
+    if len(urls) > CHANNELS_MOST:
+        raise ServiceError("channel.many", "channels", most=CHANNELS_MOST)
+    return urls
+
+
+@transaction.atomic
+def channels_set(*, event: Event, urls: list[str], language: str, site: str) -> Event:
+    """The event's channels, replacing what was there (none: nothing is posted), the language
+    of its posts and the site's address its links start with. Posts still queued for a URL
+    removed are dropped. The public pages show none of this: the event's version stays."""
+    if language not in LANGUAGES:
+        raise ServiceError("push.language", "language")
+    event_lock(event.pk)
+    event.channels = {"urls": urls, "language": language, "site": site.rstrip("/")}
+    Event.objects.filter(pk=event.pk).update(channels=event.channels)
+    ChannelPost.objects.filter(event=event).exclude(url__in=urls).delete()
+    return event
+
+
+def channel_urls(event: Event) -> list[str]:
+    """The event's channel URLs (none when it names none)."""
+    urls = (event.channels or {}).get("urls") or []
+    return [u for u in urls if isinstance(u, str)]
+
+
+# --- queued in the writes' transactions ---------------------------------------------------
+
+
+def _queue(event: Event, rnd_id: int, kinds: list[str]) -> int:
+    """A post of each kind to each of the event's channels, and the sender queued: one query
+    (none when the event names no channel)."""
+    now = timezone.now()
+    rows = [
+        ChannelPost(event_id=event.pk, url=url, kind=kind, round_id=rnd_id, due_at=now)
+        for kind in kinds
+        for url in channel_urls(event)
+    ]
+    if rows:
+        ChannelPost.objects.bulk_create(rows)
+        _send_soon()
+    return len(rows)
+
+
+def channels_round_seated(event: Event, rnd: Round) -> int:
+    """Round `rnd` was seated (round_seat): its tables posted. No query when the event names
+    no channel."""
+    return _queue(event, rnd.pk, ["seated"]) if channel_urls(event) else 0
+
+
+def _last_round(event: Event) -> int | None:
+    """The event's last round as its stages or its seating plan name it, or None (the event
+    has not said how many rounds it plays). Two queries."""
+    ends = Stage.objects.filter(event=event, last_round__isnull=False)
+    stage_last = max(ends.values_list("last_round", flat=True), default=None)
+    plan = SeatingPlan.objects.filter(event=event).values_list("rounds", flat=True).first()
+    plan_last = len(plan) if isinstance(plan, list) and plan else None
+    known = [n for n in (stage_last, plan_last) if n]
+    return max(known) if known else None
+
+
+def channels_results_told(
+    event: Event, games: list[Game], before: dict[int, tuple[Any, ...]]
+) -> int:
+    """After a change of results (services/game_change.py), from each game as it was
+    (`before`: finished first) and as it is now: the last table of a round to finish posts
+    the round's results, and the final standings when it is the event's last round. No query
+    when the event names no channel."""
+    if not channel_urls(event):
+        return 0
+    queued = 0
+    done: set[int] = set()
+    for game in games:
+        was_finished = bool(before.get(game.pk, (False,))[0])
+        if not game.finished or was_finished or game.round_id in done:
+            continue
+        done.add(game.round_id)
+        if Game.objects.filter(round_id=game.round_id, finished=False).exists():
+            continue
+        kinds = ["results"]
+        last = _last_round(event)
+        if last is not None and game.round.number >= last:
+            kinds.append("final")
+        queued += _queue(event, game.round_id, kinds)
+    return queued
