@@ -47,3 +47,17 @@ class WithdrawForm(forms.Form):
     """Withdrawing needs the box ticked: one stray tap on a phone never withdraws."""
 
     confirm = forms.BooleanField(label=_("Yes, withdraw my entry"), required=True)
+
+
+class RegistrationSettingsForm(ServiceForm):
+    """The organizer's settings: open or closed, a capacity (empty: none), approval."""
+
+    open = forms.BooleanField(label=_("Take sign-ups"), required=False)
+    capacity = forms.CharField(
+        label=_("Capacity"),
+        required=False,
+        max_length=10,
+        help_text=_("Empty: no limit. Sign-ups beyond it wait in order."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    approval = forms.BooleanField(label=_("I approve each sign-up"), required=False)

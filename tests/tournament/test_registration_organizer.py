@@ -1,0 +1,76 @@
+"""The organizer's sign-up list (issue 50): e-mails for organizers only, the settings (a
+capacity below the registered count refused naming how many; a raise moves the list),
+approve one or all, refuse, remove (the list moves up), each logged as a sentence."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.tournament.factories import make_event
+from tests.tournament.organize_support import logged_in, make_user, organizer_for
+from tournament.auditlog import entry_sentence
+from tournament.models import AuditEntry, SignUp
+from tournament.services.registration import registration_set, signup_create
+
+pytestmark = pytest.mark.django_db
+URL = "/events/su/manage/signups/"
+
+
+@pytest.fixture
+def event():
+    event = make_event(slug="su", players=[])
+    registration_set(event=event, open=True, capacity=1)
+    for name in ("Aoki", "Baba", "Chiba"):
+        signup_create(event=event, name=name, email=f"{name.lower()}@example.org")
+    return event
+
+
+def test_emails_for_organizers_only(event):
+    page = logged_in(organizer_for(event)).get(URL).content.decode()
+    assert "aoki@example.org" in page and "chiba@example.org" in page
+    assert Client().get(URL).status_code == 302  # to log in
+    assert logged_in(make_user("stranger")).get(URL).status_code == 403
+    assert "@example.org" not in Client().get("/events/su/").content.decode()
+
+
+def test_settings_capacity_refused_below_count_then_raised(event):
+    client = logged_in(organizer_for(event))
+    form = {"do": "settings", "open": "on", "capacity": "0"}
+    answer = client.post(URL, form)
+    assert answer.status_code == 400 and list(answer.context["form"].errors) == ["capacity"]
+    registration_set(event=event, capacity=2)
+    answer = client.post(URL, {**form, "capacity": "1"}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert answer.status_code == 400
+    assert "登録済みの参加者が 2 人います" in answer.content.decode()
+    assert client.post(URL, {**form, "capacity": ""}).status_code == 302
+    assert SignUp.objects.get(name="Chiba").state == "registered"
+
+
+def test_remove_moves_the_list_and_is_logged(event):
+    client = logged_in(organizer_for(event))
+    aoki = SignUp.objects.get(name="Aoki")
+    assert client.post(URL, {"do": "remove", "signup": str(aoki.pk)}).status_code == 302
+    states = dict(SignUp.objects.values_list("name", "state"))
+    assert states == {"Aoki": "withdrawn", "Baba": "registered", "Chiba": "waiting"}
+    entry = AuditEntry.objects.get(action="signup.withdraw")
+    assert entry.user is not None
+    assert entry_sentence(entry) == "Aoki withdrew; moved up: Baba"
+
+
+def test_approve_one_or_all_and_refuse(event):
+    registration_set(event=event, approval=True, capacity=None)
+    for name in ("Doi", "Endo", "Fujii"):
+        signup_create(event=event, name=name, email=f"{name.lower()}@example.org")
+    client = logged_in(organizer_for(event))
+    doi, endo = SignUp.objects.get(name="Doi"), SignUp.objects.get(name="Endo")
+    client.post(URL, {"do": "approve", "signup": str(doi.pk)})
+    client.post(URL, {"do": "refuse", "signup": str(endo.pk)})
+    client.post(URL, {"do": "approve_all"})
+    states = dict(
+        SignUp.objects.filter(name__in=["Doi", "Endo", "Fujii"]).values_list("name", "state")
+    )
+    assert states == {"Doi": "registered", "Endo": "refused", "Fujii": "registered"}
+    assert client.post(URL, {"do": "approve", "signup": "x"}).status_code == 302  # nothing named
+    assert client.post(URL, {"do": "refuse", "signup": str(doi.pk)}).status_code == 302
+    assert SignUp.objects.get(name="Doi").state == "registered"  # registered: not refusable
