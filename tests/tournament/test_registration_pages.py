@@ -166,3 +166,21 @@ def test_api_lists_names_only_in_order(client):
     assert answer.json() == {"registered": ["Chiba", "Aoki"], "waiting": ["Baba", "Doi"]}
     assert "@" not in answer.content.decode()
     assert client.get("/api/v1/events/nope/entries").status_code == 404
+
+
+def test_the_private_link_checks_a_registered_player_in_without_a_code(client):
+    from tournament.services.checkin import checkin_require
+
+    event = _event(capacity=1)
+    link = _post(client, FORM)["Location"]
+    waiting = _post(client, {**FORM, "name": "Baba", "email": "b@example.org"})["Location"]
+    assert "Check in" not in client.get(link).content.decode()  # check-in not required yet
+    checkin_require(event=event, required=True)
+    page = client.get(link, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "コードは不要" in page
+    assert client.post(link, {"do": "checkin"}).status_code == 302
+    entry = Entry.objects.get(event=event, player__name="Aoki Taro")
+    assert entry.present and entry.checked_in_by == "phone"
+    assert "You are checked in" in client.get(link).content.decode()
+    client.post(waiting, {"do": "checkin"})  # waiting: no entry to check in
+    assert not Entry.objects.filter(player__name="Baba").exists()

@@ -338,6 +338,13 @@ def registration_set(
     return settings, moved
 
 
+def signup_entry_of(signup: SignUp) -> Entry | None:
+    """The entry of a registered sign-up (its player in the event), else None."""
+    if signup.state != REGISTERED:
+        return None
+    return Entry.objects.filter(event_id=signup.event_id, player__name=signup.name).first()
+
+
 def signup_by_token(event: Event, token: str) -> SignUp | None:
     """The sign-up a private link names, or None (a link of another event is none)."""
     if not isinstance(token, str) or not 20 <= len(token) <= 64:

@@ -12,13 +12,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournament.forms.registration import SignUpForm, WithdrawForm
-from tournament.models import Event
+from tournament.i18n import error_text
+from tournament.models import Entry, Event
 from tournament.selectors.events import event_by_slug
+from tournament.services.checkin import checkin_proved
 from tournament.services.errors import ServiceError
 from tournament.services.registration import (
     registration_of,
     signup_by_token,
     signup_create,
+    signup_entry_of,
     signup_withdraw,
     waiting_place,
 )
@@ -98,6 +101,8 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         except Throttled as stop:
             return HttpResponse(_too_many(stop), status=429, content_type="text/plain")
         raise Http404
+    if request.method == "POST" and request.POST.get("do") == "checkin":
+        return _checkin(request, event, signup)
     form = WithdrawForm(request.POST if request.method == "POST" else None)
     status = 200
     if form.is_bound:
@@ -106,5 +111,29 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             messages.success(request, _("Your entry is withdrawn."))
             return redirect("signup-entry", event.slug, signup.token)
         status = 400
-    context = {"event": event, "signup": signup, "place": waiting_place(signup), "form": form}
+    entry = signup_entry_of(signup)
+    context = {
+        "event": event,
+        "signup": signup,
+        "place": waiting_place(signup),
+        "form": form,
+        "entry": entry,
+        "can_check_in": entry is not None and event.checkin_required and not entry.withdrawn,
+    }
     return render(request, "tournament/register_entry.html", context, status=status)
+
+
+def _checkin(request: HttpRequest, event: Event, signup) -> HttpResponse:
+    """Check in from the private link (issue 33's seam, services/checkin.checkin_proved): the
+    link proves who the player is, so no code from the venue is asked."""
+    entry = signup_entry_of(signup)
+    if entry is None:
+        messages.error(request, _("Only a registered player checks in."))
+    else:
+        try:
+            checkin_proved(entry=entry, by=Entry.CHECKED_IN_BY_PHONE)
+        except ServiceError as exc:
+            messages.error(request, error_text(exc))
+        else:
+            messages.success(request, _("You are checked in. Wait for the seating."))
+    return redirect("signup-entry", event.slug, signup.token)
