@@ -223,6 +223,22 @@ def test_the_last_table_of_the_last_round_posts_the_results_and_the_final_standi
     ]
 
 
+def test_links_start_with_the_sites_address_when_it_is_set(event, hook, settings):
+    settings.SITE_URL = "https://mahjong.example.org/"
+    Stage.objects.filter(event=event).update(last_round=1)
+    set_channels(event, [hook.url("club")])
+    round_seat(event=event, rng=random.Random(8))
+    for game in Game.objects.filter(round__event=event):
+        names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+        data = {"round": 1, "table": game.table, "seats": names, "scores": [25000] * 4}
+        game_correct(game=game, data=data, expected_version=game.version)
+    assert channel_posts_send() == 3  # the seating, the results, the final standings
+    _seating, results, final = hook.posts("club")
+    address = "https://mahjong.example.org/events/chan/"
+    assert results["message"].splitlines()[-1] == f"Standings: {address}"
+    assert final["message"].splitlines()[-1] == f"All standings: {address}"
+
+
 def test_a_dead_channel_stops_neither_the_players_push_nor_the_organizers_request(
     event, hook, push_service, vapid, django_capture_on_commit_callbacks
 ):

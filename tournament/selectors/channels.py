@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -30,8 +31,9 @@ def _points(points: Decimal | None) -> str:
 
 
 def standings_address(event: Event) -> str:
-    """The standings page's address: the site's, as the organizer saved the channels from."""
-    site = str((event.channels or {}).get("site") or "")
+    """The standings page's address: on the site's own (SITE_URL), else the address the
+    organizer saved the channels from."""
+    site = (settings.SITE_URL or str((event.channels or {}).get("site") or "")).rstrip("/")
     return site + reverse("event-detail", args=[event.slug])
 
 

@@ -63,6 +63,11 @@ def _send(url: str, title: str, body: str) -> bool:
         return False
 
 
+def _send_in_order(posts: list[tuple[ChannelPost, tuple[str, str]]]) -> dict[int, bool]:
+    """One channel's posts, in order; whether each was taken."""
+    return {post.pk: _send(post.url, *said) for post, said in posts}
+
+
 def _settle(posts: list[ChannelPost], sent: dict[int, bool], now: datetime) -> int:
     """Sent (or nothing to say, or its URL removed since) deleted; a failure due again later,
     or given up and logged once after TRIES."""
@@ -105,8 +110,14 @@ def channel_posts_send() -> int:
                 for post in posts
                 if texts[post.pk] is not None and post.url in channel_urls(post.event)
             ]
-            results = pool.map(lambda item: _send(item[0].url, *item[1]), live)
-            sent = {post.pk: ok for (post, _text), ok in zip(live, results, strict=True)}
+            # A channel's posts one after another, oldest first (a round's results before the
+            # final standings); the channels side by side.
+            by_url: dict[str, list[tuple[ChannelPost, tuple[str, str]]]] = {}
+            for post, said in live:
+                by_url.setdefault(post.url, []).append((post, said))
+            sent: dict[int, bool] = {}
+            for outcome in pool.map(_send_in_order, by_url.values()):
+                sent.update(outcome)
             total += _settle(posts, sent, now)
 
 
