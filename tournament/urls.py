@@ -60,6 +60,7 @@ manage = [
     path("rounds/", rounds.round_new, name="round-new"),
     path("checkin/", players.checkin_require_view, name="checkin-require"),
     path("signups/", signups.signups_manage, name="signups-manage"),
+    path("entrants.<export:fmt>", signups.entrants_download, name="entrants-export"),
     path("checkin/<int:entry_id>/", players.checkin_mark_view, name="checkin-mark"),
     path("checkin/absent/", players.withdraw_absent_view, name="checkin-absent"),
     path("teams/", teams_manage.teams_edit, name="event-teams-edit"),

@@ -74,3 +74,18 @@ def test_approve_one_or_all_and_refuse(event):
     assert client.post(URL, {"do": "approve", "signup": "x"}).status_code == 302  # nothing named
     assert client.post(URL, {"do": "refuse", "signup": str(doi.pk)}).status_code == 302
     assert SignUp.objects.get(name="Doi").state == "registered"  # registered: not refusable
+
+
+def test_entrants_download_for_organizers_only(event):
+    client = logged_in(organizer_for(event))
+    csv = client.get("/events/su/manage/entrants.csv")
+    assert csv.status_code == 200 and "attachment" in csv["Content-Disposition"]
+    lines = csv.content.decode("utf-8-sig").strip().splitlines()
+    assert lines[1:] == [
+        "registered,1,Aoki,aoki@example.org,,",
+        "waiting,1,Baba,baba@example.org,,",
+        "waiting,2,Chiba,chiba@example.org,,",
+    ]
+    assert client.get("/events/su/manage/entrants.xlsx").status_code == 200
+    assert Client().get("/events/su/manage/entrants.csv").status_code == 302
+    assert logged_in(make_user("stranger")).get("/events/su/manage/entrants.csv").status_code == 403

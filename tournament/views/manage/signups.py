@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from tournament.exports.entrants import export_entrants
 from tournament.forms.registration import RegistrationSettingsForm
 from tournament.i18n import error_text
 from tournament.models import Event, SignUp
@@ -24,6 +25,7 @@ from tournament.services.registration import (
     signup_refuse,
     signup_withdraw,
 )
+from tournament.views.public.downloads import download
 
 
 def _one(event: Event, request: HttpRequest) -> SignUp | None:
@@ -101,3 +103,10 @@ def signups_manage(request: HttpRequest, event: Event) -> HttpResponse:
         "registration": settings,
     }
     return render(request, "tournament/manage/signups.html", context, status=status)
+
+
+@organizer_required
+@require_http_methods(["GET"])
+def entrants_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
+    """The entrants with their e-mails (exports/entrants.py): the organizers' to keep."""
+    return download(export_entrants(event, fmt), fmt, f"{event.slug}-entrants")
