@@ -217,3 +217,11 @@ def test_refusal_mail_is_polite(django_capture_on_commit_callbacks):
         signup_refuse(signup=a)
     assert len(mail.outbox) == 1
     assert "sorry" in mail.outbox[0].body and "Aoki" in mail.outbox[0].body
+
+
+def test_approval_turned_off_counts_those_pending_in_order():
+    event = _event(capacity=1, approval=True)
+    a, b = _sign(event, "Aoki"), _sign(event, "Baba")
+    registration_set(event=event, approval=False)
+    assert SignUp.objects.get(pk=a.pk).state == "registered"
+    assert SignUp.objects.get(pk=b.pk).state == "waiting"

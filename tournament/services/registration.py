@@ -318,6 +318,10 @@ def registration_set(
         settings.approval = bool(approval)
     after = {"open": settings.open, "capacity": settings.capacity, "approval": settings.approval}
     settings.save()
+    if before["approval"] and not settings.approval:
+        # Approval off: nobody is left waiting for a yes that no longer comes; those pending
+        # count from now, in the order they signed up.
+        signup_approve(event=event, user=user)
     moved = _fill(event, settings)
     if before != after or moved:
         words = [
