@@ -78,11 +78,20 @@
         const registration = await active(
           await navigator.serviceWorker.register(box.dataset.worker, { scope: box.dataset.scope }),
         );
+        const serverKey = bytes(box.dataset.key);
         let subscription = await registration.pushManager.getSubscription();
+        // Made with another key (the site's was replaced): the push service would refuse
+        // our messages to it, so it is made again with this one.
+        const held =
+          subscription && subscription.options && subscription.options.applicationServerKey;
+        if (held && new Uint8Array(held).join() !== serverKey.join()) {
+          await subscription.unsubscribe();
+          subscription = null;
+        }
         if (!subscription) {
           subscription = await registration.pushManager.subscribe({
             userVisibleOnly: true,
-            applicationServerKey: bytes(box.dataset.key),
+            applicationServerKey: serverKey,
           });
         }
         const reply = await post(box.dataset.url, {

@@ -30,21 +30,30 @@ P256DH = (  # a browser's public key as Chromium sends it (any point: nothing is
 STUB = """
 window.__asked = 0;
 window.__subscribed = [];
+window.__unsubscribed = 0;
 Notification.requestPermission = async () => { window.__asked += 1; return "granted"; };
-const made = () => ({
+const made = (key) => ({
   endpoint: "__ENDPOINT__",
+  options: { applicationServerKey: new Uint8Array(key).buffer },
+  async unsubscribe() {
+    sessionStorage.removeItem("stub-key");
+    window.__unsubscribed += 1;
+    return true;
+  },
   toJSON() {
     return { endpoint: this.endpoint, expirationTime: null,
              keys: { p256dh: "__P256DH__", auth: "tBHItJI5svbpez7KI4CCXg" } };
   },
 });
 PushManager.prototype.getSubscription = async function () {
-  return sessionStorage.getItem("stub-subscribed") ? made() : null;
+  const key = sessionStorage.getItem("stub-key");
+  return key ? made(JSON.parse(key)) : null;
 };
 PushManager.prototype.subscribe = async function (options) {
-  window.__subscribed.push(Array.from(new Uint8Array(options.applicationServerKey)));
-  sessionStorage.setItem("stub-subscribed", "1");
-  return made();
+  const key = Array.from(new Uint8Array(options.applicationServerKey));
+  window.__subscribed.push(key);
+  sessionStorage.setItem("stub-key", JSON.stringify(key));
+  return made(key);
 };
 """.replace("__ENDPOINT__", ENDPOINT).replace("__P256DH__", P256DH)
 
@@ -121,4 +130,19 @@ def test_without_a_key_the_page_offers_nothing(live_server, phone, settings):
     phone.goto(f"{live_server.url}/events/push/seat/?name=P03")
     expect(phone.locator(".found-seats .name")).to_have_text("P03")
     assert phone.locator("[data-push]").count() == 0
+    assert phone.problems == []
+
+
+def test_a_subscription_made_with_another_key_is_made_again(live_server, phone, vapid):
+    """The site's key replaced since this browser subscribed: the push service would refuse
+    messages signed with the new one, so the page subscribes again before sending."""
+    _seated()
+    phone.add_init_script(STUB)
+    phone.goto(f"{live_server.url}/events/push/seat/?name=P01")
+    phone.evaluate("sessionStorage.setItem('stub-key', JSON.stringify(Array(65).fill(4)))")
+    phone.get_by_role("button", name="Notify me").click()
+    expect(phone.get_by_text("Notifications are on for this phone.")).to_be_visible()
+    assert phone.evaluate("window.__unsubscribed") == 1
+    assert phone.evaluate("window.__subscribed") == [_key_bytes(vapid)]
+    assert PushSubscription.objects.get().player.name == "P01"
     assert phone.problems == []
