@@ -225,3 +225,15 @@ def test_approval_turned_off_counts_those_pending_in_order():
     registration_set(event=event, approval=False)
     assert SignUp.objects.get(pk=a.pk).state == "registered"
     assert SignUp.objects.get(pk=b.pk).state == "waiting"
+
+
+def test_the_players_page_withdrawal_moves_the_list_too():
+    from tournament.services.events import entry_withdraw
+
+    event = _event(capacity=1)
+    _sign(event, "Aoki")
+    _sign(event, "Baba")
+    entry_withdraw(entry=Entry.objects.get(event=event, player__name="Aoki"))
+    states = dict(SignUp.objects.values_list("name", "state"))
+    assert states == {"Aoki": "withdrawn", "Baba": "registered"}
+    assert _entered(event) == ["Baba"]

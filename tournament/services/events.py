@@ -264,6 +264,10 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
     stage_require_open(entry.event, entrants=True)
     entry.withdrawn = withdrawn
     entry.save(update_fields=["withdrawn"])
+    if withdrawn:  # a player who signed up (issue 50): their place goes to the first waiting
+        from tournament.services.registration import signup_left  # it imports this module
+
+        signup_left(entry, user=user)
     change_record(
         event=entry.event,
         user=user,

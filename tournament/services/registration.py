@@ -240,6 +240,29 @@ def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
     return moved
 
 
+def signup_left(entry: Entry, *, user: Any = None) -> list[SignUp]:
+    """The organizer withdrew a player on the players page (services/events.entry_withdraw,
+    under the event's lock): their sign-up, if any, is withdrawn too and the first waiting move
+    up, as if they had withdrawn from their link."""
+    signup = SignUp.objects.filter(
+        event_id=entry.event_id, name=entry.player.name, state=REGISTERED
+    ).first()
+    if signup is None:
+        return []
+    SignUp.objects.filter(pk=signup.pk).update(state=WITHDRAWN)
+    moved = _fill(entry.event, registration_of(entry.event))
+    if moved:
+        change_record(
+            event=entry.event,
+            user=user,
+            action="signup.withdraw",
+            summary=f"{signup.name} withdrew; {', '.join(s.name for s in moved)} moved up",
+            before={"player": signup.name, "state": REGISTERED},
+            after={"moved_up": [s.name for s in moved]},
+        )
+    return moved
+
+
 @transaction.atomic
 def signup_approve(*, event: Event, signups: Sequence[SignUp] | None = None, user: Any = None):
     """The organizer's yes, to the sign-ups given or (None) every one pending, in the order
