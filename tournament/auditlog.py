@@ -59,6 +59,7 @@ ACTIONS = {
     "checkin.withdraw_absent": gettext_lazy("Absent players withdrawn"),
     "guesses.network_release": gettext_lazy("Codes from a network allowed again"),
     "teams.set": gettext_lazy("Teams set"),
+    "channels.set": gettext_lazy("Channels"),
     "series.create": gettext_lazy("Series created"),
     "series.rule": gettext_lazy("Series ranking rule"),
     "series.add_event": gettext_lazy("Event added to the series"),
@@ -337,6 +338,12 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         return f"{before.get('name', '')} ({before.get('slug', '')})"
     if action == "teams.set" and after is not None:
         return _teams(after)
+    if action == "channels.set" and after is not None:
+        # The services only: the URLs are the channels' secrets (services/channels.py).
+        services = after.get("services") or []
+        if not services:
+            return _("No channels")
+        return _("Posted to: %(services)s") % {"services": ", ".join(services)}
     if action.startswith("signup."):
         return signup_sentence(action, before, after)
     if action in ("series.add_event", "series.remove_event") and (after or before):

@@ -26,7 +26,7 @@ def _fits(page) -> None:
     ("locale", "refused", "heading"),
     [
         ("en-GB", "line 2: this is not a channel URL apprise knows", "Channels"),
-        ("ja-JP", "2行目：apprise が知らないチャンネルURLです", "チャンネル"),
+        ("ja-JP", "2行目：対応していないチャンネルURLです", "チャンネル"),
     ],
 )
 def test_an_organizer_adds_a_channel_on_a_phone(live_server, browser, locale, refused, heading):

@@ -121,7 +121,7 @@ def test_an_organizer_adds_channels_and_an_unknown_url_is_refused_naming_its_lin
         HTTP_ACCEPT_LANGUAGE="ja",
     )
     assert japanese.status_code == 400
-    assert "1行目：apprise が知らないチャンネルURLです" in text(japanese)
+    assert "1行目：対応していないチャンネルURLです" in text(japanese)
     # A service apprise knows that posts to any address: not one this site posts to.
     form = organizer.post(
         url("event-channels", event.slug), {"channels": "form://127.0.0.1/x", "language": "en"}
@@ -168,8 +168,12 @@ def test_only_the_events_organizers_see_the_channels(event, hook):
         assert reply.status_code == 200, address
         assert SECRET not in text(reply), address
     # The organizer's dashboard counts them, and does not show them either.
-    dashboard = text(logged_in(organizer_for(event)).get(url("event-manage", event.slug)))
+    organizer = logged_in(organizer_for(event))
+    dashboard = text(organizer.get(url("event-manage", event.slug)))
     assert 'id="channels-h"' in dashboard and SECRET not in dashboard
+    # The change log names the service, never the URL (referees read it too).
+    log = text(logged_in(referee).get(url("event-audit", event.slug)))
+    assert "Posted to: json" in log and SECRET not in log
 
 
 # --- the posts ------------------------------------------------------------------------------

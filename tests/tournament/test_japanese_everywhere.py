@@ -42,6 +42,7 @@ ALLOWED = {
     *("CSV", "XLSX", "JSON", "Excel", "API", "QR", "URL", "ID"),
     *("XML", "mjlog"),  # the Tenhou log's file type, as the import page names it
     "EMA",  # the European Mahjong Association, as Japanese pages write it (EMAルール)
+    *("Discord", "Slack", "Telegram"),  # the chat services of the organizer's channels
 }
 # CONTRACT §2 and §4: the keys of the CSV and JSON downloads and their status codes.
 CONTRACT_WORDS = {"champion", "finalist", "qualifier", "tie"}
@@ -53,8 +54,8 @@ JAPANESE = {"accept-language": "ja"}
 WORD = re.compile(r"[A-Za-z]+")
 SITE = re.compile(r"[\w.-]+\.(?:net|com|jp|org)\b")  # tenhou.net: an address, not a word
 # An address shown in words (the venue screen's "find your seat" beside its QR code), broken
-# after its slashes: a URL, read as one.
-ADDRESS = re.compile(r"https?://\S+(?:\s+[^\s/]*/)*")
+# after its slashes: a URL, read as one — the channels' too (tgram://ボットのトークン/…).
+ADDRESS = re.compile(r"(?:https?|discord|slack|tgram|mailtos?)://\S+(?:\s+[^\s/]*/)*")
 HEADERS = [f"{a}{b}" for a in "東南西北" for b in "一二"]
 
 

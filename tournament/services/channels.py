@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import ChannelPost, Event, Game, Round, SeatingPlan, Stage
+from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
 from tournament.services.push import _send_soon
@@ -72,16 +73,28 @@ def channels_parse(text: str) -> list[str]:
 
 
 @transaction.atomic
-def channels_set(*, event: Event, urls: list[str], language: str, site: str) -> Event:
+def channels_set(
+    *, event: Event, urls: list[str], language: str, site: str, user: Any = None
+) -> Event:
     """The event's channels, replacing what was there (none: nothing is posted), the language
     of its posts and the site's address its links start with. Posts still queued for a URL
-    removed are dropped. The public pages show none of this: the event's version stays."""
+    removed are dropped. Logged by the services named, never the URLs (their secrets)."""
     if language not in LANGUAGES:
         raise ServiceError("push.language", "language")
     event_lock(event.pk)
+    before = {"services": [channel_kind(u) for u in channel_urls(event)]}
     event.channels = {"urls": urls, "language": language, "site": site.rstrip("/")}
     Event.objects.filter(pk=event.pk).update(channels=event.channels)
     ChannelPost.objects.filter(event=event).exclude(url__in=urls).delete()
+    services = [channel_kind(u) or "?" for u in urls]
+    change_record(
+        event=event,
+        user=user,
+        action="channels.set",
+        summary=f"{len(urls)} channels ({', '.join(services)}), posts in {language}",
+        before=before,
+        after={"services": services, "language": language},
+    )
     return event
 
 

@@ -37,6 +37,7 @@ def channels_edit(request: HttpRequest, event: Event) -> HttpResponse:
                 urls=urls,
                 language=form.cleaned_data["language"],
                 site=request.build_absolute_uri("/"),
+                user=request.user,
             )
         except ServiceError as exc:
             form.add_service_error(exc)
