@@ -28,6 +28,7 @@ from tournament.services.channel_send import TRIES, channel_posts_send
 from tournament.services.channels import channels_set
 from tournament.services.games import game_correct
 from tournament.services.rounds import round_seat
+from tournament.services.stages import stage_close
 
 pytestmark = pytest.mark.django_db
 push_service, vapid = push.push_service, push.vapid  # the push tests' fixtures, shared
@@ -225,6 +226,25 @@ def test_the_last_table_of_the_last_round_posts_the_results_and_the_final_standi
         *wanted,
         "All standings: http://testserver/events/chan/",
     ]
+
+
+def test_a_league_that_names_no_last_round_posts_its_final_standings_when_closed(event, hook):
+    set_channels(event, [hook.url("club")])
+    round_seat(event=event, rng=random.Random(6))
+    scores = [[40000, 30000, 20000, 10000], [45000, 25000, 18000, 12000]]
+    games = Game.objects.filter(round__event=event).order_by("table")
+    for game, points in zip(games, scores, strict=True):
+        names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+        data = {"round": 1, "table": game.table, "seats": names, "scores": points}
+        game_correct(game=game, data=data, expected_version=game.version)
+    assert channel_posts_send() == 2  # the seating and the results: the league goes on
+    assert [p["title"] for p in hook.posts("club")][-1] == "Event chan: round 1 results"
+    stage_close(event=event, stage=Stage.objects.get(event=event))
+    assert channel_posts_send() == 1
+    final = hook.posts("club")[-1]
+    assert final["title"] == "Event chan: final standings"
+    rows = event_standings(event).rows
+    assert final["message"].splitlines()[0] == f"1. {rows[0].player} {rows[0].total}"
 
 
 def test_links_start_with_the_sites_address_when_it_is_set(event, hook, settings):

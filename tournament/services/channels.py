@@ -6,7 +6,8 @@ write they tell of, sent by the task queue's worker beside Web Push's messages
 
 Posted: each round's seating when it is seated, each round's results when its last table
 finishes, and the final standings when the event's last round does (the last round a stage
-or the seating plan names). The words are made when a post is sent, in the language the
+or the seating plan names) — or, for an event that names none, when its last stage is
+closed. The words are made when a post is sent, in the language the
 organizer chose for the event's posts.
 """
 
@@ -163,3 +164,17 @@ def channels_results_told(
             kinds.append("final")
         queued += _queue(event, game.round_id, kinds)
     return queued
+
+
+def channels_stage_closed(event: Event, stage: Stage) -> int:
+    """The event's last stage was closed (stage_close): the final standings posted, when the
+    event did not say its last round beforehand (a league without a plan), whose last table
+    would have posted them already. No query when the event names no channel."""
+    if not channel_urls(event):
+        return 0
+    stages = Stage.objects.filter(event=event).order_by("-position")
+    if stages.values_list("pk", flat=True).first() != stage.pk or _last_round(event) is not None:
+        return 0
+    last = Round.objects.filter(event=event).order_by("-number").values_list("pk", flat=True)
+    rnd_id = last.first()
+    return _queue(event, rnd_id, ["final"]) if rnd_id is not None else 0

@@ -13,6 +13,7 @@ from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
 from tournament.selectors.standings import stage_result
 from tournament.services.changes import change_record
+from tournament.services.channels import channels_stage_closed
 from tournament.services.errors import ServiceError, StageName
 from tournament.services.locks import event_lock
 
@@ -124,6 +125,7 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         summary=f"{stage.name} closed",
         after={"stage": stage.name, "advancing": [str(p) for p in result.advancing]},
     )
+    channels_stage_closed(event, stage)  # the final standings posted, if not yet (issue 49)
     return stage
 
 
