@@ -317,6 +317,16 @@ def test_manage_py_notifications_once_posts_the_channels_too(event, hook, vapid)
     assert len(hook.posts("club")) == 1 and not ChannelPost.objects.exists()
 
 
+def test_a_site_without_web_push_still_posts_to_its_channels(event, hook, settings):
+    settings.VAPID_PRIVATE_KEY = ""  # no key: no Web Push, the channels all the same
+    set_channels(event, [hook.url("club")])
+    round_seat(event=event, rng=random.Random(5))
+    out = io.StringIO()
+    call_command("notifications", "--once", stdout=out, stderr=io.StringIO())
+    assert out.getvalue().strip() == "0 sent, 1 posted to channels"
+    assert len(hook.posts("club")) == 1
+
+
 def test_an_event_without_channels_queues_nothing(event, hook):
     round_seat(event=event, rng=random.Random(5))
     assert not ChannelPost.objects.exists()
