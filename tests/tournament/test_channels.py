@@ -22,7 +22,7 @@ from tests.tournament import test_push as push
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
 from tests.tournament.test_push import Browser, closed_port, messages, subscribe
-from tournament.models import ChannelPost, Event, Game, Notification, Seat, Stage
+from tournament.models import ChannelPost, Event, Game, Notification, Seat, SitOut, Stage
 from tournament.selectors.standings import event_standings
 from tournament.services.channel_send import TRIES, channel_posts_send
 from tournament.services.channels import channels_set
@@ -192,6 +192,16 @@ def test_a_seated_round_is_posted_table_by_table_in_the_events_language(
     title = "Event chan: round 1 seating" if language == "en" else "Event chan：第1回戦 組み合わせ"
     assert post["title"] == title
     assert post["message"].splitlines() == seating_lines(rnd, language)
+
+
+def test_a_seated_rounds_byes_are_posted_after_its_tables(hook):
+    event = make_event(slug="byes", players=[f"P{i:02d}" for i in range(9)])
+    set_channels(event, [hook.url("club")], "ja")
+    rnd = round_seat(event=event, shortfall="bye", rng=random.Random(2))
+    assert channel_posts_send() == 1
+    [post] = hook.posts("club")
+    [bye] = SitOut.objects.filter(round=rnd, reason="bye").values_list("player__name", flat=True)
+    assert post["message"].splitlines() == [*seating_lines(rnd, "ja"), f"抜け番：{bye}"]
 
 
 def test_the_last_table_of_the_last_round_posts_the_results_and_the_final_standings(

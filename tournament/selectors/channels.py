@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from tournament.i18n import ROUND_WINDS
-from tournament.models import ChannelPost, Event, Seat
+from tournament.models import ChannelPost, Event, Seat, SitOut
 from tournament.selectors.standings import published_standings
 
 TOP_LINES = 8  # the final standings' lines posted; the rest is a link away
@@ -39,8 +39,8 @@ def standings_address(event: Event) -> str:
 
 def channel_texts(posts: Sequence[ChannelPost]) -> dict[int, tuple[str, str] | None]:
     """Each post's (title, body) by its id; None when there is nothing left to say (a round
-    without tables). One query for the seats of the rounds posted, and each event's standings
-    for its final post (shared with the pages)."""
+    without tables). One query for the seats of the rounds posted, one for a seated round's
+    byes, and each event's standings for its final post (shared with the pages)."""
     rounds = {p.round_id for p in posts if p.kind in ("seated", "results")}
     tables: dict[int, dict[int, list[tuple[int, str, int | None, Decimal | None]]]] = {}
     if rounds:
@@ -49,12 +49,24 @@ def channel_texts(posts: Sequence[ChannelPost]) -> dict[int, tuple[str, str] | N
             "round_id", "game__table", "position", "player__name", "rank", "points"
         ):
             tables.setdefault(rnd, {}).setdefault(table, []).append((position, name, rank, points))
+    # Who sits a seated round out for want of a table: told too, as the wall would.
+    byes: dict[int, list[str]] = {}
+    seated = {p.round_id for p in posts if p.kind == "seated"}
+    if seated:
+        sit_outs = SitOut.objects.filter(round_id__in=seated, reason="bye").order_by("player__name")
+        for rnd, name in sit_outs.values_list("round_id", "player__name"):
+            byes.setdefault(rnd, []).append(name)
     out: dict[int, tuple[str, str] | None] = {}
     for post in posts:
         event = post.event
         language = (event.channels or {}).get("language") or "en"
         with translation.override(language):
-            out[post.pk] = _text(post, tables.get(post.round_id, {}))
+            said = _text(post, tables.get(post.round_id, {}))
+            if said is not None and post.kind == "seated" and byes.get(post.round_id):
+                names = gettext(", ").join(byes[post.round_id])
+                bye = gettext("Bye: %(names)s") % {"names": names}
+                said = (said[0], f"{said[1]}\n{bye}")
+            out[post.pk] = said
     return out
 
 
