@@ -45,9 +45,10 @@ def _links(game_ids: set[int]) -> dict[int, str]:
 def notification_payloads(rows: Sequence[Notification]) -> dict[int, dict[str, str] | None]:
     """The message for each row (read with its subscription, player, round, event and game),
     by the row's id; None where there is nothing left to say (the player no longer sits in
-    the round, or no longer stands in the event). Three queries at most, whatever the rows:
-    the seats of the seated rounds' players, the tables' links, and each finished event's
-    standings (shared with the pages)."""
+    the round, or no longer stands in the event; the result to confirm is no longer waiting —
+    confirmed or approved while the message was queued or retried). Three queries at most,
+    whatever the rows: the seats of the seated rounds' players, the tables' links, and each
+    finished event's standings (shared with the pages)."""
     seated = [r for r in rows if r.kind == "seated"]
     seats: dict[tuple[int, int], tuple[int, int, int]] = {}
     if seated:
@@ -93,6 +94,8 @@ def _payload(
         return {"title": event.name, "body": body, "url": links.get(game, find)}
     if row.kind == "confirm":
         game = row.game
+        if game is None or game.confirmation != "waiting":  # confirmed, disputed or approved since
+            return None
         body = gettext("Round %(round)s, table %(table)s: a result waits for your confirmation") % {
             "round": rnd.number,
             "table": game.table,
