@@ -41,6 +41,24 @@ def test_form_in_both_languages_at_phone_size(client):
     assert "参加申込" in ja and "定員 8 名" in ja and "Sign up" not in ja
 
 
+def test_the_standings_page_links_the_sign_up_while_it_is_open(client):
+    """A player finds the form from the event's public page, and only while sign-ups are taken."""
+    event = _event(capacity=8)
+    link = 'href="/events/su/register/"'
+    assert link in client.get("/events/su/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    registration_set(event=event, open=False)
+    assert link not in client.get("/events/su/").content.decode()
+
+
+def test_the_private_link_withdraws_an_entry_in_words_of_a_sign_up(client):
+    """棄権 is a player dropping out of a tournament under way; a sign-up is 取り消す."""
+    event = _event()
+    signup = signup_create(event=event, name="A", email="a@example.org")
+    page = client.get(f"/events/su/register/{signup.token}/", HTTP_ACCEPT_LANGUAGE="ja")
+    text = page.content.decode()
+    assert "申込を取り消す</button>" in text and "棄権" not in text
+
+
 def test_sign_up_goes_to_the_private_link(client, django_capture_on_commit_callbacks):
     _event()
     with django_capture_on_commit_callbacks(execute=True):

@@ -19,8 +19,9 @@ RUNNING_DAYS = timedelta(days=1)
 
 
 def event_by_slug(slug: str) -> Event | None:
-    """The event a page of one event shows (the view gets this row). One query."""
-    return Event.objects.filter(slug=slug).first()
+    """The event a page of one event shows (the view gets this row). One query, its
+    registration settings joined: the standings page links the sign-up while it is open."""
+    return Event.objects.select_related("registration").filter(slug=slug).first()
 
 
 def event_stamp_by_slug(slug: str) -> str | None:
