@@ -34,6 +34,13 @@ def test_emails_for_organizers_only(event):
     assert "@example.org" not in Client().get("/events/su/").content.decode()
 
 
+def test_each_list_scrolls_by_itself_on_a_phone(event):
+    """Name, e-mail, EMA, country and the buttons are wider than a phone: the table scrolls
+    inside the page, never the page sideways."""
+    page = logged_in(organizer_for(event)).get(URL).content.decode()
+    assert page.count('<div class="scroll"><table class="signups">') == 2  # registered, waiting
+
+
 def test_settings_capacity_refused_below_count_then_raised(event):
     client = logged_in(organizer_for(event))
     form = {"do": "settings", "open": "on", "capacity": "0"}
