@@ -18,6 +18,7 @@ from tournament.services.registration import (
     signup_withdraw,
     waiting_place,
 )
+from tournament.services.registration_mail import mail_text
 
 pytestmark = pytest.mark.django_db
 
@@ -217,6 +218,16 @@ def test_refusal_mail_is_polite(django_capture_on_commit_callbacks):
         signup_refuse(signup=a)
     assert len(mail.outbox) == 1
     assert "sorry" in mail.outbox[0].body and "Aoki" in mail.outbox[0].body
+
+
+def test_a_late_sign_up_mail_says_the_entry_is_withdrawn():
+    """The queue writes the mail when it sends it: withdrawn before then, the thank-you says so
+    (it had no sentence for where the entry stands)."""
+    event = _event()
+    a = _sign(event, "Aoki")
+    signup_withdraw(signup=a)
+    _subject, body = mail_text(SignUp.objects.get(pk=a.pk), "signed")
+    assert "This entry is withdrawn." in body
 
 
 def test_approval_turned_off_counts_those_pending_in_order():

@@ -50,7 +50,9 @@ def _state_line(signup, place: int | None) -> str:
         ) % {"place": place or 0}
     if signup.state == "pending":
         return _("The organizer confirms each sign-up: we write to you when they have.")
-    return ""
+    # The mail is written when the worker sends it: a sign-up withdrawn or refused meanwhile
+    # says so rather than leave the sentence out.
+    return _("This entry is withdrawn.")
 
 
 def mail_text(signup, kind: str) -> tuple[str, str]:
