@@ -33,6 +33,11 @@ def test_typing_a_name_fills_the_suggestions_and_a_substitute_is_saved(live_serv
     phone.fill("#id_username", "org")
     phone.fill("#id_password", "secret-pw")
     phone.click("main button[type=submit]")
+    # The deferred players.js runs before DOMContentLoaded: typing earlier (the datalist is
+    # in the page as soon as it is parsed) would find no listener yet — a race this test lost
+    # about one run in two once the pages grew.
+    phone.wait_for_url("**/scores/")
+    phone.wait_for_load_state("domcontentloaded")
     options = phone.locator("datalist#event-players option")
     expect(options).to_have_count(4)  # the table's own four, nobody else
     phone.fill("#id_seat_1", "選手19")
