@@ -21,13 +21,12 @@ from django.utils import timezone
 from tournament.models import ChannelPost
 from tournament.selectors.channels import channel_texts
 from tournament.services.channels import channel_urls
+from tournament.services.push_send import TRIES, again_at  # one retry pace for both queues
 
 log = logging.getLogger(__name__)
 
 BATCH = 50  # posts taken at once: an event posts three a round per channel
 LEASE = timedelta(minutes=2)  # as push_send.py: a second sender skips posts taken
-TRIES = 4  # a post's sends before it is given up (the first and three retries)
-AGAIN_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
 SENDERS = 4  # posts in flight at once
 # apprise says each failure itself, at WARNING, with the URL's host: this module's one line
 # after the last try is what the site's log keeps.
@@ -90,8 +89,9 @@ def _settle(posts: list[ChannelPost], sent: dict[int, bool], now: datetime) -> i
                 )
                 ChannelPost.objects.filter(pk=post.pk).delete()
             else:
-                again = now + AGAIN_AFTER[min(tries, len(AGAIN_AFTER)) - 1]
-                ChannelPost.objects.filter(pk=post.pk).update(attempts=tries, due_at=again)
+                ChannelPost.objects.filter(pk=post.pk).update(
+                    attempts=tries, due_at=again_at(now, tries)
+                )
     return sum(1 for post in posts if sent.get(post.pk) is True)
 
 

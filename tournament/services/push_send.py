@@ -36,6 +36,13 @@ BATCH = 200  # messages taken at once: sent, then written back, before the next
 LEASE = timedelta(minutes=2)
 TRIES = 4  # a message's sends before it is given up (the first and three retries)
 AGAIN_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
+
+
+def again_at(now: datetime, tries: int) -> datetime:
+    """When a send that failed `tries` times is tried again (channel posts keep the same pace)."""
+    return now + AGAIN_AFTER[min(tries, len(AGAIN_AFTER)) - 1]
+
+
 TIMEOUT = 10  # seconds a push service has to answer one message
 # How long a push service keeps a message for a phone that is off (RFC 8030 §5.2): after
 # an hour the seating or the standings it tells of has moved on.
@@ -124,8 +131,9 @@ def _settle(rows: dict[int, Notification], outcomes: list[Outcome], now: datetim
                 )
                 Notification.objects.filter(pk=row.pk).delete()
             else:
-                again = now + AGAIN_AFTER[min(tries, len(AGAIN_AFTER)) - 1]
-                Notification.objects.filter(pk=row.pk).update(attempts=tries, due_at=again)
+                Notification.objects.filter(pk=row.pk).update(
+                    attempts=tries, due_at=again_at(now, tries)
+                )
     return sum(1 for o in outcomes if o.status == "sent")
 
 
