@@ -6,21 +6,16 @@ what a Discord room or a Telegram group would be sent is read here."""
 from __future__ import annotations
 
 import io
-import json
 import random
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from tests.tournament import test_push as push
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
+from tests.tournament.stand_in import SECRET
 from tests.tournament.test_push import Browser, closed_port, messages, subscribe
 from tournament.models import ChannelPost, Event, Game, Notification, Seat, SitOut, Stage
 from tournament.selectors.standings import event_standings
@@ -31,50 +26,9 @@ from tournament.services.rounds import round_seat
 from tournament.services.stages import stage_close
 
 pytestmark = pytest.mark.django_db
-push_service, vapid = push.push_service, push.vapid  # the push tests' fixtures, shared
 
 PLAYERS = [f"P{i:02d}" for i in range(8)]
 WINDS = {"en": "ESWN", "ja": "東南西北"}
-SECRET = "s3cr3t-t0ken"  # in every channel URL here: a page that shows it leaks it
-
-
-@dataclass
-class Hook:
-    """The stand-in webhook: what arrived at each path (apprise's JSON), the answer each gets."""
-
-    base: str
-    received: dict[str, list[dict]] = field(default_factory=dict)
-    answers: dict[str, int] = field(default_factory=dict)
-
-    def url(self, path: str) -> str:
-        return f"json://{self.base}/{path}/{SECRET}"
-
-    def posts(self, path: str) -> list[dict]:
-        return self.received.get(f"/{path}/{SECRET}", [])
-
-
-@pytest.fixture
-def hook() -> Iterator[Hook]:
-    service = Hook(base="")
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            service.received.setdefault(self.path, []).append(json.loads(body))
-            self.send_response(service.answers.get(self.path, 200))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service.base = f"127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield service
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """Issue 49, CONTRACT §7: Web Push to players. A local HTTP server stands in for the browsers'
-push service; each test's browser keys are made here (cryptography), so a message that
-arrives is decrypted as the phone would (http_ece, RFC 8291 aes128gcm) and its words read."""
+push service (the `push_service` fixture, tests/tournament/stand_in.py); each test's browser
+keys are made here (cryptography), so a message that arrives is decrypted as the phone would
+(http_ece, RFC 8291 aes128gcm) and its words read."""
 
 from __future__ import annotations
 
@@ -10,11 +11,8 @@ import json
 import os
 import random
 import socket
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
 import pytest
@@ -26,8 +24,9 @@ from django.utils import timezone
 
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, organizer_for, url
+from tests.tournament.stand_in import PushService
 from tournament.models import Game, Notification, Player, PushSubscription, Seat
-from tournament.push_keys import b64url, private_key_new, vapid_of
+from tournament.push_keys import b64url, vapid_of
 from tournament.selectors.standings import event_standings
 from tournament.services.games import game_correct
 from tournament.services.push_send import TRIES, notifications_send
@@ -38,48 +37,6 @@ pytestmark = pytest.mark.django_db
 PLAYERS = [f"P{i:02d}" for i in range(8)]
 WINDS_JA = "東南西北"
 WINDS_EN = ("East", "South", "West", "North")
-
-
-@dataclass
-class PushService:
-    """The stand-in push service: what arrived at each path, and the answer each path gets
-    (201 unless told: RFC 8030 §5)."""
-
-    base: str
-    received: dict[str, list[tuple[dict[str, str], bytes]]] = field(default_factory=dict)
-    answers: dict[str, int] = field(default_factory=dict)
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    service = PushService(base="")
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            service.received.setdefault(self.path, []).append((headers, body))
-            self.send_response(service.answers.get(self.path, 201))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service.base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield service
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture
-def vapid(settings) -> str:
-    settings.VAPID_PRIVATE_KEY = private_key_new()
-    settings.VAPID_SUBJECT = "mailto:organizer@example.org"
-    return settings.VAPID_PRIVATE_KEY
 
 
 @dataclass
@@ -233,7 +190,10 @@ def test_a_result_waiting_tells_the_other_seats_and_the_last_table_tells_everyon
     assert told == set(names[1:])  # the seat that entered it is not asked
     for name in names[1:]:
         [message] = messages(push_service, browsers[name])
-        assert message["body"] == "Round 1, table 1: a result waits for your confirmation"
+        assert message["body"] == (
+            "Round 1, table 1: a result waits for your confirmation. Check it and confirm it "
+            "with the code on your seat's slip."
+        )
         assert message["url"] == f"/t/{link.token}/"
     push_service.received.clear()
     # The organizer approves the first table (no round over yet) and enters the second's.

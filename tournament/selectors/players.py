@@ -14,7 +14,7 @@ from django.db.models.functions import Replace
 
 from scoring.names import name_key
 from scoring.statistics import Tally
-from tournament.models import Entry, Event, Player, Seat
+from tournament.models import Entry, Event, Player, Seat, SitOut
 from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.standings import Placing, published_placings
 from tournament.selectors.statistics import player_statistics
@@ -165,6 +165,39 @@ def players_matching(event: Event, typed: str) -> list[str]:
         .values_list("player__name", flat=True)
     )
     return list(found[:SEARCH_MOST])
+
+
+def entries_matching(event: Event, typed: str, most: int) -> list[tuple[str, int]]:
+    """The event's players still in it whose name holds `typed` (as `players_matching`
+    compares), by name, at most `most` + 1 (the page says when more match): (name, id).
+    Find your seat before round 1 is seated (issue 49: "Notify me" from the start). One
+    query."""
+    part = _compact(typed)
+    if not part:
+        return []
+    found = (
+        _keyed(event)
+        .filter(key__icontains=part, withdrawn=False)
+        .order_by("player__name")
+        .values_list("player__name", "player_id")
+    )
+    return list(found[: most + 1])
+
+
+def sit_outs_matching(event: Event, number: int, typed: str) -> list[tuple[str, int, str]]:
+    """The players sitting out the event's round `number` (a bye, the cut, …) whose name
+    holds `typed`, by name: (name, id, reason). One query."""
+    part = _compact(typed)
+    if not part:
+        return []
+    found = (
+        SitOut.objects.filter(round__event=event, round__number=number)
+        .annotate(key=Replace(F("player__name"), Value(" "), Value("")))
+        .filter(key__icontains=part)
+        .order_by("player__name")
+        .values_list("player__name", "player_id", "reason")
+    )
+    return list(found)
 
 
 def players_named(event: Event, names: Collection[str]) -> dict[str, str]:

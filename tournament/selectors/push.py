@@ -96,10 +96,12 @@ def _payload(
         game = row.game
         if game is None or game.confirmation != "waiting":  # confirmed, disputed or approved since
             return None
-        body = gettext("Round %(round)s, table %(table)s: a result waits for your confirmation") % {
-            "round": rnd.number,
-            "table": game.table,
-        }
+        # The table's page it opens confirms with a seat's code typed (views/table): a phone
+        # that never held the seat needs the code on the player's slip, so the message says so.
+        body = gettext(
+            "Round %(round)s, table %(table)s: a result waits for your confirmation. Check it "
+            "and confirm it with the code on your seat's slip."
+        ) % {"round": rnd.number, "table": game.table}
         url = links.get(game.pk, reverse("game-detail", args=[event.slug, game.pk]))
         return {"title": event.name, "body": body, "url": url}
     ranked = standings[event.pk]

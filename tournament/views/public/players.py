@@ -62,7 +62,7 @@ def player_detail(
         player = player_of(player_id)
         if player is None:
             raise Http404
-        body = {"page": _player_body(player, own_games(player)), "sections": []}
+        body = {"page": _player_body(player, own_games(player)), "sections": [], "waiting": []}
         return _render(request, player_id, player.name, body, PlayerEvents(player.name, {}, None))
     return _render(request, player_id, entered.name, _PlayerPage(player_id, entered), entered)
 
@@ -121,6 +121,19 @@ class _PlayerPage:
             placing = placings.get(section["event_id"])
             sections.append({**section, "name": name, "slug": slug, "placing": placing})
         return sections
+
+    @cached_property
+    def waiting(self) -> list[dict[str, Any]]:
+        """The events still being played where they have no finished game yet (round 1 not
+        seated or not over): "Notify me" there too, or the first round's seating reaches
+        nobody (issue 49)."""
+        shown = {s["event_id"] for s in self.sections}
+        events = self.entered.events
+        return [
+            {"event_id": pk, "name": events[pk][1], "slug": events[pk][2]}
+            for pk in sorted(self.entered.running)
+            if pk not in shown and pk in events
+        ]
 
     @cached_property
     def rating(self) -> dict[str, Any] | None:

@@ -21,13 +21,15 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from scoring.names import NAME_MAX
-from tournament.models import Event
+from tournament.models import Event, SitOut
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug, first_stage_end
+from tournament.selectors.players import entries_matching, sit_outs_matching
 from tournament.selectors.push import push_player_ids
 from tournament.selectors.standings import published_row_count, shared_progress
 from tournament.selectors.tables import (
+    FoundSeat,
     RoundPhase,
     SeatingWindow,
     round_ends_stage,
@@ -42,6 +44,7 @@ from tournament.services.checkin import (
     checkin_code_seconds_left,
     checkin_code_shown,
 )
+from tournament.services.push import push_enabled
 from tournament.views.conditional import by_event_version
 from tournament.views.public.push import push_context
 from tournament.views.public.standings import (
@@ -298,16 +301,27 @@ FIND_MOST = 20  # seats a search shows: a name typed is a name or two, not the r
 @known_query("name")
 def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's phone: type part of your name, see your table and wind in the latest
-    round, big. Public, as the seating on the room's screen is."""
+    round, big — or that you sit it out. Before round 1 is seated, your name alone: "Notify
+    me" there is how the first round's seating reaches you (issue 49). Public, as the
+    seating on the room's screen is."""
     event = event_by_slug(slug)
     if event is None:
         raise Http404
     typed = request.GET.get("name", "")[:NAME_MAX].strip()
     phase = round_phase(event)
-    found = seats_named(round_seating(event, phase.number), typed) if phase.number else []
+    found: list[FoundSeat] = []
+    sitting_out: list[tuple[str, int, str, Any]] = []
+    waiting: list[tuple[str, int]] = []
+    if phase.number:
+        found = seats_named(round_seating(event, phase.number), typed)
+        reasons = dict(SitOut.REASONS)
+        out = sit_outs_matching(event, phase.number, typed) if typed else []
+        sitting_out = [(name, pk, why, reasons.get(why, why)) for name, pk, why in out]
+    elif typed:
+        waiting = entries_matching(event, typed, FIND_MOST)
     # "Notify me" beside each player found, while the site sends notifications (issue 49).
-    push = push_context() if found else None
-    ids = push_player_ids(event, [s.name for s in found[:FIND_MOST]]) if push else {}
+    push = push_context() if typed and (found or sitting_out or waiting) else None
+    ids = push_player_ids(event, [s.name for s in found[:FIND_MOST]]) if push and found else {}
     return render(
         request,
         "tournament/find_seat.html",
@@ -316,7 +330,10 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
             "phase": phase,
             "typed": typed,
             "found": [(seat, ids.get(seat.name)) for seat in found[:FIND_MOST]],
-            "more": len(found) > FIND_MOST,
+            "sitting_out": sitting_out[:FIND_MOST],
+            "waiting": waiting[:FIND_MOST],
+            "more": len(found) > FIND_MOST or len(waiting) > FIND_MOST,
             "push": push,
+            "notifying": push_enabled(),  # what the page says before any name is typed
         },
     )
