@@ -68,6 +68,7 @@ ACTIONS = {
     "signup.withdraw": gettext_lazy("Sign-up withdrawn"),
     "signup.approve": gettext_lazy("Sign-ups approved"),
     "signup.refuse": gettext_lazy("Sign-up refused"),
+    "signup.move": gettext_lazy("Waiting list reordered"),
     "signup.settings": gettext_lazy("Registration settings"),
 }
 

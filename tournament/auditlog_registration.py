@@ -1,6 +1,7 @@
 """Sign-up's lines in the change log (issue 50), in the reader's language: who signed up and
-where they stand, who withdrew and who moved up, approvals, refusals, the settings. Its own
-module beside auditlog.py, which calls it for every `signup.*` action."""
+where they stand, who withdrew and who moved up, approvals, refusals, moves on the waiting
+list, the settings. Its own module beside auditlog.py, which calls it for every `signup.*`
+action."""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ def signup_sentence(action: str, before: Any, after: Any) -> str | None:
         return _("Approved: %(names)s") % {"names": _names(after)}
     if action == "signup.refuse" and before:
         return _("Refused: %(player)s") % {"player": before.get("player")}
+    if action == "signup.move" and before and after:
+        return _("%(player)s moved on the waiting list: place %(was)s → %(now)s") % {
+            "player": after.get("player"),
+            "was": before.get("place"),
+            "now": after.get("place"),
+        }
     if action == "signup.settings" and after:
         capacity = after.get("capacity")
         words = [

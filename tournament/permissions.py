@@ -65,7 +65,9 @@ def _event_view(allowed: Callable[[Any, Event], bool]) -> Callable[[View], View]
         @never_cache
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            event = get_object_or_404(Event.objects.select_related("venue"), slug=slug)
+            # Its registration settings joined (no query more): the dashboard's sign-up link.
+            events = Event.objects.select_related("venue", "registration")
+            event = get_object_or_404(events, slug=slug)
             if not allowed(request.user, event):
                 return _refuse(request)
             return view(request, event, *args, **kwargs)

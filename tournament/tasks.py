@@ -4,6 +4,7 @@ by `manage.py db_worker` (`make demo`, `make serve`)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.db import DatabaseError
@@ -11,6 +12,8 @@ from django.utils import timezone
 from django_tasks import task
 
 from tournament.services.ratings import ratings_catch_up
+
+log = logging.getLogger(__name__)
 
 RETRY_AFTER = timedelta(seconds=10)
 
@@ -48,9 +51,28 @@ def notifications_send_task() -> int:
 
 
 @task()
-def registration_mail_task(signup_id: int, kind: str) -> bool:
+def registration_mail_task(signup_id: int, kind: str, tries: int = 0) -> bool:
     """A sign-up's e-mail (services/registration_mail.py): signed up, moved up, approved,
-    refused. A mail server that refuses raises: the queue's worker logs the task failed."""
+    refused. A mail server that refuses or does not answer (smtplib's errors are OSErrors) is
+    tried again at the pace of the push messages (push_send.TRIES, again_at), then given up
+    and logged once: the player still has the page their link shows. `tries`: the sends
+    failed so far."""
+    from tournament.services.push_send import TRIES, again_at
     from tournament.services.registration_mail import mail_send
 
-    return mail_send(signup_id, kind)
+    try:
+        return mail_send(signup_id, kind)
+    except OSError as exc:
+        tries += 1
+        if tries < TRIES and registration_mail_task.get_backend().supports_defer:
+            later = registration_mail_task.using(run_after=again_at(timezone.now(), tries))
+            later.enqueue(signup_id, kind, tries)
+        else:
+            log.warning(
+                "sign-up mail: gave up the %s e-mail to sign-up %s after %s tries (%s)",
+                kind,
+                signup_id,
+                tries,
+                f"{type(exc).__name__}: {str(exc)[:200]}",
+            )
+        return False

@@ -5,7 +5,8 @@ from the same declaration."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -80,6 +81,9 @@ class Column:
     best_first: bool = False
     drop: int = 0
     optional: bool = False
+    # A code's words in the reader's language (the XLSX), as a status's are (STATUS_LABELS);
+    # the CSV and JSON keep the code. Left out of the comparison: a dict is no key.
+    words: Mapping[str, Any] | None = field(default=None, compare=False)
 
     @property
     def heading(self) -> str:

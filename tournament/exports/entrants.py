@@ -15,8 +15,14 @@ from tournament.exports.formats import Sheet, write
 from tournament.models import Event
 from tournament.selectors.registration import signups_for_organizers
 
+# The states as the organizer's list heads them; the CSV and JSON keep CONTRACT §8's words.
+STATE_WORDS = {
+    "registered": _("Registered"),
+    "waiting": _("Waiting list"),
+    "pending": _("Waiting for approval"),
+}
 COLUMNS = (
-    Column("state", _("State")),  # registered, waiting or pending (CONTRACT §8's words)
+    Column("state", _("State"), words=STATE_WORDS),  # registered, waiting or pending
     Column("place", _("Place"), Kind.COUNT),  # the order within its state, 1 first
     Column("player", _("Player")),
     Column("email", _("E-mail")),

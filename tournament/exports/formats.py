@@ -120,6 +120,8 @@ def xlsx_value(column: Column, value: Any) -> Any:
     code: the file goes to a ranking body, which reads it the same whoever downloaded it."""
     if column.kind is Kind.STATUS:
         return str(STATUS_LABELS.get(value, value))
+    if column.words is not None:
+        return str(column.words.get(value, value))
     return file_value(column, value)
 
 

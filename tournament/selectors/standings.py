@@ -115,8 +115,11 @@ class Ranked:
 
 
 def _entries(event: Event) -> QuerySet[Entry]:
+    """The rows the standings rank: a player withdrawn before finishing a game is in none (as
+    one whose sign-up was withdrawn from their own link, whose entry is gone); withdrawn after,
+    their games stay."""
     # No order: ranking orders them; sorting 10,000 names by collation costs PostgreSQL ~10 ms.
-    return Entry.objects.filter(event=event).order_by()
+    return Entry.objects.filter(event=event).exclude(withdrawn=True, games=0).order_by()
 
 
 def _ranked(event: Event) -> Ranked:

@@ -75,6 +75,14 @@ MESSAGES: dict[str, str] = {
     "signup.not_refusable": gettext_noop(
         "{name} is not waiting: withdraw a registered player instead of refusing them"
     ),
+    "signup.full_back": gettext_noop(
+        "the event is full ({capacity} players): to take {name} back, raise the capacity on "
+        "the sign-up list first, or withdraw another player"
+    ),
+    "signup.not_waiting": gettext_noop(
+        "{name} is not on the waiting list: only a waiting sign-up moves on it"
+    ),
+    "signup.move": gettext_noop("move a sign-up to the top, one place up or one place down"),
     # --- Web Push subscriptions (services/push.py, CONTRACT §7) ---
     "push.json": gettext_noop("send the subscription as a JSON object"),
     "push.player": gettext_noop("choose a player of this event"),

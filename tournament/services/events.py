@@ -262,6 +262,10 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
     if entry.withdrawn == withdrawn:
         return entry
     stage_require_open(entry.event, entrants=True)
+    if not withdrawn:  # within the capacity, their sign-up registered again (issue 50)
+        from tournament.services.registration_list import signup_back  # it imports this module
+
+        signup_back(entry)
     entry.withdrawn = withdrawn
     entry.save(update_fields=["withdrawn"])
     if withdrawn:  # a player who signed up (issue 50): their place goes to the first waiting

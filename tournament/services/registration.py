@@ -14,9 +14,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max, QuerySet, Value
+from django.db.models.functions import Replace
 
-from scoring.names import normalize_name
+from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event, Seat
 from tournament.models.registration import (
     ACTIVE_STATES,
@@ -156,10 +157,24 @@ def signup_check(
     active = SignUp.objects.filter(event=event, state__in=ACTIVE_STATES)
     if active.filter(email=fields["email"]).exists():
         raise ServiceError("signup.email_taken", "email")
-    entered = Entry.objects.filter(event=event, withdrawn=False, player__name=name).exists()
-    if entered or active.filter(name=name).exists():
-        raise ServiceError("signup.name_taken", "name", name=name)
+    taken = _same_name(event, active, name)
+    if taken is not None:
+        raise ServiceError("signup.name_taken", "name", name=taken)
     return fields
+
+
+def _same_name(event: Event, active: QuerySet[SignUp], name: str) -> str | None:
+    """The name of a player in play or a sign-up holding a place that is `name` as names are
+    matched everywhere (scoring.names.name_key: any case, spaces aside — "aoki taro" is Aoki
+    Taro), or None. The database narrows (case left to its iexact, spaces taken out), the key
+    decides. Two queries, as the exact matches took."""
+    compact = name.replace(" ", "")
+    spaceless = Replace(F("player__name"), Value(" "), Value(""))
+    entered = Entry.objects.filter(event=event, withdrawn=False).annotate(key=spaceless)
+    found = list(entered.filter(key__iexact=compact).values_list("player__name", flat=True))
+    signed = active.annotate(key=Replace(F("name"), Value(" "), Value("")))
+    found += signed.filter(key__iexact=compact).values_list("name", flat=True)
+    return next((n for n in found if name_key(n) == name_key(name)), None)
 
 
 @transaction.atomic

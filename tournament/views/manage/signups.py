@@ -1,6 +1,7 @@
 """The organizer's sign-up list (issue 50): registered, waiting and pending with their e-mails
 (this page only, kept by no cache), the settings (open, capacity, approval), and one button per
-sign-up: approve, refuse, remove. Thin: services/registration.py checks, writes and logs."""
+sign-up: approve, refuse, remove, and a waiting one moved on the list. Thin: services/
+registration.py and registration_list.py check, write and log."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from tournament.services.registration import (
     signup_refuse,
     signup_withdraw,
 )
+from tournament.services.registration_list import MOVES, signup_move
 from tournament.views.public.downloads import download
 
 
@@ -48,6 +50,8 @@ def _act(request: HttpRequest, event: Event) -> bool:
         signup_refuse(signup=signup, user=request.user)
     elif do == "remove":
         signup_withdraw(signup=signup, user=request.user)
+    elif do in MOVES:
+        signup_move(signup=signup, to=do, user=request.user)
     else:
         return False
     return True
