@@ -17,6 +17,7 @@ from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
 from tests.tournament.stand_in import SECRET
 from tests.tournament.test_push import Browser, closed_port, messages, subscribe
+from tournament.exports.formats import format_points
 from tournament.models import ChannelPost, Event, Game, Notification, Seat, SitOut, Stage
 from tournament.selectors.standings import event_standings
 from tournament.services.channel_send import TRIES, channel_posts_send
@@ -100,6 +101,27 @@ def test_an_organizer_adds_channels_and_an_unknown_url_is_refused_naming_its_lin
     assert "private" in again["Cache-Control"] and "no-store" in again["Cache-Control"]
 
 
+def test_every_bad_line_is_named_at_once_and_what_was_typed_stays(event, hook):
+    organizer = logged_in(organizer_for(event))
+    typed = f"foo://one/{SECRET}\n{hook.url('club')}\n\nform://127.0.0.1/x\nbar://three"
+    for language, said in (
+        ("en", ["line 1: this is not a channel URL", "line 4: this site posts only", "line 5: "]),
+        ("ja", ["1行目：", "4行目：", "5行目："]),
+    ):
+        refused = organizer.post(
+            url("event-channels", event.slug),
+            {"channels": typed, "language": "en"},
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert refused.status_code == 400
+        body = text(refused)
+        assert all(line in body for line in said), body
+        assert "line 2" not in body and "2行目" not in body  # the good line is not named
+        assert f"{hook.url('club')}\n\nform://127.0.0.1/x\nbar://three</textarea>" in body
+    event.refresh_from_db()
+    assert event.channels == {}
+
+
 def test_only_the_events_organizers_see_the_channels(event, hook):
     set_channels(event, [hook.url("club")])
     address = url("event-channels", event.slug)
@@ -180,12 +202,13 @@ def test_the_last_table_of_the_last_round_posts_the_results_and_the_final_standi
     lines = results["message"].splitlines()
     for game, line in zip((first, second), lines, strict=False):
         seats = Seat.objects.filter(game=game).select_related("player").order_by("rank", "position")
-        said = " · ".join(f"{s.player.name} {s.points:+}" for s in seats)
+        said = " · ".join(f"{s.player.name} {format_points(s.points, False)}" for s in seats)
         assert line == f"Table {game.table}: {said}"
     assert lines[-1] == "Standings: http://testserver/events/chan/"
     assert final["title"] == "Event chan: final standings"
     rows = event_standings(event).rows
-    wanted = [f"{r.rank}. {r.player} {r.total}" for r in rows[:8]]
+    wanted = [f"{r.rank}. {r.player} {format_points(r.total, False)}" for r in rows[:8]]
+    assert "+" not in results["message"]  # 42.0, as the standings page: not +42.0
     assert final["message"].splitlines() == [
         *wanted,
         "All standings: http://testserver/events/chan/",

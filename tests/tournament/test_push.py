@@ -25,6 +25,7 @@ from django.utils import timezone
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, organizer_for, url
 from tests.tournament.stand_in import PushService
+from tournament.exports.formats import format_points
 from tournament.models import Game, Notification, Player, PushSubscription, Seat
 from tournament.push_keys import b64url, vapid_of
 from tournament.selectors.standings import event_standings
@@ -212,7 +213,8 @@ def test_a_result_waiting_tells_the_other_seats_and_the_last_table_tells_everyon
         [message] = messages(push_service, browser)
         row = rows[name]
         assert message["body"] == (
-            f"Round 1 is over: you are {row.rank} of {len(rows)}, total {row.total}"
+            f"Round 1 is over: you are {row.rank} of {len(rows)}, "
+            f"total {format_points(row.total, False)}"
         )
         assert message["url"] == f"/players/{player_id(name)}/"
 

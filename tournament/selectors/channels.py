@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from tournament.exports.formats import format_points
 from tournament.i18n import ROUND_WINDS
 from tournament.models import ChannelPost, Event, Seat, SitOut
 from tournament.selectors.standings import published_standings
@@ -26,8 +27,10 @@ def _wind(position: int) -> str:
     return str(ROUND_WINDS[WINDS[position]]) if 0 <= position < len(WINDS) else str(position + 1)
 
 
-def _points(points: Decimal | None) -> str:
-    return "–" if points is None else f"{points:+}"
+def _points(points: Decimal | None, whole: bool) -> str:
+    """Points as every page and download of the site write them (exports/formats.py
+    `format_points`: 42.0, -12.5; whole where the venue keeps whole points)."""
+    return "–" if points is None else format_points(points, whole)
 
 
 def standings_address(event: Event) -> str:
@@ -74,11 +77,12 @@ def _text(
     post: ChannelPost, tables: dict[int, list[tuple[int, str, int | None, Decimal | None]]]
 ) -> tuple[str, str] | None:
     event, number = post.event, post.round.number
+    whole = event.rules.whole_points
     if post.kind == "final":
         rows = published_standings(event).rows
         lines = [
             gettext("%(rank)s. %(name)s %(total)s")
-            % {"rank": r.rank, "name": r.player, "total": r.total}
+            % {"rank": r.rank, "name": r.player, "total": format_points(r.total, whole)}
             for r in rows[:TOP_LINES]
         ]
         title = gettext("%(event)s: final standings") % {"event": event.name}
@@ -104,7 +108,7 @@ def _text(
     lines = []
     for table, seats in tables.items():
         ranked = sorted(seats, key=lambda s: (s[2] is None, s[2] or 0, s[0]))
-        said = SEPARATOR.join(f"{name} {_points(points)}" for _pos, name, _r, points in ranked)
+        said = SEPARATOR.join(f"{name} {_points(pts, whole)}" for _pos, name, _r, pts in ranked)
         lines.append(gettext("Table %(table)s: %(seats)s") % {"table": table, "seats": said})
     lines.append(gettext("Standings: %(url)s") % {"url": standings_address(event)})
     return title, "\n".join(lines)

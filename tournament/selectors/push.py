@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext, pgettext
 
+from tournament.exports.formats import format_points
 from tournament.models import Entry, Event, Notification, Seat, TableLink
 from tournament.selectors.standings import published_standings
 
@@ -112,7 +113,7 @@ def _payload(
         "round": rnd.number,
         "rank": standing.rank,
         "field": ranked["field"],
-        "total": standing.total,
+        "total": format_points(standing.total, event.rules.whole_points),  # as the pages
     }
     url = reverse("player-detail", args=[player.pk])
     return {"title": event.name, "body": body, "url": url}

@@ -47,29 +47,47 @@ def channel_kind(url: str) -> str | None:
     return known[0] if known else ("" if names else None)
 
 
+class ChannelLinesError(ServiceError):
+    """Every line of the channels typed that is refused, each its own error (`errors`): the
+    screen names them all at once rather than one a save. It reads as the first."""
+
+    def __init__(self, errors: list[ServiceError]) -> None:
+        first = errors[0]
+        super().__init__(first.code, first.field, **first.params)
+        self.errors = errors
+
+
+def _line_error(number: int, url: str) -> ServiceError | None:
+    """Why the URL on line `number` is refused, or None."""
+    if len(url) > URL_MOST:
+        return ServiceError("channel.long", "channels", line=number, most=URL_MOST)
+    kind = channel_kind(url)
+    if kind is None:
+        return ServiceError("channel.unknown", "channels", line=number)
+    if not kind:
+        services = ", ".join(settings.CHANNEL_SERVICES)
+        return ServiceError("channel.service", "channels", line=number, services=services)
+    return None
+
+
 def channels_parse(text: str) -> list[str]:
-    """The URLs typed, one a line (blank lines skipped, each once); a ServiceError naming the
-    field and the line of the first that apprise does not know or the site does not post to."""
+    """The URLs typed, one a line (blank lines skipped, each once); a ChannelLinesError
+    naming the line of every one that apprise does not know or the site does not post to."""
     urls: list[str] = []
+    errors: list[ServiceError] = []
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
     for number, url in lines:
         if not url or url in urls:
             continue
-        if len(url) > URL_MOST:
-            raise ServiceError("channel.long", "channels", line=number, most=URL_MOST)
-        kind = channel_kind(url)
-        if kind is None:
-            raise ServiceError("channel.unknown", "channels", line=number)
-        if not kind:
-            raise ServiceError(
-                "channel.service",
-                "channels",
-                line=number,
-                services=", ".join(settings.CHANNEL_SERVICES),
-            )
-        urls.append(url)
+        error = _line_error(number, url)
+        if error is not None:
+            errors.append(error)
+        else:
+            urls.append(url)
     if len(urls) > CHANNELS_MOST:
-        raise ServiceError("channel.many", "channels", most=CHANNELS_MOST)
+        errors.append(ServiceError("channel.many", "channels", most=CHANNELS_MOST))
+    if errors:
+        raise ChannelLinesError(errors)
     return urls
 
 

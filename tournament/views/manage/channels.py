@@ -40,7 +40,8 @@ def channels_edit(request: HttpRequest, event: Event) -> HttpResponse:
                 user=request.user,
             )
         except ServiceError as exc:
-            form.add_service_error(exc)
+            for error in getattr(exc, "errors", [exc]):  # every bad line named (ChannelLinesError)
+                form.add_service_error(error)
         else:
             messages.success(request, _("The channels are saved."))
             return redirect("event-channels", event.slug)
