@@ -99,12 +99,17 @@
           subscription: subscription.toJSON(),
           language: box.dataset.language,
         });
+        if (reply.status === 429) {
+          // Too many from this network (the server's words, in the page's language).
+          const said = await reply.json().catch(() => ({}));
+          throw new Error(said.error || box.dataset.textFailed, { cause: "throttled" });
+        }
         if (reply.status !== 201) throw new Error(`push: ${reply.status}`);
         remember(key, true);
         show(true);
         status.textContent = box.dataset.textOn;
       } catch (error) {
-        status.textContent = box.dataset.textFailed;
+        status.textContent = error.cause === "throttled" ? error.message : box.dataset.textFailed;
       } finally {
         on.disabled = false;
       }

@@ -77,6 +77,11 @@ LIMITS: dict[tuple[str, str], int] = {
     # under this; a script filling the list is not. A sign-up refused (a typo) gives its back.
     ("signup", "address"): 30,
     ("signup_link", "address"): 300,  # private sign-up links that do not exist
+    # "Notify me" from one address (issue 49): a hall's Wi-Fi is one address for every phone
+    # in it — a 256-player day turns notifications on well under this, phones asking again
+    # included; a script writing subscriptions is not. One refused (a 400) gives its back;
+    # "Stop notifications" is never counted, so nobody is kept from stopping.
+    ("push", "address"): 1000,
 }
 
 

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -26,6 +26,7 @@ from tournament.services.push import (
     push_subscribe,
     subscription_parse,
 )
+from tournament.services.throttle import Throttled, client_address, guess_take
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,28 @@ def push_subscribe_view(request: HttpRequest, slug: str) -> HttpResponse:
         return JsonResponse({"error": "no such event"}, status=404)
     if not push_enabled():
         return _refused(ServiceError("push.off", ""), status=503)
+    # Each subscription takes a place in its address's count (services/throttle.py), as a
+    # sign-up does: a script cannot fill the table from one address.
+    try:
+        guess = guess_take("push", address=client_address(request))
+    except Throttled as stop:
+        answer = JsonResponse({"error": _too_many(stop)}, status=429)
+        answer["Retry-After"] = str(stop.seconds)
+        return answer
     try:
         subscription = push_subscribe(event=event, fields=subscription_parse(_body(request)))
     except ServiceError as exc:
+        guess.right()  # refused: nothing written, its place given back
         return _refused(exc)
     return JsonResponse({"player": subscription.player_id}, status=201)
+
+
+def _too_many(stop: Throttled) -> str:
+    return ngettext(
+        "Too many phones turned notifications on from this network. Try again in %(n)d minute.",
+        "Too many phones turned notifications on from this network. Try again in %(n)d minutes.",
+        stop.minutes,
+    ) % {"n": stop.minutes}
 
 
 @csrf_exempt  # as above
