@@ -16,7 +16,7 @@ import random
 import re
 from collections import Counter
 from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -25,10 +25,11 @@ from django.test import Client
 from django.urls import Resolver404, resolve
 
 from scoring import PRESETS
-from tournament.models import Event, Game, Player, Series, TableLink, Venue
+from tournament.models import Event, Game, Player, Series, SignUp, TableLink, Venue
 from tournament.services.events import event_create, event_table_entry_set
 from tournament.services.penalties import penalty_give
 from tournament.services.profiles import entry_profile_set
+from tournament.services.registration import registration_set, signup_create
 from tournament.services.rounds import round_seat
 from tournament.services.series import series_add_event, series_create
 from tournament.services.tables import game_dispute
@@ -47,6 +48,8 @@ ALLOWED = {
 # CONTRACT §2 and §4: the keys of the CSV and JSON downloads and their status codes.
 CONTRACT_WORDS = {"champion", "finalist", "qualifier", "tie"}
 CONTRACT_WORDS.add("JP")  # a profile's country, its ISO 3166-1 code (the EMA's file: CSV, JSON)
+# CONTRACT §8: a sign-up's state, as the entrants' CSV and JSON keep it (the XLSX says it).
+CONTRACT_WORDS |= {"registered", "waiting", "pending"}
 
 SKIP_PREFIXES = ("/admin/", "/i18n/", "/accounts/logout/", "/static/", "/api/")
 PER_KIND = 3  # pages of one kind (one URL name, one set of query keys) read at most
@@ -62,7 +65,8 @@ HEADERS = [f"{a}{b}" for a in "東南西北" for b in "一二"]
 class PageText(HTMLParser):
     """What a reader sees: text outside scripts and styles, and the words of titles, labels,
     placeholders and buttons; an element in another language (lang="en") is its own, and data
-    shown as stored (the change log's `<pre translate="no">`) is the CONTRACT's keys."""
+    shown as stored (the change log's `<pre translate="no">`, the codes of a round's sheet) is
+    the CONTRACT's keys or codes."""
 
     SHOWN_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
 
@@ -80,7 +84,9 @@ class PageText(HTMLParser):
         if tag == "a" and a.get("href"):
             self.links.append(a["href"] or "")
         void = tag in ("input", "img", "br", "meta", "link", "source", "col", "hr", "wbr")
-        raw = tag == "pre" and a.get("translate") == "no"
+        # Shown as stored, never translated (translate="no"): the change log's JSON, a
+        # table's or a seat's code (BKDM7H is no English word).
+        raw = a.get("translate") == "no"
         if not void and (tag in ("script", "style") or raw or (a.get("lang") or "ja") != "ja"):
             self.skipping.append(tag)
         if self.skipping:
@@ -133,10 +139,27 @@ def _japanese_day() -> list[str]:
     return [link.token for link in links]
 
 
+def _signing_up() -> list[str]:
+    """An event taking sign-ups in Japanese (issue 50): one registered, two on the waiting
+    list, one waiting for approval (e-mail addresses of digits: an address, not a word).
+    Returns the private links, the organizer's list and the public form start the walk."""
+    event = event_create(name="秋の申込杯", players=["森一郎", "森二郎", "森三郎"])
+    registration_set(event=event, open=True, capacity=4)
+    signups = [
+        signup_create(event=event, name=name, email=f"{k}@example.org", language="ja")
+        for k, name in enumerate(("田中一郎", "伊藤花子", "渡辺健"), start=101)
+    ]
+    registration_set(event=event, approval=True)
+    signups.append(signup_create(event=event, name="小林真央", email="104@example.org"))
+    base = f"/events/{event.slug}/"
+    return [f"{base}register/", *(f"{base}register/{s.token}/" for s in signups)]
+
+
 def _names() -> list[str]:
     """Every name a page may show, longest first (so 山田一郎 goes before 山田)."""
     names = [
         *Player.objects.values_list("name", flat=True),
+        *SignUp.objects.values_list("name", flat=True),
         *Event.objects.values_list("name", flat=True),
         *Series.objects.values_list("name", flat=True),
         *Venue.objects.values_list("name", flat=True),
@@ -223,7 +246,9 @@ def crawl(client: Client, start: list[str], names: list[str]) -> tuple[dict[str,
                     continue
                 if target.path.startswith(SKIP_PREFIXES):
                     continue
-                queue.append(target.path + (f"?{target.query}" if target.query else ""))
+                # A page links an event of Japanese name by its address escaped (%E6%98%A5…):
+                # read as the path it names, or the walk never enters that event's pages.
+                queue.append(unquote(target.path) + (f"?{target.query}" if target.query else ""))
         else:
             text, allowed = _download_words(path, response.content)
             words = _english(text, names, allowed)
@@ -236,6 +261,7 @@ def test_every_page_and_download_reads_in_japanese(capsys):
     call_command("load_demo")
     capsys.readouterr()
     tokens = _japanese_day()
+    signing_up = _signing_up()
     names = _names()
     admin = get_user_model().objects.create_superuser("管理者", "a@example.com", "pw")
     organizer = Client()
@@ -246,13 +272,13 @@ def test_every_page_and_download_reads_in_japanese(capsys):
         for link in TableLink.objects.filter(token__in=tokens).select_related("game__round__event")
     ]
     start = ["/", *events, *[f"{e}manage/" for e in events], *sheets, "/t/", "/series/new/"]
-    found, read = crawl(organizer, start, names)
+    found, read = crawl(organizer, [*start, *signing_up], names)
     # A table's phone, with a seat proved, and the public reader.
     phone = Client()
     link = TableLink.objects.get(token=tokens[0])
     phone.post(f"/t/{link.token}/", {"do": "seat", "code": link.seat_codes[1]}, headers=JAPANESE)
     more, read_more = crawl(phone, [f"/t/{t}/" for t in tokens], names)
-    public, read_public = crawl(Client(), ["/", *events, "/accounts/login/"], names)
+    public, read_public = crawl(Client(), ["/", *events, "/accounts/login/", *signing_up], names)
     assert read + read_more + read_public > 80  # the walk reached the site, not one page
     assert {**found, **more, **public} == {}
 
