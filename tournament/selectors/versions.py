@@ -1,16 +1,26 @@
 """What a public page's ETag is made from (views/conditional.py), each one small query read
 before the view runs: an event's row, a game's version with its seats' names, a player's
-events. Plain querysets: what they cost a page is printed by `make bench` ("first read")."""
+events. What they cost a page is printed by `make bench` ("first read").
+
+The game's and the player's are read on nearly every request the public makes (a game sheet or
+a player's page polled while nothing has moved costs its tag and one cache read), and Django
+took longer to build each of them than PostgreSQL to answer it: 2.3 ms of the process's CPU
+for a player's, 0.9 for a game's, against 0.15 to send and read the SQL (issue 46,
+docs/performance.md "The tags' queries"). So those two are written as SQL once, read through
+`Model.objects.raw` (which converts the model's own columns on every database), and
+tests/tournament/test_tag_queries.py holds the querysets they stand for and checks both give
+the same answers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from functools import cache
 
-from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from tournament.models import Entry, Event, RatingDue, RatingStep, Seat, Stage
+from tournament.models import Entry, Event, Game, Player, RatingDue, RatingStep, Round, Seat, Stage
 from tournament.selectors.cache import event_stamp
 
 # An event is still being played on its day and the next (a two-day tournament, a night that
@@ -51,43 +61,53 @@ class GameVersion:
     finished: bool = False  # its result is final: a page of it no longer follows it
 
 
+@cache
+def _game_sql() -> str:
+    """A row per seat in seat order: the game's own columns (converted by Game's fields), its
+    round's number and event, the event's stamp and name, the seat's player's name."""
+    game, seat, rnd, event, player = (m._meta.db_table for m in (Game, Seat, Round, Event, Player))
+    return f"""
+        SELECT g.id, g.created_at, g.version, g."table", g.finished, g.mode,
+               r.number AS round_number, e.id AS event_id, e.created_at AS event_created,
+               e.version AS event_version, e.name AS event_name, p.name AS player_name
+        FROM {seat} s
+        JOIN {game} g ON g.id = s.game_id
+        JOIN {rnd} r ON r.id = g.round_id
+        JOIN {event} e ON e.id = r.event_id
+        JOIN {player} p ON p.id = s.player_id
+        WHERE s.game_id = %s AND e.slug = %s
+        ORDER BY s.position"""
+
+
 def game_version(game_id: int, slug: str) -> GameVersion | None:
     """One query of plain values, a row per seat in seat order; None for a game of another
     event (a game always has its seats)."""
-    rows = list(
-        Seat.objects.filter(game_id=game_id, game__round__event__slug=slug)
-        .order_by("position")
-        .values_list(
-            "player__name",
-            "game__created_at",
-            "game__version",
-            "game__round__number",
-            "game__table",
-            "game__finished",
-            "game__mode",
-            "game__round__event_id",
-            "game__round__event__created_at",
-            "game__round__event__version",
-            "game__round__event__name",
-        )
-    )
+    rows = list(Game.objects.raw(_game_sql(), [game_id, slug]))
     if not rows:
         return None
-    _name, created, number, rnd, table, finished, mode, event_id, event_created, version, name = (
-        rows[0]
-    )
+    game = rows[0]
     return GameVersion(
         game_id,
-        event_stamp((game_id, created, number)),  # the game's own, made the same way
-        rnd,
-        table,
-        not finished and mode == "hands",
-        [row[0] for row in rows],
-        event_id,
-        event_stamp((event_id, event_created, version)),
-        name,
-        finished,
+        event_stamp((game_id, game.created_at, game.version)),  # the game's own, made the same way
+        game.round_number,
+        game.table,
+        not game.finished and game.mode == "hands",
+        [row.player_name for row in rows],
+        game.event_id,
+        event_stamp((game.event_id, moment(game.event_created), game.event_version)),
+        game.event_name,
+        bool(game.finished),
     )
+
+
+def moment(value: datetime | str) -> datetime:
+    """A time read in raw SQL from another model than the one it builds: PostgreSQL gives an
+    aware datetime, SQLite a naive one (or its text) in UTC, as Django stores every time
+    there."""
+    parsed = value if isinstance(value, datetime) else parse_datetime(value)
+    if parsed is None:
+        raise ValueError(f"not a time: {value!r}")
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -106,42 +126,41 @@ class PlayerEvents:
     running: frozenset[int] = frozenset()
 
 
+@cache
+def _player_sql() -> str:
+    """A row per event the player entered, in event order: the event's own columns (converted
+    by Event's fields); the player's name; their site rating's newest step; whether the site's
+    ratings wait for a replay; whether the event has a stage left open, and any stage."""
+    entry, event, player, step, due, stage = (
+        m._meta.db_table for m in (Entry, Event, Player, RatingStep, RatingDue, Stage)
+    )
+    return f"""
+        SELECT e.id, e.created_at, e.version, e.name, e.slug, e.held_on,
+               p.name AS player_name,
+               (SELECT t.id FROM {step} t
+                WHERE t.player_id = n.player_id AND t.series_id IS NULL
+                ORDER BY t.id DESC LIMIT 1) AS rating_step,
+               EXISTS (SELECT 1 FROM {due} d WHERE d.series_id IS NULL) AS ratings_due,
+               EXISTS (SELECT 1 FROM {stage} g WHERE g.event_id = e.id AND NOT g.closed)
+                   AS stage_open,
+               EXISTS (SELECT 1 FROM {stage} g WHERE g.event_id = e.id) AS staged
+        FROM {entry} n
+        JOIN {event} e ON e.id = n.event_id
+        JOIN {player} p ON p.id = n.player_id
+        WHERE n.player_id = %s
+        ORDER BY e.id"""
+
+
 def player_events(player_id: int) -> PlayerEvents | None:
     """One query, a row per event entered; None for a player in no event."""
-    newest_step = (
-        RatingStep.objects.filter(player_id=OuterRef("player_id"), series__isnull=True)
-        .order_by("-pk")
-        .values("pk")[:1]
-    )
-    rows = list(
-        Entry.objects.filter(player_id=player_id)
-        .order_by("event_id")
-        .annotate(
-            rating_step=Subquery(newest_step),
-            ratings_due=Exists(RatingDue.objects.filter(series__isnull=True)),
-            stage_open=Exists(Stage.objects.filter(event=OuterRef("event_id"), closed=False)),
-            staged=Exists(Stage.objects.filter(event=OuterRef("event_id"))),
-        )
-        .values_list(
-            "player__name",
-            "event_id",
-            "event__created_at",
-            "event__version",
-            "event__name",
-            "event__slug",
-            "rating_step",
-            "ratings_due",
-            "stage_open",
-            "staged",
-            "event__held_on",
-        )
-    )
+    rows = list(Event.objects.raw(_player_sql(), [player_id]))
     if not rows:
         return None
-    events = {
-        pk: (event_stamp((pk, created, number)), name, slug)
-        for _n, pk, created, number, name, slug, *_rest in rows
-    }
+    events = {e.pk: (event_stamp(e), e.name, e.slug) for e in rows}
     since = timezone.localdate() - RUNNING_DAYS
-    running = frozenset(row[1] for row in rows if (row[8] or not row[9]) and row[10] >= since)
-    return PlayerEvents(rows[0][0], events, rows[0][6], rows[0][7], running)
+    # SQLite answers EXISTS with 0 or 1.
+    running = frozenset(e.pk for e in rows if (e.stage_open or not e.staged) and e.held_on >= since)
+    first = rows[0]
+    return PlayerEvents(
+        first.player_name, events, first.rating_step, bool(first.ratings_due), running
+    )
