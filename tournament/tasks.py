@@ -38,16 +38,16 @@ def ratings_catch_up_task(series_id: int | None) -> int | None:
 def notifications_send_task() -> int:
     """The queued Web Push messages sent (services/push_send.py; CONTRACT §7) and the
     organizer's channel posts (services/channel_send.py), queued by the write that added
-    them; how many. Messages to be tried again later: this task queued again for when the
-    first is due."""
-    from tournament.services.channel_send import channel_posts_next, channel_posts_send
-    from tournament.services.push_send import notifications_next, notifications_send
+    them, each kind on its own (services/outboxes.py: one raising holds up neither the other
+    nor its next run); how many. Rows to be tried again later: this task queued again for
+    when the first is due."""
+    from tournament.services.outboxes import outboxes_next, outboxes_send
 
-    sent = notifications_send() + channel_posts_send()
-    due = min((d for d in (notifications_next(), channel_posts_next()) if d), default=None)
+    run = outboxes_send()
+    due = outboxes_next(run)
     if due is not None and notifications_send_task.get_backend().supports_defer:
         notifications_send_task.using(run_after=max(due, timezone.now())).enqueue()
-    return sent
+    return run.total
 
 
 @task()

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.events import Event, Round
+from tournament.models.outbox import Outbox
 
 POST_KINDS = [
     ("seated", _("round seated")),
@@ -16,7 +17,7 @@ POST_KINDS = [
 ]
 
 
-class ChannelPost(models.Model):
+class ChannelPost(Outbox):
     """One post to one of the event's channel URLs. Its words are made when it is sent, from
     what the round holds then; a URL the organizer has since removed is not posted to."""
 
@@ -29,11 +30,8 @@ class ChannelPost(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=POST_KINDS)
     # A seating taken back takes its post with it.
     round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    due_at = models.DateTimeField(_("due at"))
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
-    class Meta:
+    class Meta(Outbox.Meta):
         verbose_name = _("channel post")
         verbose_name_plural = _("channel posts")
         constraints = [
@@ -41,10 +39,6 @@ class ChannelPost(models.Model):
                 condition=models.Q(kind__in=["seated", "results", "final"]),
                 name="tournament_channelpost_kind_known",
             ),
-        ]
-        indexes = [
-            # The sender takes what is due, oldest first (due_at <= now ORDER BY due_at).
-            models.Index(fields=["due_at"], name="tournament_channelpost_due"),
         ]
 
     def __str__(self) -> str:

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models.events import Event, Round
 from tournament.models.games import Game
+from tournament.models.outbox import Outbox
 from tournament.models.venues import Player
 
 LANGUAGE_CHOICES = [("ja", _("Japanese")), ("en", _("English"))]
@@ -56,7 +57,7 @@ class PushSubscription(models.Model):
         return f"{self.player} at {self.event}"
 
 
-class Notification(models.Model):
+class Notification(Outbox):
     """A message waiting for a subscription, written in the transaction of the write it tells
     of (a round seated, a result waiting, a round finished) and sent by the task queue's
     worker; its words are made when it is sent, from what the round holds then."""
@@ -73,11 +74,8 @@ class Notification(models.Model):
     game = models.ForeignKey(
         Game, verbose_name=_("game"), null=True, blank=True, on_delete=models.CASCADE
     )
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    due_at = models.DateTimeField(_("due at"))
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
-    class Meta:
+    class Meta(Outbox.Meta):
         verbose_name = _("notification")
         verbose_name_plural = _("notifications")
         constraints = [
@@ -85,10 +83,6 @@ class Notification(models.Model):
                 condition=models.Q(kind__in=["seated", "confirm", "finished"]),
                 name="tournament_notification_kind_known",
             ),
-        ]
-        indexes = [
-            # The sender takes what is due, oldest first (due_at <= now ORDER BY due_at).
-            models.Index(fields=["due_at"], name="tournament_notification_due"),
         ]
 
     def __str__(self) -> str:

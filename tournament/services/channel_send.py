@@ -11,39 +11,27 @@ given up and logged once.
 from __future__ import annotations
 
 import logging
-import secrets
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
-
-from django.db import transaction
-from django.utils import timezone
+from datetime import datetime
 
 from tournament.models import ChannelPost
 from tournament.selectors.channels import channel_texts
 from tournament.services.channels import channel_urls
-from tournament.services.push_send import TRIES, again_at  # one retry pace for both queues
+from tournament.services.outbox_send import (  # one loop and one retry pace for both queues
+    TRIES,
+    outbox_drain,
+    outbox_next,
+    outbox_settle,
+)
 
 log = logging.getLogger(__name__)
 
 BATCH = 50  # posts taken at once: an event posts three a round per channel
-LEASE = timedelta(minutes=2)  # as push_send.py: a second sender skips posts taken
+__all__ = ["TRIES", "channel_posts_next", "channel_posts_send"]
 SENDERS = 4  # posts in flight at once
 # apprise says each failure itself, at WARNING, with the URL's host: this module's one line
 # after the last try is what the site's log keeps.
 logging.getLogger("apprise").setLevel(logging.ERROR)
-
-
-def _claim(now: datetime) -> list[ChannelPost]:
-    """The due posts, oldest first, taken for LEASE by one UPDATE to a lease time of this
-    sender's own (as push_send.py `_claim`)."""
-    due = ChannelPost.objects.filter(due_at__lte=now).order_by("due_at", "pk")
-    candidates = list(due.values_list("pk", flat=True)[:BATCH])
-    if not candidates:
-        return []
-    lease = now + LEASE + timedelta(microseconds=secrets.randbelow(10**6))
-    ChannelPost.objects.filter(pk__in=candidates, due_at__lte=now).update(due_at=lease)
-    mine = ChannelPost.objects.filter(pk__in=candidates, due_at=lease).order_by("pk")
-    return list(mine.select_related("event", "round"))
 
 
 def _send(url: str, title: str, body: str) -> bool:
@@ -69,41 +57,28 @@ def _send_in_order(posts: list[tuple[ChannelPost, tuple[str, str]]]) -> dict[int
 
 def _settle(posts: list[ChannelPost], sent: dict[int, bool], now: datetime) -> int:
     """Sent (or nothing to say, or its URL removed since) deleted; a failure due again later,
-    or given up and logged once after TRIES."""
-    done = [p.pk for p in posts if sent.get(p.pk, True)]
-    with transaction.atomic():
-        ChannelPost.objects.filter(pk__in=done).delete()
-        for post in posts:
-            if sent.get(post.pk, True):
-                continue
-            tries = post.attempts + 1
-            if tries >= TRIES:
-                log.warning(
-                    "channels: gave up the %s post of round %s of event %s to a %s channel "
-                    "after %s tries",
-                    post.kind,
-                    post.round.number,
-                    post.event.slug,
-                    post.url.split(":", 1)[0],  # the service, not the URL's secret
-                    tries,
-                )
-                ChannelPost.objects.filter(pk=post.pk).delete()
-            else:
-                ChannelPost.objects.filter(pk=post.pk).update(
-                    attempts=tries, due_at=again_at(now, tries)
-                )
+    or given up and logged once after TRIES (services/outbox_send.py)."""
+    failed = {p.pk: "" for p in posts if not sent.get(p.pk, True)}
+
+    def gave_up(post: ChannelPost, tries: int, _detail: str) -> None:
+        log.warning(
+            "channels: gave up the %s post of round %s of event %s to a %s channel after %s tries",
+            post.kind,
+            post.round.number,
+            post.event.slug,
+            post.url.split(":", 1)[0],  # the service, not the URL's secret
+            tries,
+        )
+
+    outbox_settle(ChannelPost, posts, failed, now, gave_up=gave_up)
     return sum(1 for post in posts if sent.get(post.pk) is True)
 
 
 def channel_posts_send() -> int:
     """Post everything due now, a batch at a time, until nothing is; how many were posted."""
-    total = 0
     with ThreadPoolExecutor(SENDERS) as pool:
-        while True:
-            now = timezone.now()
-            posts = _claim(now)
-            if not posts:
-                return total
+
+        def send(posts: list[ChannelPost], now: datetime) -> int:
             texts = channel_texts(posts)
             live = [
                 (post, texts[post.pk])
@@ -118,9 +93,11 @@ def channel_posts_send() -> int:
             sent: dict[int, bool] = {}
             for outcome in pool.map(_send_in_order, by_url.values()):
                 sent.update(outcome)
-            total += _settle(posts, sent, now)
+            return _settle(posts, sent, now)
+
+        return outbox_drain(ChannelPost, BATCH, ("event", "round"), send)
 
 
 def channel_posts_next() -> datetime | None:
     """When the earliest post still queued is due (a retry), or None."""
-    return ChannelPost.objects.order_by("due_at").values_list("due_at", flat=True).first()
+    return outbox_next(ChannelPost)

@@ -13,36 +13,30 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import requests
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
 from tournament.models import Notification, PushSubscription
 from tournament.push_keys import vapid_of
 from tournament.selectors.push import notification_payloads
+from tournament.services.outbox_send import (  # TRIES, again_at: the pace, said once
+    TRIES,
+    again_at,
+    outbox_drain,
+    outbox_next,
+    outbox_settle,
+)
 
 log = logging.getLogger(__name__)
 
 BATCH = 200  # messages taken at once: sent, then written back, before the next
-# Taken messages are not due again for this long: a second sender running meanwhile (the
-# command beside the worker) skips them; a sender killed mid-batch leaves them to the next.
-LEASE = timedelta(minutes=2)
-TRIES = 4  # a message's sends before it is given up (the first and three retries)
-AGAIN_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
-
-
-def again_at(now: datetime, tries: int) -> datetime:
-    """When a send that failed `tries` times is tried again (channel posts keep the same pace)."""
-    return now + AGAIN_AFTER[min(tries, len(AGAIN_AFTER)) - 1]
-
-
+RELATED = ("subscription__player", "round__event__venue", "game")  # what the words read
+__all__ = ["TRIES", "again_at", "notifications_next", "notifications_send"]
 TIMEOUT = 10  # seconds a push service has to answer one message
 # How long a push service keeps a message for a phone that is off (RFC 8030 §5.2): after
 # an hour the seating or the standings it tells of has moved on.
@@ -56,21 +50,6 @@ class Outcome:
     row: int
     status: str  # "sent", "gone", "failed", or "skipped" (nothing left to say)
     detail: str = ""
-
-
-def _claim(now: datetime) -> list[Notification]:
-    """The due messages, oldest first, taken for LEASE: moved to a lease time of this
-    sender's own (a microsecond drawn at random) by one UPDATE that takes only rows still due,
-    then read back by it — a second sender's UPDATE takes none of them (no row lock, so none
-    but services/locks.py's)."""
-    due = Notification.objects.filter(due_at__lte=now).order_by("due_at", "pk")
-    candidates = list(due.values_list("pk", flat=True)[:BATCH])
-    if not candidates:
-        return []
-    lease = now + LEASE + timedelta(microseconds=secrets.randbelow(10**6))
-    Notification.objects.filter(pk__in=candidates, due_at__lte=now).update(due_at=lease)
-    mine = Notification.objects.filter(pk__in=candidates, due_at=lease).order_by("pk")
-    return list(mine.select_related("subscription__player", "round__event__venue", "game"))
 
 
 def _claims() -> dict[str, str]:
@@ -107,33 +86,27 @@ def _send(row: Notification, payload: dict[str, str]) -> Outcome:
     return Outcome(row.pk, "sent")
 
 
-def _settle(rows: dict[int, Notification], outcomes: list[Outcome], now: datetime) -> int:
-    """Write back what happened: sent messages deleted; a gone subscription deleted (its
-    messages with it); a failure due again later, or given up and logged after TRIES."""
-    done = [o.row for o in outcomes if o.status != "failed"]
-    gone = {rows[o.row].subscription_id for o in outcomes if o.status == "gone"}
-    with transaction.atomic():
-        Notification.objects.filter(pk__in=done).delete()
+def _settle(rows: list[Notification], outcomes: list[Outcome], now: datetime) -> int:
+    """Write back what happened (services/outbox_send.py): sent messages deleted, a gone
+    subscription deleted (its messages with it), a failure due again later or given up."""
+    failed = {o.row: o.detail for o in outcomes if o.status == "failed"}
+    by_pk = {row.pk: row for row in rows}
+    gone = {by_pk[o.row].subscription_id for o in outcomes if o.status == "gone"}
+
+    def gave_up(row: Notification, tries: int, detail: str) -> None:
+        log.warning(
+            "push: gave up a %s message to subscription %s after %s tries (%s)",
+            row.kind,
+            row.subscription_id,
+            tries,
+            detail,
+        )
+
+    def drop_gone() -> None:
         if gone:
             PushSubscription.objects.filter(pk__in=gone).delete()
-        for outcome in outcomes:
-            if outcome.status != "failed":
-                continue
-            row = rows[outcome.row]
-            tries = row.attempts + 1
-            if tries >= TRIES:
-                log.warning(
-                    "push: gave up a %s message to subscription %s after %s tries (%s)",
-                    row.kind,
-                    row.subscription_id,
-                    tries,
-                    outcome.detail,
-                )
-                Notification.objects.filter(pk=row.pk).delete()
-            else:
-                Notification.objects.filter(pk=row.pk).update(
-                    attempts=tries, due_at=again_at(now, tries)
-                )
+
+    outbox_settle(Notification, rows, failed, now, gave_up=gave_up, also=drop_gone)
     return sum(1 for o in outcomes if o.status == "sent")
 
 
@@ -143,22 +116,19 @@ def notifications_send() -> int:
     if not settings.VAPID_PRIVATE_KEY:
         return 0
     vapid_of(settings.VAPID_PRIVATE_KEY)  # a key that is not one: said here, once, loudly
-    total = 0
     with ThreadPoolExecutor(SENDERS) as pool:
-        while True:
-            now = timezone.now()
-            rows = _claim(now)
-            if not rows:
-                return total
+
+        def send(rows: list[Notification], now: datetime) -> int:
             payloads = notification_payloads(rows)
             work = [(row, payloads[row.pk]) for row in rows]
             silent = [Outcome(row.pk, "skipped") for row, payload in work if payload is None]
             said = [(row, payload) for row, payload in work if payload is not None]
             outcomes = list(pool.map(lambda item: _send(*item), said))
-            total += _settle({row.pk: row for row in rows}, outcomes + silent, now)
+            return _settle(rows, outcomes + silent, now)
+
+        return outbox_drain(Notification, BATCH, RELATED, send)
 
 
 def notifications_next() -> datetime | None:
     """When the earliest message still queued is due (a retry), or None."""
-    first = Notification.objects.order_by("due_at").values_list("due_at", flat=True).first()
-    return first
+    return outbox_next(Notification)

@@ -7,8 +7,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from tournament.services.channel_send import channel_posts_send
-from tournament.services.push_send import notifications_send
+from tournament.services.outboxes import Run, outboxes_send
 
 POLL_SECONDS = 2  # the long-running form looks for new messages this often
 
@@ -25,10 +24,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="send what is due, then exit")
 
-    def _posted(self) -> str:
-        """The organizer's channel posts due sent too (issue 49), said when there were any."""
-        posted = channel_posts_send()
-        return f", {posted} posted to channels" if posted else ""
+    def _said(self, run: Run) -> str:
+        """The run in a line: the push messages sent, the channel posts when there were any
+        (issue 49), and a kind that failed (its error is in the log)."""
+        line = f"{run.sent.get('push', 0)} sent"
+        if run.sent.get("channels"):
+            line += f", {run.sent['channels']} posted to channels"
+        if run.failed:
+            line += f" ({', '.join(run.failed)} failed: see the log)"
+        return line
 
     def handle(self, *args, **options):
         if not settings.VAPID_PRIVATE_KEY:  # the channels' posts go all the same
@@ -37,13 +41,13 @@ class Command(BaseCommand):
                 "(README 'Production')"
             )
         if options["once"]:
-            self.stdout.write(f"{notifications_send()} sent{self._posted()}")
+            self.stdout.write(self._said(outboxes_send()))
             return
         try:
             while True:
-                sent, posted = notifications_send(), self._posted()
-                if sent or posted:
-                    self.stdout.write(f"{sent} sent{posted}")
+                run = outboxes_send()
+                if run.total or run.failed:
+                    self.stdout.write(self._said(run))
                 time.sleep(POLL_SECONDS)
         except KeyboardInterrupt:
             return
