@@ -94,7 +94,9 @@ bench: $(BENCH_STAMP) pg-up
 # second, on the 1,024-player event, then on 10,000 players × 10 rounds (wrk and redis-server
 # come from Debian's packages); then a tournament day (bench/day.py: 256 players' phones, 64
 # tables entering hands, the projector, the organizer) against one server on CPU 0 with 512 MB
-# (taskset, prlimit), the clients on CPU 1; then the faults of `make chaos` (needs root:
+# (taskset, prlimit), the clients on CPU 1; then the organizer's seating request of a
+# 256-player round with nobody and with everyone subscribed to Web Push (bench/push_seating.py,
+# issue 49: queueing the messages must not slow it); then the faults of `make chaos` (needs root:
 # pg_ctlcluster). Ports are free ones by default; BENCH_PORT, BENCH_REDIS_PORT and BENCH_DB
 # choose (a second run beside this one needs another BENCH_DB).
 load: $(BENCH_STAMP) pg-up
@@ -105,6 +107,7 @@ load: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.load
 	$(PY) -m bench.load --players 10000 --rounds 10
 	$(PY) -m bench.load --day
+	$(PY) -m bench.push_seating
 	$(PY) -m bench.outage
 
 # Three faults under load, one after another (bench/outage.py): Redis killed, PostgreSQL
