@@ -147,6 +147,7 @@ def test_moving_on_the_waiting_list_keeps_places_dense_and_is_logged():
     assert len({s.position for s in waiting}) == 3
     page = client.get(url).content.decode()
     assert page.index("chiba@example.org") < page.index("doi@example.org")
+    assert page.count('value="top"') == 3  # the waiting rows' only, never a registered one's
     logged = AuditEntry.objects.filter(action="signup.move").order_by("pk")
     assert entry_sentence(logged.first()) == "Doi moved on the waiting list: place 3 → 1"
     with translation.override("ja"):
@@ -236,3 +237,15 @@ def test_a_refused_mail_is_tried_again_at_the_push_pace_then_logged_once(caplog)
     gave_up = [r for r in caplog.records if "gave up" in r.getMessage()]
     assert len(gave_up) == 1 and "SMTPRecipientsRefused" in gave_up[0].getMessage()
     assert mail.outbox == []
+
+
+def test_the_form_says_where_a_sign_up_now_goes():
+    event = _event(capacity=2)
+    _sign(event, "Aoki")
+    assert "1 place left." in Client().get("/events/su/register/").content.decode()
+    _sign(event, "Baba")
+    _sign(event, "Chiba")
+    page = Client().get("/events/su/register/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "満員です。今申し込むと、キャンセル待ち 2 番目になります。" in page
+    page = Client().get(f"/events/su/register/{SignUp.objects.get(name='Chiba').token}/")
+    assert 'class="stack narrow tick"' in page.content.decode()  # the box beside its sentence

@@ -48,6 +48,11 @@ class WithdrawForm(forms.Form):
 
     confirm = forms.BooleanField(label=_("Yes, withdraw my entry"), required=True)
 
+    def __init__(self, *args, **kwargs) -> None:
+        # The box is ticked beside its sentence (site.css `.tick`): no colon after it.
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
 
 class RegistrationSettingsForm(ServiceForm):
     """The organizer's settings: open or closed, a capacity (empty: none), approval."""

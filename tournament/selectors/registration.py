@@ -30,3 +30,13 @@ def signups_for_organizers(event: Event) -> dict[str, list[SignUp]]:
     for signup in rows:
         lists.get(signup.state, lists["other"]).append(signup)
     return lists
+
+
+def signup_room(event: Event, capacity: int | None) -> tuple[int | None, int]:
+    """What the sign-up form tells a player before they sign up: the places left (None: no
+    limit) and how many wait already. Two queries with a capacity, none without."""
+    if capacity is None:
+        return None, 0
+    registered = Entry.objects.filter(event=event, withdrawn=False, substitute=False).count()
+    waiting = SignUp.objects.filter(event=event, state=WAITING).count()
+    return max(capacity - registered, 0), waiting

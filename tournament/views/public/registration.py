@@ -15,6 +15,7 @@ from tournament.forms.registration import SignUpForm, WithdrawForm
 from tournament.i18n import error_text
 from tournament.models import Entry, Event
 from tournament.selectors.events import event_by_slug
+from tournament.selectors.registration import signup_room
 from tournament.services.checkin import checkin_proved
 from tournament.services.errors import ServiceError
 from tournament.services.registration import (
@@ -83,7 +84,14 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
                     return redirect("signup-entry", event.slug, signup.token)
     elif form.is_bound:
         status = 403
-    context = {"event": event, "form": form, "registration": settings}
+    room, waiting = signup_room(event, settings.capacity) if settings.open else (None, 0)
+    context = {
+        "event": event,
+        "form": form,
+        "registration": settings,
+        "room": room,
+        "next_place": waiting + 1,
+    }
     return render(request, "tournament/register.html", context, status=status)
 
 
