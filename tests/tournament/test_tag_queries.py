@@ -1,5 +1,6 @@
-"""The tags' two hot queries (selectors/versions.py) are written as SQL for speed (issue 46):
-here are the querysets they stand for, and the checks that both give the same answers in every
+"""The tags' two hot queries (selectors/versions.py) and a player's own games' key
+(selectors/players.py) are written as SQL for speed (issue 46): here are the querysets they
+stand for, and the checks that both give the same answers in every
 state a game or a player's events can be in, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.utils import timezone
 from tests.tournament.factories import PLAYERS, make_event, scores_game
 from tournament.models import Entry, Event, Game, Player, RatingDue, RatingStep, Seat, Stage
 from tournament.selectors.cache import event_stamp
+from tournament.selectors.players import own_games_key
 from tournament.selectors.versions import (
     RUNNING_DAYS,
     GameVersion,
@@ -113,9 +115,19 @@ def same_games(slug: str) -> None:
     assert game_version(10**9, slug) is None
 
 
+def own_games_key_by_queryset(player_id: int) -> list[tuple]:
+    """What `own_games_key`'s SQL stands for."""
+    return list(
+        Seat.objects.filter(player_id=player_id, rank__isnull=False)
+        .order_by("game_id")
+        .values_list("game_id", "game__version", "game__table")
+    )
+
+
 def same_players() -> None:
     for player in Player.objects.all():
         assert player_events(player.pk) == player_events_by_queryset(player.pk)
+        assert own_games_key(player.pk) == own_games_key_by_queryset(player.pk)
     assert player_events(10**9) is None
 
 
@@ -151,7 +163,11 @@ def test_a_player_s_tag_query_answers_as_its_queryset_in_every_state():
     same_players()  # no rating yet, nothing due
     scores_game(league, 1, 1, PLAYERS[:4])
     scores_game(staged, 1, 1, PLAYERS[:4])
+    game_record(  # a game still played: none of its seats counts yet
+        event=league, data={"round": 2, "table": 1, "seats": PLAYERS[:4], "hands": []}
+    )
     same_players()  # ratings due, not yet replayed
+    assert len(own_games_key(Player.objects.get(name=PLAYERS[0]).pk)) == 2
     Stage.objects.filter(event=staged).update(closed=True)
     assert RatingDue.objects.filter(series__isnull=True).exists()
     ratings_catch_up(None)

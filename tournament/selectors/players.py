@@ -8,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 
+from django.db import connection
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Replace
 
 from scoring.names import name_key
 from scoring.statistics import Tally
-from tournament.models import Entry, Event, Player, Seat, SitOut
+from tournament.models import Entry, Event, Game, Player, Seat, SitOut
 from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.standings import Placing, published_placings
 from tournament.selectors.statistics import player_statistics
@@ -82,12 +84,21 @@ def player_record(player: Player) -> list[EventRecord]:
 def own_games_key(player_id: int) -> list[tuple]:
     """What a player's page shows of their own games changes only with this: each finished
     game of theirs with its version and table (one query). Results at other tables leave it
-    as it is — unlike where the player stands (`published_placings`)."""
-    return list(
-        Seat.objects.filter(player_id=player_id, rank__isnull=False)
-        .order_by("game_id")
-        .values_list("game_id", "game__version", "game__table")
-    )
+    as it is — unlike where the player stands (`published_placings`). Read whenever a player's
+    page is made again (after any result in one of their events), so written as SQL as the
+    pages' tags are (selectors/versions.py; its queryset in tests/tournament/
+    test_tag_queries.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_own_games_sql(), [player_id])
+        return [tuple(row) for row in cursor.fetchall()]
+
+
+@cache
+def _own_games_sql() -> str:
+    seat, game = Seat._meta.db_table, Game._meta.db_table
+    return f"""
+        SELECT s.game_id, g.version, g."table" FROM {seat} s JOIN {game} g ON g.id = s.game_id
+        WHERE s.player_id = %s AND s.rank IS NOT NULL ORDER BY s.game_id"""
 
 
 @dataclass(frozen=True)
