@@ -219,7 +219,6 @@ def test_a_refused_mail_is_tried_again_at_the_push_pace_then_logged_once(caplog)
 
     event = _event()
     signup = _sign(event, "Aoki")
-    mail.outbox.clear()  # the sign-up's own, sent as the tests' queue runs it
     caplog.set_level(logging.WARNING, logger="tournament.tasks")
     refusing = "tests.tournament.test_registration_list.Refusing"
     with override_settings(TASKS=DUMMY, EMAIL_BACKEND=refusing):
@@ -249,3 +248,19 @@ def test_the_form_says_where_a_sign_up_now_goes():
     assert "満員です。今申し込むと、キャンセル待ち 2 番目になります。" in page
     page = Client().get(f"/events/su/register/{SignUp.objects.get(name='Chiba').token}/")
     assert 'class="stack narrow tick"' in page.content.decode()  # the box beside its sentence
+
+
+def test_a_pasted_name_withdrawn_moves_the_waiting_list_up(django_capture_on_commit_callbacks):
+    """The capacity counts the names the organizer pasted: one withdrawn frees a place, and
+    the first waiting takes it, as when a signed-up player withdraws."""
+    event = _event(capacity=2, players=["Aoki", "Baba"])
+    chiba = _sign(event, "Chiba")
+    assert chiba.state == "waiting"
+    with django_capture_on_commit_callbacks(execute=True):
+        entry_withdraw(entry=_entry(event, "Aoki"))
+    chiba.refresh_from_db()
+    assert chiba.state == "registered" and _in_play(event) == 2
+    logged = AuditEntry.objects.get(action="signup.withdraw")
+    assert entry_sentence(logged) == "Aoki withdrew; moved up: Chiba"
+    assert [m.to for m in mail.outbox] == [["chiba@example.org"]]  # she is told
+    assert "A place came free" in mail.outbox[0].body

@@ -257,22 +257,23 @@ def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
 
 def signup_left(entry: Entry, *, user: Any = None) -> list[SignUp]:
     """The organizer withdrew a player on the players page (services/events.entry_withdraw,
-    under the event's lock): their sign-up, if any, is withdrawn too and the first waiting move
-    up, as if they had withdrawn from their link."""
-    signup = SignUp.objects.filter(
-        event_id=entry.event_id, name=entry.player.name, state=REGISTERED
-    ).first()
-    if signup is None:
-        return []
-    SignUp.objects.filter(pk=signup.pk).update(state=WITHDRAWN)
+    under the event's lock): their sign-up, if any, is withdrawn too, and the first waiting
+    move up, as if they had withdrawn from their link — for a name the organizer pasted too,
+    whose place the capacity counted as well."""
+    name = entry.player.name
+    signup = SignUp.objects.filter(event_id=entry.event_id, name=name, state=REGISTERED).first()
+    if signup is not None:
+        SignUp.objects.filter(pk=signup.pk).update(state=WITHDRAWN)
+    elif not SignUp.objects.filter(event_id=entry.event_id, state=WAITING).exists():
+        return []  # a pasted name and nobody waiting: nothing moves
     moved = _fill(entry.event, registration_of(entry.event))
     if moved:
         change_record(
             event=entry.event,
             user=user,
             action="signup.withdraw",
-            summary=f"{signup.name} withdrew; {', '.join(s.name for s in moved)} moved up",
-            before={"player": signup.name, "state": REGISTERED},
+            summary=f"{name} withdrew; {', '.join(s.name for s in moved)} moved up",
+            before={"player": name, "state": REGISTERED},
             after={"moved_up": [s.name for s in moved]},
         )
     return moved
