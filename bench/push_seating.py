@@ -2,7 +2,7 @@
 Web Push does not slow the organizer's request. The organizer's seating request (POST
 /events/<slug>/manage/rounds/, as the round form sends it) is timed on events of 256 players
 with nobody subscribed and with all 256 subscribed, alternately, median of --runs (9) each: the
-request only queues the messages (one INSERT and the task, in its own transaction,
+request only queues the messages (one INSERT and the task, in the seating's own transaction,
 services/push.py); nothing is sent during it — no worker runs here, as none would answer
 within the request. Beside the two medians, the time the request spent queueing the messages
 (the seating service's call of push_round_seated, timed inside it): the two requests differ by

@@ -106,6 +106,7 @@ def test_every_bad_line_is_named_at_once_and_what_was_typed_stays(event, hook):
     typed = f"foo://one/{SECRET}\n{hook.url('club')}\n\nform://127.0.0.1/x\nbar://three"
     for language, said in (
         ("en", ["line 1: this is not a channel URL", "line 4: this site posts only", "line 5: "]),
+        # The examples once, with the first unknown line, not again with the next.
         ("ja", ["1行目：", "4行目：", "5行目："]),
     ):
         refused = organizer.post(
@@ -117,6 +118,8 @@ def test_every_bad_line_is_named_at_once_and_what_was_typed_stays(event, hook):
         body = text(refused)
         assert all(line in body for line in said), body
         assert "line 2" not in body and "2行目" not in body  # the good line is not named
+        assert body.count("discord://webhook_id/webhook_token") == 1  # the first error's alone
+        assert 'rows="6"' in body  # every line typed in view: the errors name them by number
         assert f"{hook.url('club')}\n\nform://127.0.0.1/x\nbar://three</textarea>" in body
     event.refresh_from_db()
     assert event.channels == {}

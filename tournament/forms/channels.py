@@ -30,3 +30,8 @@ class ChannelsForm(ServiceForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.paths.update({"channels": "channels", "language": "language"})
+        # Every line in view without scrolling the box, up to a screenful: the errors above it
+        # name lines by number (up to CHANNELS_MOST channels, and a blank line or two).
+        typed = self.data.get("channels") if self.is_bound else self.initial.get("channels")
+        lines = len(str(typed or "").splitlines())
+        self.fields["channels"].widget.attrs["rows"] = min(14, max(4, lines + 1))

@@ -80,6 +80,12 @@ def channels_parse(text: str) -> list[str]:
         if not url or url in urls:
             continue
         error = _line_error(number, url)
+        if (
+            error is not None
+            and error.code == "channel.unknown"
+            and any(e.code == error.code for e in errors)
+        ):
+            error = ServiceError("channel.unknown_again", "channels", line=number)
         if error is not None:
             errors.append(error)
         else:

@@ -98,6 +98,8 @@ MESSAGES: dict[str, str] = {
         "discord://webhook_id/webhook_token, tgram://bot_token/chat_id or "
         "mailtos://user:password@example.com"
     ),
+    # A second URL apprise does not know, in the same box: the examples said once, above it.
+    "channel.unknown_again": gettext_noop("line {line}: this is not a channel URL apprise knows"),
     "channel.service": gettext_noop(
         "line {line}: this site posts only to these services: {services}"
     ),
