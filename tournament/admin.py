@@ -39,6 +39,7 @@ from tournament.services.events import (
 )
 from tournament.services.imports import event_delete
 from tournament.services.players import player_rename
+from tournament.services.registration_list import reinstate_check
 from tournament.services.stages import stage_require_open
 
 
@@ -174,6 +175,8 @@ class EntryForm(forms.ModelForm):
         if "withdrawn" in self.changed_data:
             try:
                 stage_require_open(self.instance.event, entrants=True)
+                if not data.get("withdrawn"):  # taken back: within the capacity (issue 50)
+                    reinstate_check(self.instance)
             except ServiceError as exc:
                 raise forms.ValidationError(error_text(exc)) from None
         return data

@@ -264,3 +264,18 @@ def test_a_pasted_name_withdrawn_moves_the_waiting_list_up(django_capture_on_com
     assert entry_sentence(logged) == "Aoki withdrew; moved up: Chiba"
     assert [m.to for m in mail.outbox] == [["chiba@example.org"]]  # she is told
     assert "A place came free" in mail.outbox[0].body
+
+
+def test_the_admin_refuses_a_reinstatement_past_the_capacity_on_its_form():
+    from django.contrib.auth import get_user_model
+
+    event = _event(capacity=1, players=["Aoki"])
+    entry_withdraw(entry=_entry(event, "Aoki"))
+    _sign(event, "Baba")
+    admin = Client()
+    admin.force_login(get_user_model().objects.create_superuser("root", "r@example.org", "pw"))
+    url = f"/admin/tournament/entry/{_entry(event, 'Aoki').pk}/change/"
+    reply = admin.post(url, {})  # the box unticked: taken back
+    assert reply.status_code == 200
+    assert "the event is full (capacity 1)" in reply.content.decode()
+    assert _entry(event, "Aoki").withdrawn

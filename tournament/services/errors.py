@@ -76,7 +76,7 @@ MESSAGES: dict[str, str] = {
         "{name} is not waiting: withdraw a registered player instead of refusing them"
     ),
     "signup.full_back": gettext_noop(
-        "the event is full ({capacity} players): to take {name} back, raise the capacity on "
+        "the event is full (capacity {capacity}): to take {name} back, raise the capacity on "
         "the sign-up list first, or withdraw another player"
     ),
     "signup.not_waiting": gettext_noop(

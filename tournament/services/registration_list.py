@@ -58,12 +58,10 @@ def signup_move(*, signup: SignUp, to: str, user: Any = None) -> int:
     return now + 1
 
 
-def signup_back(entry: Entry) -> None:
-    """A withdrawn player taken back (services/events.entry_withdraw, under the event's lock,
-    before anything is saved): refused naming the capacity while the event is full — the
-    organizer raises it first, or the player signs up again for the waiting list. Their last
-    sign-up withdrawn is registered again (their private link says so), unless its name or
-    e-mail has been taken by a sign-up since."""
+def reinstate_check(entry: Entry) -> None:
+    """Taking a withdrawn player back is refused naming the capacity while the event is full:
+    the organizer raises it first, or withdraws another player (the admin's form asks this
+    before saving; entry_withdraw again under the lock)."""
     settings = registration_of(entry.event)
     if settings.capacity is not None and registered_count(entry.event) >= settings.capacity:
         raise ServiceError(
@@ -72,6 +70,14 @@ def signup_back(entry: Entry) -> None:
             name=entry.player.name,
             capacity=settings.capacity,
         )
+
+
+def signup_back(entry: Entry) -> None:
+    """A withdrawn player taken back (services/events.entry_withdraw, under the event's lock,
+    before anything is saved): within the capacity only (`reinstate_check`). Their last
+    sign-up withdrawn is registered again (their private link says so), unless its name or
+    e-mail has been taken by a sign-up since."""
+    reinstate_check(entry)
     signup = (
         SignUp.objects.filter(event_id=entry.event_id, name=entry.player.name, state=WITHDRAWN)
         .order_by("-position")
