@@ -135,4 +135,4 @@ def test_the_seating_report_leaves_out_the_finals_forced_meetings():
         assert final[key] == qualifier[key]
     assert sum(sum(c) for c in final["winds"].values()) == 16 * 6 + 4 * 2  # every seat counted
     sheet = text(logged_in(organizer_for(event)).get(url("round-sheet", event.slug, 8), headers=JA))
-    assert "第7、8回戦は全員が1卓で打つため同卓が避けられず、上の回数には数えていません。" in sheet
+    assert "第7、8回戦は1卓だけのため同卓が避けられず、上の回数には数えていません。" in sheet

@@ -25,7 +25,7 @@ class PlanReport(TypedDict):
     byes: dict[str, int]
     unbalanced: list[str]
     rounds: int
-    # The rounds seating everyone at one table (selectors.tables.seating_report only).
+    # The rounds of a single table (selectors.tables.seating_report only).
     one_table: NotRequired[list[int]]
 
 

@@ -306,7 +306,7 @@ def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | N
     """The event's seatings so far (through round `up_to`), reported as a whole-day plan is
     (scoring/plans/): the pairs who met more than once and who, each player's winds, and the
     least the numbers allow; `unbalanced` adds the players whose winds differ by more than
-    one; `one_table` the rounds whose meetings are left out, everyone at one table. None
+    one; `one_table` the rounds whose meetings are left out, each a single table. None
     before any round is seated. Two queries."""
     seats = Seat.objects.filter(round__event=event)
     byes = SitOut.objects.filter(round__event=event, reason="bye")
