@@ -279,3 +279,13 @@ def test_the_admin_refuses_a_reinstatement_past_the_capacity_on_its_form():
     assert reply.status_code == 200
     assert "the event is full (capacity 1)" in reply.content.decode()
     assert _entry(event, "Aoki").withdrawn
+
+
+def test_the_standings_count_no_page_for_players_withdrawn_before_playing():
+    """100 rows fill page 1; the 101st entry withdrawn before any game is on no page, so
+    there is no page 2 to ask for."""
+    names = [f"P{k:03d}" for k in range(101)]
+    event = _event(players=names)
+    assert Client().get("/events/su/?page=2").status_code == 200
+    entry_withdraw(entry=_entry(event, "P100"))
+    assert Client().get("/events/su/?page=2").status_code == 404

@@ -86,5 +86,6 @@ def event_by_id(event_id: int, *, venue: bool = False) -> Event | None:
 
 
 def entry_count(event: Event) -> int:
-    """The event's entries, withdrawn and stand-ins too: the rows its standings can show."""
-    return Entry.objects.filter(event=event).count()
+    """The event's entries, stand-ins and those withdrawn after a game too: the rows its
+    standings can show (one withdrawn before any game is in none, selectors/standings.py)."""
+    return Entry.objects.filter(event=event).exclude(withdrawn=True, games=0).count()
