@@ -19,6 +19,10 @@ from scoring.rules import Ruleset
 from scoring.standings import StageResult
 from tournament.services.errors import ServiceError, StageName, Tables, template
 
+# A seat's wind is its kanji in both languages: the table's own markers (the wind plates, the
+# seat slips) are printed in kanji, so a player told "North" on their phone would still have to
+# find 北 at the table. The pages, the push messages and the channel posts all say it this way
+# (a Japanese push adds 家: 北家), never "North" or "N" on one and 北 on another.
 SEAT_WINDS = ("東", "南", "西", "北", "5")
 STAGE_LABELS = {
     "qualifier": gettext_lazy("Qualifier"),
@@ -43,6 +47,23 @@ ORDINALS = {
 def ordinal(place: int) -> str:
     """A place at a table (at most five players sit at one)."""
     return str(ORDINALS.get(place, place))
+
+
+# A rank in a field of any size: 7th, 21st, 112th in English; Japanese says 7位 in every case.
+RANK_SUFFIXES = {
+    "st": pgettext_lazy("rank", "%(n)sst"),
+    "nd": pgettext_lazy("rank", "%(n)snd"),
+    "rd": pgettext_lazy("rank", "%(n)srd"),
+    "th": pgettext_lazy("rank", "%(n)sth"),
+}
+
+
+def rank_text(rank: int) -> str:
+    """A rank in the field as words: "7th" in English, 7位 in Japanese."""
+    suffix = "th"
+    if rank % 100 not in (11, 12, 13):
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return str(RANK_SUFFIXES[suffix]) % {"n": rank}
 
 
 # The wind of a round, as a hand's label names it (the engine's `E1-0`: East 1, 0 honba).

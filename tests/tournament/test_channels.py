@@ -29,7 +29,7 @@ from tournament.services.stages import stage_close
 pytestmark = pytest.mark.django_db
 
 PLAYERS = [f"P{i:02d}" for i in range(8)]
-WINDS = {"en": "ESWN", "ja": "東南西北"}
+WINDS = {"en": "東南西北", "ja": "東南西北"}  # the kanji in both (i18n.SEAT_WINDS)
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def seating_lines(rnd, language: str) -> list[str]:
         seats = Seat.objects.filter(game=game).select_related("player").order_by("position")
         said = " · ".join(f"{WINDS[language][s.position]} {s.player.name}" for s in seats)
         lines.append(
-            f"Table {game.table}: {said}" if language == "en" else f"{game.table}卓：{said}"
+            f"Table {game.table}: {said}" if language == "en" else f"{game.table}卓目：{said}"
         )
     return lines
 

@@ -18,7 +18,7 @@ from scoring.messages import MESSAGES as ENGINE
 from scoring.messages import fail
 from tests.tournament.organize_support import text, url
 from tests.tournament.test_entry import hand, names, setup
-from tournament.i18n import error_text
+from tournament.i18n import error_text, rank_text
 from tournament.services.errors import MESSAGES as SERVICE
 from tournament.services.errors import ServiceError, StageName
 from tournament.services.hands import game_hand_add
@@ -215,3 +215,15 @@ def test_what_a_tenhou_log_disagrees_on_is_said_in_the_reader_s_language():
         assert error_text(other).startswith("牌譜の最終ポイントは [8.0]")
     with translation.override("en"):
         assert error_text(exc) == exc.message
+
+
+def test_a_rank_in_the_field_reads_7th_in_english_and_7位_in_japanese():
+    # The round-over push message: "you are 7th of 8", 「8人中 7位」.
+    with translation.override("en"):
+        said = [rank_text(n) for n in (1, 2, 3, 4, 7, 11, 12, 13, 21, 22, 23, 101, 111, 112)]
+    assert said == [
+        "1st", "2nd", "3rd", "4th", "7th", "11th", "12th", "13th",
+        "21st", "22nd", "23rd", "101st", "111th", "112th",
+    ]  # fmt: skip
+    with translation.override("ja"):
+        assert [rank_text(n) for n in (1, 2, 7, 11, 21)] == ["1位", "2位", "7位", "11位", "21位"]

@@ -26,6 +26,7 @@ from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, organizer_for, url
 from tests.tournament.stand_in import PushService
 from tournament.exports.formats import format_points
+from tournament.i18n import rank_text
 from tournament.models import Game, Notification, Player, PushSubscription, Seat
 from tournament.push_keys import b64url, vapid_of
 from tournament.selectors.standings import event_standings
@@ -37,7 +38,7 @@ pytestmark = pytest.mark.django_db
 
 PLAYERS = [f"P{i:02d}" for i in range(8)]
 WINDS_JA = "東南西北"
-WINDS_EN = ("East", "South", "West", "North")
+WINDS_EN = "東南西北"  # the kanji of the table's markers in English too (i18n.SEAT_WINDS)
 
 
 @dataclass
@@ -213,7 +214,7 @@ def test_a_result_waiting_tells_the_other_seats_and_the_last_table_tells_everyon
         [message] = messages(push_service, browser)
         row = rows[name]
         assert message["body"] == (
-            f"Round 1 is over: you are {row.rank} of {len(rows)}, "
+            f"Round 1 is over: you are {rank_text(row.rank)} of {len(rows)}, "
             f"total {format_points(row.total, False)}"
         )
         assert message["url"] == f"/players/{player_id(name)}/"

@@ -93,6 +93,10 @@ def test_entrants_download_for_organizers_only(event):
         "waiting,1,Baba,baba@example.org,,",
         "waiting,2,Chiba,chiba@example.org,,",
     ]
+    assert lines[0].split(",")[:2] == ["State", "Order"]
+    japanese = client.get("/events/su/manage/entrants.csv", HTTP_ACCEPT_LANGUAGE="ja")
+    # The sign-up order is 受付順, not the rankings' 順位 (msgid "Place").
+    assert japanese.content.decode("utf-8-sig").splitlines()[0].split(",")[:2] == ["状態", "受付順"]
     assert client.get("/events/su/manage/entrants.xlsx").status_code == 200
     assert Client().get("/events/su/manage/entrants.csv").status_code == 302
     assert logged_in(make_user("stranger")).get("/events/su/manage/entrants.csv").status_code == 403

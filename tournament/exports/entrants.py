@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.exports.columns import Column, Kind
 from tournament.exports.formats import Sheet, write
@@ -23,7 +24,8 @@ STATE_WORDS = {
 }
 COLUMNS = (
     Column("state", _("State"), words=STATE_WORDS),  # registered, waiting or pending
-    Column("place", _("Place"), Kind.COUNT),  # the order within its state, 1 first
+    # The order within its state, 1 first: its own word (受付順), not the rankings' "Place" (順位).
+    Column("place", pgettext_lazy("entrants", "Order"), Kind.COUNT),
     Column("player", _("Player")),
     Column("email", _("E-mail")),
     Column("ema", _("EMA number")),

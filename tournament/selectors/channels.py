@@ -13,18 +13,18 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from tournament.exports.formats import format_points
-from tournament.i18n import ROUND_WINDS
+from tournament.i18n import SEAT_WINDS
 from tournament.models import ChannelPost, Event, Seat, SitOut
 from tournament.selectors.standings import published_standings
 
 TOP_LINES = 8  # the final standings' lines posted; the rest is a link away
-WINDS = ("E", "S", "W", "N")
 SEPARATOR = " · "
 
 
 def _wind(position: int) -> str:
-    """A seat's wind, short: 東 / E (seat 0 is East, the dealer)."""
-    return str(ROUND_WINDS[WINDS[position]]) if 0 <= position < len(WINDS) else str(position + 1)
+    """A seat's wind, short: 東 in both languages, as the pages and the table's markers say it
+    (i18n.SEAT_WINDS). Seat 0 is East, the dealer."""
+    return SEAT_WINDS[position] if 0 <= position < 4 else str(position + 1)
 
 
 def _points(points: Decimal | None, whole: bool) -> str:

@@ -12,6 +12,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, pgettext
 
 from tournament.exports.formats import format_points
+from tournament.i18n import SEAT_WINDS, rank_text
 from tournament.models import Entry, Event, Notification, Seat, TableLink
 from tournament.selectors.standings import published_standings
 
@@ -24,14 +25,11 @@ def push_player_ids(event: Event, names: Sequence[str]) -> dict[str, int]:
 
 
 def _wind(position: int) -> str:
-    """A seat by its wind as a player is told it: 南家 / South (seat 0 is East, the dealer)."""
-    winds = (
-        pgettext("seat wind", "East"),
-        pgettext("seat wind", "South"),
-        pgettext("seat wind", "West"),
-        pgettext("seat wind", "North"),
-    )
-    return winds[position] if 0 <= position < len(winds) else str(position + 1)
+    """A seat by its wind as a player is told it: 北 in English, 北家 in Japanese — the kanji of
+    the table's markers, as every page says it (i18n.SEAT_WINDS). Seat 0 is East, the dealer."""
+    if not 0 <= position < 4:
+        return str(position + 1)
+    return pgettext("seat wind", "%(wind)s") % {"wind": SEAT_WINDS[position]}
 
 
 def _links(game_ids: set[int]) -> dict[int, str]:
@@ -111,7 +109,7 @@ def _payload(
         return None
     body = gettext("Round %(round)s is over: you are %(rank)s of %(field)s, total %(total)s") % {
         "round": rnd.number,
-        "rank": standing.rank,
+        "rank": rank_text(standing.rank),  # 7th (of 8); 7位 in Japanese
         "field": ranked["field"],
         "total": format_points(standing.total, event.rules.whole_points),  # as the pages
     }
