@@ -114,16 +114,43 @@ def _dashboard(event, language: str = "ja") -> str:
 
 def test_closing_a_stage_is_offered_once_it_is_played():
     """A tester saw 「予選を締め切り、足切りを確定」 with no game played: closing is the primary
-    action once the stage's games are all played, kept behind "early…" before, absent at 0."""
+    action once the stage's games are all played, absent at 0. Midway it is not offered at
+    all: stage_close refuses a stage with a round unplayed (the walk of the day found a red
+    "close early" button that could only answer an error); the page says what it waits for."""
     fresh = baba_day(slug="close-0", played=0)
     assert "足切りを確定" not in _dashboard(fresh)
     midway = _dashboard(baba_day(slug="close-3", played=3))
-    assert "予選を途中で締め切る…" in midway and 'class="danger">予選を締め切り' in midway
+    assert "予選は第6回戦がすべて終わると締め切れます。" in midway
+    assert "予選を締め切り" not in midway and "途中で締め切る" not in midway
+    assert 'class="danger">予選' not in midway
+    english = _dashboard(baba_day(slug="close-3-en", played=3), "en")
+    assert "The Qualifier closes once round 6 is played." in english
+    assert "Close the Qualifier" not in english and "early" not in english
     # The final ranks on rounds 1–8 but is played in 7–8: nothing of it to close yet.
-    assert "決勝を" not in midway
+    assert "決勝を" not in midway and "決勝は" not in midway
     done = _dashboard(baba_day(slug="close-6", played=6))
     assert 'class="primary">予選を締め切り、足切りを確定' in done
-    assert "途中で締め切る" not in done.split("決勝")[0]
+    assert "締め切れます" not in done.split("決勝")[0]
+
+
+def test_a_stage_with_a_table_open_says_which_and_offers_no_close():
+    """Every round seated, a table of the last not finished: stage_close refuses it
+    ("round 6 table 2 is not finished"), so the dashboard names that table instead."""
+    from tournament.models import Game
+    from tournament.services.errors import ServiceError
+    from tournament.services.stages import stage_close
+
+    event = baba_day(slug="close-open", played=6)
+    Game.objects.filter(round__event=event, round__number=6, table=2).update(finished=False)
+    page = _dashboard(event)
+    assert "予選は第6回戦 2卓目が終わると締め切れます。" in page
+    assert "予選を締め切り" not in page
+    assert "The Qualifier closes once table 2 of round 6 is finished." in _dashboard(event, "en")
+    Game.objects.filter(round__event=event, round__number=6, table=3).update(finished=False)
+    assert "予選はまだ終わっていない2卓が終わると締め切れます。" in _dashboard(event)
+    assert "its 2 open tables are finished" in _dashboard(event, "en")
+    with pytest.raises(ServiceError):  # the page and the service agree
+        stage_close(event=event, stage=event.stages.order_by("position")[0])
 
 
 def test_the_check_in_address_reads_as_typed():

@@ -3,7 +3,7 @@ whether it is done or begun, the tie it must settle; and the cut the next round 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scoring import Standings
@@ -19,14 +19,33 @@ class StageRow:
     done: bool  # the engine calls it complete (a league: its tables are done)
     tied: list[str]  # the players whose shared place must be settled before closing
     begun: bool  # its own rounds have begun
+    # What closing waits for, by the rule stage_close keeps (services/stages.py `_missing`):
+    # its last round while one of its rounds is not seated; else its tables not finished,
+    # (round, table) in play order. Closing is offered only when it waits for nothing.
+    unseated: int | None = None
+    open_tables: list[tuple[int, int]] = field(default_factory=list)
     tie_form: Any = None  # the view's: the form that settles `tied`
+
+    @property
+    def closable(self) -> bool:
+        """stage_close accepts it as far as its games go (a tie it names is asked apart)."""
+        return self.begun and self.unseated is None and not self.open_tables
 
 
 def stage_rows(
-    standings: Standings, stages: list[Stage], latest: int, played_out: bool
+    standings: Standings,
+    stages: list[Stage],
+    latest: int,
+    played_out: bool,
+    seated: set[int] | None = None,
+    unfinished: list[tuple[int, int]] | None = None,
 ) -> list[StageRow]:
     """A row per stage, from the standings (no query). `latest`: the last round seated;
-    `played_out`: the tables of the round in play are all done."""
+    `played_out`: the tables of the round in play are all done; `seated`: the numbers of the
+    rounds seated (1–`latest` when not given); `unfinished`: (round, table) of every game
+    not finished, in play order (the dashboard's table states hold them all)."""
+    seated = set(range(1, latest + 1)) if seated is None else seated
+    unfinished = sorted(unfinished or [])
     results = {r.stage.name: r for r in standings.stages}  # a stage after an open tie has none
     rows = []
     for stage, played in zip(stages, played_rounds(stages), strict=True):
@@ -42,7 +61,14 @@ def stage_rows(
         tied = [str(p) for p in result.to_settle] if done and result is not None else []
         # Its own rounds have begun (a Baba final ranks on 1–8 but begins at 7).
         begun = latest >= (played[0] or 1)
-        rows.append(StageRow(stage, result, played, done, tied, begun))
+        first, last = stage.first_round or 1, stage.last_round
+        unseated = None
+        if last is not None and not set(range(first, last + 1)) <= seated:
+            unseated = last
+        open_tables = [
+            (n, table) for n, table in unfinished if n >= first and (last is None or n <= last)
+        ]
+        rows.append(StageRow(stage, result, played, done, tied, begun, unseated, open_tables))
     return rows
 
 

@@ -116,7 +116,9 @@ def dashboard_page(
     rounds = list(round_list(event))
     latest = max((r.number for r in rounds), default=0)
     played_out = state_round is not None and all(s.state == "done" for s in states)
-    rows = stage_rows(standings, stages, latest, played_out)
+    # Every game not finished is among the states (an earlier round's open table too).
+    unfinished = [(s.game.round.number, s.game.table) for s in states if not s.game.finished]
+    rows = stage_rows(standings, stages, latest, played_out, {r.number for r in rounds}, unfinished)
     for row in rows:
         row.tie_form = (tie_forms or {}).get(row.stage.pk) or (
             TieDecisionForm(tied=row.tied) if row.tied else None
