@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
+from django.utils import translation
 
 from tests.tournament.factories import make_event
 from tournament.models import AuditEntry, Entry, SignUp
@@ -207,8 +208,39 @@ def test_mails_sent_after_commit(django_capture_on_commit_callbacks):
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         signup_withdraw(signup=a)
-    assert [m.to for m in mail.outbox] == [["baba@example.org"]]
+    # Baba moves up; Aoki, who withdrew from her link, is told it went through (in Japanese).
+    assert [m.to for m in mail.outbox] == [["baba@example.org"], ["aoki@example.org"]]
     assert "A place came free" in mail.outbox[0].body
+    assert "取り消しました" in mail.outbox[1].subject + mail.outbox[1].body
+
+
+def test_an_organizer_removing_a_sign_up_sends_no_withdrawal_mail(
+    django_capture_on_commit_callbacks,
+):
+    from tests.tournament.organize_support import organizer_for
+
+    event = _event()
+    a = _sign(event, "Aoki")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        signup_withdraw(signup=a, user=organizer_for(event))
+    assert mail.outbox == []
+
+
+def test_the_mails_name_the_venue_and_join_japanese_sentences_without_a_space():
+    from tournament.models import Venue
+
+    event = _event()
+    a = _sign(event, "Aoki", language="ja")
+    with translation.override("ja"):
+        _subject, body = mail_text(SignUp.objects.get(pk=a.pk), "signed")
+    assert "ありがとうございます。参加登録が完了しました" in body  # no ASCII space between
+    assert "会場" not in body  # the event names no venue
+    event.venue = Venue.objects.create(name="Mahjong Baba", slug="baba-club", preset="baba")
+    event.save(update_fields=["venue"])
+    with translation.override("en"):
+        _subject, body = mail_text(SignUp.objects.select_related("event").get(pk=a.pk), "signed")
+    assert "Venue: Mahjong Baba" in body
 
 
 def test_refusal_mail_is_polite(django_capture_on_commit_callbacks):

@@ -202,3 +202,46 @@ def test_the_private_link_checks_a_registered_player_in_without_a_code(client):
     assert "You are checked in" in client.get(link).content.decode()
     client.post(waiting, {"do": "checkin"})  # waiting: no entry to check in
     assert not Entry.objects.filter(player__name="Baba").exists()
+
+
+def test_the_private_link_shows_what_was_entered_and_the_venue(client):
+    from tournament.models import Venue
+
+    event = _event()
+    data = {**FORM, "ema": "04000123", "country": "JP"}
+    link = _post(client, data)["Location"]
+    en = client.get(link, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for shown in ("Aoki Taro", "aoki@example.org", "04000123", "Japan", "Ask the organizer"):
+        assert shown in en
+    assert "data-venue" not in en and "data-find-seat" not in en  # no venue, no round yet
+    event.venue = Venue.objects.create(name="Mahjong Baba", slug="baba-club", preset="baba")
+    event.save(update_fields=["venue"])
+    ja = client.get(link, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "申込内容" in ja and "日本" in ja and "会場" in ja and "Mahjong Baba" in ja
+
+
+def test_the_private_link_finds_the_seat_once_a_round_is_seated(client):
+    import random
+
+    from tournament.services.events import event_register_players
+    from tournament.services.rounds import round_seat
+
+    event = _event()
+    link = _post(client, FORM)["Location"]
+    assert "data-find-seat" not in client.get(link).content.decode()
+    event_register_players(event=event, names=["B", "C", "D"])
+    round_seat(event=event, rng=random.Random(1))
+    page = client.get(link).content.decode()
+    assert 'href="/events/su/seat/?name=Aoki%20Taro"' in page
+
+
+def test_withdrawing_from_the_link_mails_that_it_went_through(
+    client, django_capture_on_commit_callbacks
+):
+    _event()
+    link = _post(client, FORM)["Location"]
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(link, {"confirm": "on"}).status_code == 302
+    [sent] = mail.outbox
+    assert sent.to == ["aoki@example.org"] and "withdrawn" in sent.subject

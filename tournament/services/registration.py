@@ -243,6 +243,8 @@ def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
     if was == REGISTERED:
         _leave(event, signup.name)
     moved = _fill(event, registration_of(event)) if was == REGISTERED else []
+    if user is None:  # the player, from their link: a mail says it went through
+        mail_queue(signup.pk, "withdrawn")
     change_record(
         event=event,
         user=user,

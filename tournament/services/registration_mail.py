@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-KINDS = ("signed", "moved", "approved", "refused")
+KINDS = ("signed", "moved", "approved", "refused", "withdrawn")
 
 
 def mail_queue(signup_id: int, kind: str) -> None:
@@ -55,6 +55,17 @@ def _state_line(signup, place: int | None) -> str:
     return _("This entry is withdrawn.")
 
 
+def _then(first: str, second: str) -> str:
+    """Two sentences in a row: a space between in English, none in Japanese (「。」 ends one)."""
+    return _("%(first)s %(second)s") % {"first": first, "second": second}
+
+
+def _where(event) -> str:
+    """The event's venue, when it names one ("" if not). No date: `held_on` is the day the
+    event was made unless an event file gave it, not a day the organizer set."""
+    return _("Venue: %(venue)s") % {"venue": event.venue.name} if event.venue_id else ""
+
+
 def mail_text(signup, kind: str) -> tuple[str, str]:
     """(subject, body) of the e-mail of `kind`, in the active language."""
     from tournament.services.registration import waiting_place
@@ -70,18 +81,29 @@ def mail_text(signup, kind: str) -> tuple[str, str]:
             "event."
         ) % {"name": signup.name, "event": event}
         return subject, body
+    hello = _("Dear %(name)s,") % {"name": signup.name}
+    if kind == "withdrawn":
+        # The player withdrew from their link: a line saying it went through, nothing more.
+        subject = _("%(event)s: your entry is withdrawn") % {"event": event}
+        lead = _(
+            "Your entry for %(event)s is withdrawn, as you asked. To play after all, sign up "
+            "again while sign-ups are open."
+        ) % {"event": event}
+        return subject, f"{hello}\n\n{lead}\n"
     if kind == "moved":
         subject = _("%(event)s: you have a place") % {"event": event}
         lead = _("A place came free: you are registered for %(event)s.") % {"event": event}
     elif kind == "approved":
         subject = _("%(event)s: your sign-up is confirmed") % {"event": event}
         lead = _("The organizer confirmed your sign-up for %(event)s.") % {"event": event}
-        lead += " " + _state_line(signup, waiting_place(signup))
+        lead = _then(lead, _state_line(signup, waiting_place(signup)))
     else:
         subject = _("%(event)s: your sign-up") % {"event": event}
         lead = _("Thank you for signing up for %(event)s.") % {"event": event}
-        lead += " " + _state_line(signup, waiting_place(signup))
-    hello = _("Dear %(name)s,") % {"name": signup.name}
+        lead = _then(lead, _state_line(signup, waiting_place(signup)))
+    where = _where(signup.event)
+    if where:
+        lead += "\n" + where
     keep = _("Keep this e-mail: the link is yours only.")
     return subject, f"{hello}\n\n{lead}\n\n{see}\n{keep}\n"
 
@@ -90,7 +112,7 @@ def mail_send(signup_id: int, kind: str) -> bool:
     """Send the e-mail of `kind` to the sign-up; False if it is gone or the kind unknown."""
     from tournament.models import SignUp
 
-    signup = SignUp.objects.select_related("event").filter(pk=signup_id).first()
+    signup = SignUp.objects.select_related("event__venue").filter(pk=signup_id).first()
     if signup is None or kind not in KINDS:
         return False
     with translation.override(signup.language):

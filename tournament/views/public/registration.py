@@ -120,9 +120,15 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             return redirect("signup-entry", event.slug, signup.token)
         status = 400
     entry = signup_entry_of(signup)
+    registered = signup.state == "registered"
     context = {
         "event": event,
         "signup": signup,
+        # Where to play, when the event names its venue (the date is not shown: `held_on` is
+        # the day the event was made unless a file gave it, not a day the organizer set).
+        "venue": event.venue.name if event.venue_id else "",
+        # Find your seat, once a round is seated (a round exists only seated): one query.
+        "seated": registered and entry is not None and event.rounds.exists(),
         "place": waiting_place(signup),
         "form": form,
         "entry": entry,
