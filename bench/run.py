@@ -54,6 +54,26 @@ def median_ms(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None
     return statistics.median(times)
 
 
+def replay_rate(games: list[list[Any]] | None = None, runs: int = 5) -> float:
+    """Hands the engine replays a second, already parsed, on one core (the `make bench`
+    figure; `make load` prints it too, as the machine's speed its figures go with). `games`:
+    each game's hands as event files give them (default: a 256-player round of
+    bench/synthetic.py)."""
+    from bench.synthetic import synthetic_event
+    from scoring import PRESETS, parse_hand, replay
+
+    rules = PRESETS["baba"]
+    if games is None:
+        games = [g["hands"] for g in synthetic_event(256, 4)["games"] if "hands" in g]
+    parsed = [[parse_hand(h, rules, 4) for h in game] for game in games]
+
+    def replay_all() -> None:
+        for hands in parsed:
+            replay(rules, 4, hands)
+
+    return sum(len(h) for h in parsed) / median_ms(replay_all, runs) * 1000
+
+
 def line(label: str, value: str, target: str = "") -> None:
     print(f"  {label:<52} {value:>14}  {target}")
 
@@ -409,20 +429,15 @@ def bench_engine(runs: int) -> None:
     rules = PRESETS["baba"]
     games = [g["hands"] for g in synthetic_event(1024, 8)["games"] if "hands" in g]
     count = sum(len(h) for h in games)
-    parsed = [[parse_hand(h, rules, 4) for h in game] for game in games]
     print(f"\n== scoring engine, one core: {len(games)} games, {count} hands ==")
-
-    def replay_all() -> None:
-        for hands in parsed:
-            replay(rules, 4, hands)
 
     def parse_and_replay() -> None:
         for game in games:
             replay(rules, 4, [parse_hand(h, rules, 4) for h in game])
 
-    replay_ms = median_ms(replay_all, runs)
+    rate = replay_rate(games, runs)
     full_ms = median_ms(parse_and_replay, runs)
-    rate = count / replay_ms * 1000
+    parsed = [[parse_hand(h, rules, 4) for h in game] for game in games]
     line(
         "replay (hands already parsed)",
         f"{rate:,.0f} hands/s",
