@@ -22,6 +22,7 @@ from scoring.standings import Stage as StageRule
 from scoring.standings.again import rank_again
 from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
 from tournament.selectors.cache import event_stamp, shared, shared_part, stamped_cache
+from tournament.selectors.versions import event_over
 
 
 def event_list() -> QuerySet[Event]:
@@ -258,7 +259,18 @@ def published_player_ids(event: Event) -> dict[str, int]:
     return _published_with_ids(event)[1]
 
 
+def published_over(event: Event) -> bool:
+    """Every stage closed (`event_over`), from the stages the published standings were
+    ranked with (closing one moves the event's structure on): no query of its own."""
+    return event_over(s.closed for s in _published_ranked(event).stages)
+
+
 def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
+    ranked = _published_ranked(event)
+    return ranked.standings, ranked.ids
+
+
+def _published_ranked(event: Event) -> Ranked:
     # Each process ranks for itself, never through the shared cache: at 10,000 players
     # unpickling the ranked rows costs more than ranking them again (docs/performance.md).
     # After a result, from the standings it held and the entries the result recounted.
@@ -267,8 +279,7 @@ def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
             return _ranked_since(event, held)
         return _ranked(event)
 
-    ranked = _published.get_or_follow(event.pk, event_stamp(event), make)
-    return ranked.standings, ranked.ids
+    return _published.get_or_follow(event.pk, event_stamp(event), make)
 
 
 def published_row_count(event: Event, stage_name: str = "") -> int:

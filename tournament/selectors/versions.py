@@ -13,8 +13,9 @@ the same answers."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
 from django.utils import timezone
@@ -157,10 +158,29 @@ def player_events(player_id: int) -> PlayerEvents | None:
     if not rows:
         return None
     events = {e.pk: (event_stamp(e), e.name, e.slug) for e in rows}
-    since = timezone.localdate() - RUNNING_DAYS
     # SQLite answers EXISTS with 0 or 1.
-    running = frozenset(e.pk for e in rows if (e.stage_open or not e.staged) and e.held_on >= since)
+    running = frozenset(
+        e.pk for e in rows if event_running(over=e.staged and not e.stage_open, held_on=e.held_on)
+    )
     first = rows[0]
     return PlayerEvents(
         first.player_name, events, first.rating_step, bool(first.ratings_due), running
     )
+
+
+def event_over(closed: Iterable[bool]) -> bool:
+    """Every stage closed (`closed`: each stage's flag): the results are final. An event
+    with no stage stored never is. Its standings then say so and stop refreshing."""
+    flags = list(closed)
+    return bool(flags) and all(flags)
+
+
+def event_running(*, over: bool, held_on: date) -> bool:
+    """Still being played: not over and its day not past yesterday. The one rule for where
+    "Notify me" is offered — a player's page, find your seat (issue 49)."""
+    return not over and held_on >= timezone.localdate() - RUNNING_DAYS
+
+
+def event_over_now(event: Event) -> bool:
+    """`event_over` of one event. One query: its stages' closed flags."""
+    return event_over(Stage.objects.filter(event=event).values_list("closed", flat=True))

@@ -40,6 +40,7 @@ from tournament.selectors.tables import (
     seats_named,
     stage_in_play,
 )
+from tournament.selectors.versions import event_over_now, event_running
 from tournament.services.checkin import (
     checkin_code_seconds_left,
     checkin_code_shown,
@@ -319,8 +320,11 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
         sitting_out = [(name, pk, why, reasons.get(why, why)) for name, pk, why in out]
     elif typed:
         waiting = entries_matching(event, typed, FIND_MOST)
-    # "Notify me" beside each player found, while the site sends notifications (issue 49).
-    push = push_context() if typed and (found or sitting_out or waiting) else None
+    # "Notify me" beside each player found, while the site sends notifications and the event
+    # is still played (issue 49; the player page's rule): after it, nothing is left to tell.
+    over = phase.number is not None and event_over_now(event)
+    running = event_running(over=over, held_on=event.held_on)
+    push = push_context() if typed and running and (found or sitting_out or waiting) else None
     ids = push_player_ids(event, [s.name for s in found[:FIND_MOST]]) if push and found else {}
     return render(
         request,
@@ -335,5 +339,6 @@ def find_seat(request: HttpRequest, slug: str) -> HttpResponse:
             "more": len(found) > FIND_MOST or len(waiting) > FIND_MOST,
             "push": push,
             "notifying": push_enabled(),  # what the page says before any name is typed
+            "over": over,
         },
     )

@@ -25,6 +25,7 @@ from tournament.selectors.conditions import event_panels
 from tournament.selectors.standings import (
     event_has_stage,
     published_fractions,
+    published_over,
     published_player_ids,
     published_standings,
     shared_progress,
@@ -120,7 +121,9 @@ def standings_context(
         "has_teams": summary["has_teams"],
         "in_progress": in_progress,
         "round_numbers": sorted(played),
-        "live": not (summary["complete"] and in_progress is None),
+        # Every stage closed: the standings are final, the page says so and stops asking.
+        "final": (final := published_over(event)),
+        "live": not final and not (summary["complete"] and in_progress is None),
         "refresh": REFRESH_SECONDS,
         "updated": event.updated_at,  # the last change (services/changes.py), not this render
         "query": query.encoded,
