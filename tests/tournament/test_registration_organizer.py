@@ -104,3 +104,18 @@ def test_entrants_download_for_organizers_only(event):
     assert client.get("/events/su/manage/entrants.xlsx").status_code == 200
     assert Client().get("/events/su/manage/entrants.csv").status_code == 302
     assert logged_in(make_user("stranger")).get("/events/su/manage/entrants.csv").status_code == 403
+
+
+def test_the_count_says_which_players_were_pasted_rather_than_signed_up(event):
+    """The count is every player in play; the Registered list holds sign-ups only."""
+    from tournament.services.events import event_register_players
+
+    client = logged_in(organizer_for(event))
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 player registered." in page and "added on the players page" not in page
+    event_register_players(event=event, names=["Pasted One", "Pasted Two"])
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "3 players registered." in page and "Registered (1)" in page
+    assert "2 of them were added on the players page" in page
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "うち 2 名は選手ページで追加" in page

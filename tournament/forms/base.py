@@ -13,8 +13,8 @@ from tournament.services.errors import ServiceError
 # An event's or a series' address: made from the name in its own script (services/events.py).
 ADDRESS_HELP = _(
     "The end of the page's address: letters (Japanese too), digits and hyphens. Left empty, "
-    "it is made from the name."
-)
+    "it is made from the name (e.g. wednesday-league-november)."
+)  # Japanese gives its own example (水曜リーグ-11月): each language shows one it would type
 
 
 def parent_path(path: str) -> str:

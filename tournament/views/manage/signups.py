@@ -99,11 +99,16 @@ def signups_manage(request: HttpRequest, event: Event) -> HttpResponse:
                 messages.error(request, error_text(exc))
                 return redirect("signups-manage", event.slug)
         status = 400
+    lists = signups_for_organizers(event)
+    registered = registered_count(event)
     context = {
         "event": event,
         "form": form,
-        "lists": signups_for_organizers(event),
-        "registered": registered_count(event),
+        "lists": lists,
+        "registered": registered,
+        # Players in play who never signed up (names pasted on the players page): counted
+        # above, not listed under Registered.
+        "added": max(registered - len(lists["registered"]), 0),
         "registration": settings,
     }
     return render(request, "tournament/manage/signups.html", context, status=status)
