@@ -391,8 +391,12 @@ def test_final_scores_over_a_hand_game_replace_it_after_a_correction():
     hand(client, event, game, type="draw", tenpai=["1"])
     game.refresh_from_db()
     assert game.mode == "hands" and not game.finished
-    # Entering final scores for it replaces the hand record (a correction, logged).
+    # Entering final scores for it replaces the hand record (a correction, logged) — once
+    # the organizer ticks that it may: unticked, nothing is written (test_scores_over_hands).
     data = scores_post(game, [40000, 30000, 20000, 10000])
+    assert client.post(url("game-scores", event.slug, game.pk), data).status_code == 400
+    assert game.hands.count() == 1
+    data["replace_hands"] = "on"
     assert client.post(url("game-scores", event.slug, game.pk), data).status_code == 302
     game.refresh_from_db()
     assert game.mode == "scores" and game.finished and not game.hands.exists()

@@ -54,12 +54,19 @@ class ScoresForm(EngineForm):
         players: list[str],
         lookup: PlayerLookup | None = None,
         new: bool = False,
+        hands: int = 0,
         **kwargs: Any,
     ) -> None:
         """`players`: the names offered. With `lookup` (the organizer's screens) each seat is
         typed, `players` only suggested and anyone of the event accepted; without (a table's
-        phone, offered its own four) each seat is a choice among them."""
+        phone, offered its own four) each seat is a choice among them. `hands`: the hands the
+        game has recorded, which saving replaces only once ticked (`replace_hands`)."""
         super().__init__(*args, **kwargs)
+        self.hands = hands
+        if hands:
+            self.fields["replace_hands"] = forms.BooleanField(
+                label=_("Replace its hands with these final scores"), required=False
+            )
         self.rules = rules
         self.n = len(names)
         self.new = new

@@ -27,6 +27,14 @@ def last_hand(game: Game) -> Hand | None:
     return game.hands.order_by("-number").first()
 
 
+def hands_recorded(game: Game) -> int:
+    """How many hands a game kept hand by hand has (numbered from 1); none for final scores,
+    without a query."""
+    if game.mode != "hands":
+        return 0
+    return game.hands.order_by("-number").values_list("number", flat=True).first() or 0
+
+
 def last_hand_said(game: Game) -> dict[str, Any] | None:
     """The last hand's label, record and score changes: what the page says was recorded."""
     return game.hands.order_by("-number").values("label", "data", "deltas").first()

@@ -180,6 +180,10 @@ MESSAGES: dict[str, str] = {
         "this game was entered by its final scores; correct those instead"
     ),
     "game.no_hand": gettext_noop("there is no hand to undo"),
+    "game.hands_replaced": gettext_noop(
+        "saving final scores replaces the hands recorded: tick “Replace its hands with these "
+        "final scores” to save them, or keep the hands"
+    ),
     # --- the round clock ---
     "clock.minutes": gettext_noop("give the minutes a round lasts: 0 (no clock) to {most}"),
     "clock.no_minutes": gettext_noop("set the minutes a round lasts first"),

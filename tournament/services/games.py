@@ -144,15 +144,27 @@ def _replayed(locked: Game, data: Any) -> bool:
 
 
 def game_correct(
-    *, game: Game, data: Any, expected_version: int, user: Any = None, at: AtTable | None = None
+    *,
+    game: Game,
+    data: Any,
+    expected_version: int,
+    user: Any = None,
+    at: AtTable | None = None,
+    replace_hands: bool = False,
 ) -> Game:
     """Replace a game's record (or give a seated game its first). Refused if someone saved
     it since `expected_version` — unless what is stored is exactly this save (a double tap,
-    a retry after a lost answer): then nothing is written twice."""
+    a retry after a lost answer): then nothing is written twice. Final scores over a game
+    kept hand by hand replace its hands: refused unless `replace_hands` says so."""
     replayed = partial(_replayed, data=data)
     with game_change(game, expected_version, user=user, at=at, done=replayed) as change:
         if change.replay:
             return change.game
+        # Nothing lost unasked: the hands go only when the organizer ticked that they may.
+        locked = change.game
+        unasked = "hands" not in data and not replace_hands and locked.mode == "hands"
+        if unasked and locked.hands.exists():
+            raise ServiceError("game.hands_replaced", "replace_hands")
         ev = game_evaluate(change.event.rules, data)
         action = "game.correct" if game_has_result(change.game) else "game.record"
         return game_replace(change, ev, data, action=action)

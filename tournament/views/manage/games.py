@@ -24,6 +24,7 @@ from tournament.permissions import organizer_required, referee_required
 from tournament.selectors.games import Sheet, game_for_entry, game_sheet, game_was_removed
 from tournament.selectors.players import player_suggestions, players_named
 from tournament.selectors.rounds import game_exists
+from tournament.selectors.sheets import hands_recorded
 from tournament.selectors.tables import round_clock
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.game_data import (
@@ -94,6 +95,9 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
         "names": names,
         "players": player_suggestions(event, seated=names),
         "lookup": partial(players_named, event),
+        # Saving replaces a game's hands: the form says how many and asks (one query, for a
+        # game kept hand by hand only).
+        "hands": hands_recorded(game),
     }
     if request.method != "POST":
         return _scores_page(
@@ -111,6 +115,7 @@ def game_scores(request: HttpRequest, event: Event, game_id: int) -> HttpRespons
             data=data,
             expected_version=form.cleaned_data["version"] or 0,
             user=request.user,
+            replace_hands=form.cleaned_data.get("replace_hands", False),
         )
     except ConflictError:
         current = _game(event, game_id)
