@@ -76,3 +76,31 @@ def test_players_are_listed_as_registered(organizer):
     # A name, then its end or (issue 48) its profile: country and EMA number.
     positions = [re.search(f">{re.escape(name)}[< ]", dashboard).start() for name in pasted]
     assert positions == sorted(positions)
+
+
+def test_a_refused_seating_opens_at_the_seating_form_with_its_error_and_choice():
+    """A phone walk: 7 players and "Ask me" for the odd one — the refusal reloaded the page
+    at its top, the error and the bye/substitute choice screens below. The form is sent to
+    its own anchor, so the answer opens there (the browser keeps the action's fragment)."""
+    from tests.tournament.factories import make_event
+    from tests.tournament.organize_support import logged_in, organizer_for, url
+
+    event = make_event(slug="odd", players=[f"P{i:02d}" for i in range(7)])
+    client = logged_in(organizer_for(event))
+    page = client.get(url("event-manage", event.slug)).content.decode()
+    assert f'action="{url("round-new", event.slug)}#seat-round" id="seat-round"' in page
+    for language, error in (
+        ("en", "7 players leave 3 over at tables of 4: choose byes"),
+        ("ja", "7 人だと 4 人卓で 3 人余ります"),
+    ):
+        refused = client.post(
+            url("round-new", event.slug),
+            {"method": "random", "round": "1", "shortfall": ""},
+            headers={"accept-language": language},
+        )
+        assert refused.status_code == 400
+        body = refused.content.decode()
+        # The anchor opens the form: its error, then the choice, both after it.
+        anchor = body.index('id="seat-round"')
+        assert anchor < body.index(error) < body.index('name="shortfall"')
+    assert not Round.objects.filter(event=event).exists()
