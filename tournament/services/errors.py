@@ -239,7 +239,7 @@ MESSAGES: dict[str, str] = {
     ),
     "round.shortfall": gettext_noop(
         "{players} players leave {extra} over at tables of {size}: choose byes "
-        "({extra} sit out) or substitutes ({stand_ins} stand-ins)"
+        "({extra} sit out) or substitutes ({stand_ins} to fill the seats)"
     ),
     "round.has_results": gettext_noop(
         "table {table} of round {round} has results; delete them first"
