@@ -103,7 +103,8 @@ def form_fields(html: str, action: str) -> dict[str, str]:
     chosen = None
     for attrs, body in FORM.findall(html):
         target = re.search(r'action="([^"]*)"', attrs)
-        if target and target.group(1) == action:
+        # A fragment (`…/rounds/#seat-round`: where the answer opens) is not part of the post.
+        if target and target.group(1).split("#")[0] == action:
             chosen = body
             break
         if not target and chosen is None:
