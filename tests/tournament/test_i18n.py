@@ -204,7 +204,7 @@ def test_what_a_tenhou_log_disagrees_on_is_said_in_the_reader_s_language():
     assert exc.message.startswith("the log's final points are whole numbers ([8.0, -66.0, 58.0])")
     with translation.override("ja"):
         said = error_text(exc)
-    assert said.startswith("牌譜の最終ポイントは整数 ([8.0, -66.0, 58.0])")
+    assert said.startswith("牌譜の最終ポイントは整数（[8.0, -66.0, 58.0]）")
     assert "points" not in said and "half_up" in said
     # Any other difference in the final points names the part in the reader's words.
     from scoring.errors import LogPart

@@ -132,7 +132,7 @@ def test_a_mahjong_soul_three_player_game_imports_into_a_mahjongsoul_sanma_event
     "ruleset, language, said, not_said",
     [
         ("tenhou-sanma", "en", "By standings: 1–3 together, 4–6, …", "1–4 together"),
-        ("tenhou-sanma", "ja", "成績順(1–3位、4–6位…で同卓)", "1–4位"),
+        ("tenhou-sanma", "ja", "成績順（1–3位、4–6位…で同卓）", "1–4位"),
         ("tenhou", "en", "By standings: 1–4 together, 5–8, …", "1–3 together"),
     ],
 )

@@ -61,7 +61,7 @@ def test_finding_2_the_log_reads_as_sentences_in_japanese():
         f"{seated[2]} ロン ← {seated[1]} 3翻40符" in html
     )
     assert f"局</strong> — 第1回戦 {game.table}卓目 · 東1局 0本場: {seated[2]} ロン" in html
-    assert "選手登録</strong> — 1人: 新人" in html
+    assert "選手登録</strong> — 1人：新人" in html
     assert "game.hand" not in html and "event.players" not in html  # actions are words
     assert "registered 1 players" not in html and "{&#x27;" not in html  # no English, no dicts
     assert "&quot;discarder&quot;: 1" in html  # the raw data, as JSON, behind a disclosure
@@ -187,7 +187,7 @@ def test_finding_3_a_tie_at_the_cut_says_how_it_was_broken(demo):
     html = text(demo.get("/events/baba-demo/?stage=qualifier"))
     assert "Qualifier cut:" in html and "both have 53.7" in html and "on top rate" in html
     ja = text(demo.get("/events/baba-demo/", headers={"accept-language": "ja"}))
-    assert "予選の通過ライン:" in ja and "トップ率で" in ja
+    assert "予選の通過ライン：" in ja and "トップ率で" in ja
 
 
 def test_finding_8_the_first_tap_on_total_sorts_best_first(demo):
@@ -318,7 +318,7 @@ def test_finding_5_the_emperor_fields_have_hints_and_the_minimum():
     event, client, game = setup("emperor")
     client.cookies["django_language"] = "ja"
     html = text(client.get(url("game-hands", event.slug, game.pk)))
-    assert "縛り: 4人なら4役以上、鳴き1回ごとに+1" in html
+    assert "縛り：4人なら4役以上、鳴き1回ごとに+1" in html
     assert "3以上で有徳" in html and "1役500点" in html
     client.cookies["django_language"] = "en"
     html = text(client.get(url("game-hands", event.slug, game.pk)))
@@ -392,7 +392,7 @@ def test_finding_8_one_player_registered_is_singular():
             None,
             {"round": 3, "minutes": 90},
             "Round 3: the clock started (90 minutes)",
-            "第3回戦: 時計開始（90 分）",
+            "第3回戦：時計開始（90 分）",
         ),
         (
             "clock.extra",
@@ -406,7 +406,7 @@ def test_finding_8_one_player_registered_is_singular():
             None,
             {"round": 2, "table": 4},
             "Round 2 table 4: a new link (the old one no longer opens it)",
-            "第2回戦 4卓目: 新しいリンク（古いリンクでは開けません）",
+            "第2回戦 4卓目：新しいリンク（古いリンクでは開けません）",
         ),
     ],
 )
