@@ -1,5 +1,5 @@
 """The change log in words: each audit entry as one sentence in the reader's language
-(「第2回戦 3卓: 最終点修正 — 東 青木 32,000 → 35,000」). The entry keeps its data (before,
+(「第2回戦 3卓：最終点修正 — 東 青木 32,000 → 35,000」). The entry keeps its data (before,
 after) as stored; this only reads it, so entries written before this module still read."""
 
 from __future__ import annotations
@@ -135,7 +135,14 @@ def _hand(data: dict[str, Any]) -> str:
     else:
         hands = data.get("hands") or [{}]
         hand, label = hands[-1], _("hand %(n)d") % {"n": len(hands)}
-    return f"{_table(data)} · {label}: {hand_summary(hand, data.get('seats') or [])}"
+    return _said(f"{_table(data)} · {label}", hand_summary(hand, data.get("seats") or []))
+
+
+def _said(where: Any, what: Any) -> str:
+    """「where: what」 with the reader's colon: Japanese writes it full-width (2卓目：東 …), as
+    the translated sentences of this log do."""
+    colon = _(": ")  # on its own line so that makemessages finds it
+    return f"{where}{colon}{what}"
 
 
 def _names(names: Sequence[Any]) -> str:
@@ -164,23 +171,23 @@ def _game(action: str, before: Any, after: Any) -> str | None:
                 "table": _table(after),
                 "n": n,
             }
-        return f"{_table(after)}: {_scores(after)}"
+        return _said(_table(after), _scores(after))
     if action == "game.correct" and isinstance(after, dict):
         if not isinstance(before, dict):
-            return f"{_table(after)}: {_scores(after)}"
+            return _said(_table(after), _scores(after))
         where = _table(after)
         if (before.get("round"), before.get("table")) != (after.get("round"), after.get("table")):
             where = f"{_table(before)} → {where}"
-        return f"{where}: {_changes(before, after)}"
+        return _said(where, _changes(before, after))
     if action in ("game.confirm", "game.approve") and isinstance(after, dict):
-        return f"{_table(after)}: {_scores(after)}"
+        return _said(_table(after), _scores(after))
     if action == "game.dispute" and isinstance(after, dict):
-        return f"{_table(after)}: {after.get('reason', '')}"
+        return _said(_table(after), after.get("reason", ""))
     if action == "game.remove" and isinstance(before, dict):
-        return f"{_table(before)}: {_scores(before)}" if "scores" in before else _table(before)
+        return _said(_table(before), _scores(before)) if "scores" in before else _table(before)
     if action == "game.seats" and isinstance(before, dict) and isinstance(after, dict):
         return "; ".join(
-            f"{name}: {_seat_at(was)} → {_seat_at(after.get(name) or {})}"
+            _said(name, f"{_seat_at(was)} → {_seat_at(after.get(name) or {})}")
             for name, was in before.items()
         )
     return None
@@ -201,7 +208,7 @@ PROFILE_LABELS = {  # a player's profile (services/profiles.py), key by key
 
 
 def _profile(after: dict[str, Any]) -> str:
-    """青木: EMA番号 04090012、国 フランス — each value changed, "—" where one was cleared."""
+    """青木：EMA番号 04090012、国 フランス — each value changed, "—" where one was cleared."""
     said = []
     for key, label in PROFILE_LABELS.items():
         if key in after:
@@ -209,7 +216,7 @@ def _profile(after: dict[str, Any]) -> str:
             if key == "country" and after[key]:
                 value = countries.name(value) or value
             said.append(f"{label} {value}")
-    return f"{after.get('player', '')}: " + _(", ").join(said)
+    return _said(after.get("player", ""), _(", ").join(said))
 
 
 def entry_sentence(entry: AuditEntry) -> str:
@@ -247,7 +254,7 @@ def entry_sentence(entry: AuditEntry) -> str:
         ) % {"round": after.get("round"), "n": len(tables)}
     if action == "round.unseat" and before:
         return _("Round %(round)s") % {"round": before.get("round")}
-    stage = f"{stage_label(after['stage'])}: " if after and after.get("stage") else ""
+    stage = _said(stage_label(after["stage"]), "") if after and after.get("stage") else ""
     if action == "stage.decide" and after:
         return stage + " > ".join(str(p) for p in after.get("decision") or [])
     if action == "stage.close" and after:
@@ -307,7 +314,7 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
             return _("Only players checked in are seated.")
         return _("Every player in play is seated, checked in or not.")
     if action in ("checkin.mark", "checkin.self") and after:
-        return f"{after.get('player')}: {_checkin_state(before, after)}"
+        return _said(after.get("player"), _checkin_state(before, after))
     if action == "checkin.withdraw_absent" and after:
         return _names(after.get("players") or [])
     if action == "clock.minutes" and after:
@@ -326,7 +333,7 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
     if action == "clock.extra" and after:
         minutes = after.get("minutes") or 0
         extra = ngettext("%(n)d extra minute", "%(n)d extra minutes", minutes) % {"n": minutes}
-        return f"{_table(after)}: {extra}"
+        return _said(_table(after), extra)
     if action == "table.link" and after:
         return _("%(table)s: a new link (the old one no longer opens it)") % {
             "table": _table(after)

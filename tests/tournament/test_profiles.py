@@ -143,7 +143,7 @@ def test_the_organizer_sets_a_profile_and_the_dashboard_shows_it():
     assert log.before == {"player": "Aoki", "ema": "", "country": "", "tenhou": ""}
     with translation.override("ja"):
         said = entry_sentence(log)
-    assert said == "Aoki: EMA番号 04090012、国 フランス、天鳳の名前 aoki-t"
+    assert said == "Aoki：EMA番号 04090012、国 フランス、天鳳の名前 aoki-t"
     dashboard = text(client.get(url("event-manage", event.slug)))
     assert "France · EMA 04090012" in dashboard  # the country by its name
     assert page in dashboard  # each player's profile is a tap away

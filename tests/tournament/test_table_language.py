@@ -57,10 +57,10 @@ def test_finding_2_the_log_reads_as_sentences_in_japanese():
     client.cookies["django_language"] = "ja"
     html = text(client.get(url("event-audit", event.slug)))
     assert (
-        f"局の取り消し</strong> — 第1回戦 {game.table}卓目 · 東1局 0本場: "
+        f"局の取り消し</strong> — 第1回戦 {game.table}卓目 · 東1局 0本場："
         f"{seated[2]} ロン ← {seated[1]} 3翻40符" in html
     )
-    assert f"局</strong> — 第1回戦 {game.table}卓目 · 東1局 0本場: {seated[2]} ロン" in html
+    assert f"局</strong> — 第1回戦 {game.table}卓目 · 東1局 0本場：{seated[2]} ロン" in html
     assert "選手登録</strong> — 1人：新人" in html
     assert "game.hand" not in html and "event.players" not in html  # actions are words
     assert "registered 1 players" not in html and "{&#x27;" not in html  # no English, no dicts
@@ -76,10 +76,10 @@ def test_finding_2_a_correction_says_what_changed():
     client.cookies["django_language"] = "ja"
     html = text(client.get(url("event-audit", event.slug)))
     assert (
-        f"結果修正</strong> — 第1回戦 {game.table}卓目: 東 {seated[0]} 32,000 → 35,000、"
+        f"結果修正</strong> — 第1回戦 {game.table}卓目：東 {seated[0]} 32,000 → 35,000、"
         f"南 {seated[1]} 30,000 → 27,000"
     ) in html
-    assert f"結果入力</strong> — 第1回戦 {game.table}卓目: 東 {seated[0]} 32,000" in html
+    assert f"結果入力</strong> — 第1回戦 {game.table}卓目：東 {seated[0]} 32,000" in html
 
 
 def test_finding_2_entries_written_before_still_read():
@@ -399,7 +399,7 @@ def test_finding_8_one_player_registered_is_singular():
             None,
             {"round": 2, "table": 4, "minutes": 5},
             "Round 2 table 4: 5 extra minutes",
-            "第2回戦 4卓目: 5 分延長",
+            "第2回戦 4卓目：5 分延長",
         ),
         (
             "table.link",
