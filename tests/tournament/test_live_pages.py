@@ -170,3 +170,15 @@ def test_a_game_sheet_follows_its_game_for_anyone(seated):
     _move(game)
     assert Client().get(address, headers={**FETCH, "If-None-Match": tag}).status_code == 200
     assert Client().get(f"/events/{event.slug}/games/999999/", headers=FETCH).status_code == 404
+
+
+def test_a_game_that_may_reach_its_last_hand_follows_the_other_tables(seated):
+    """What each player needs at the last hand moves with every table's result: a game in
+    play is tagged by the event too (a finished one by its own version: test_conditional)."""
+    event, game, _path = seated
+    Game.objects.filter(pk=game.pk).update(mode="hands")  # its first hand entered
+    address = f"/events/{event.slug}/games/{game.pk}/"
+    tag = Client().get(address)["ETag"]
+    Event.objects.filter(pk=event.pk).update(version=F("version") + 1)  # another table
+    moved = Client().get(address, headers={"If-None-Match": tag})
+    assert moved.status_code == 200 and moved["ETag"] != tag

@@ -54,15 +54,16 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     small = event_import(league_data(8, 2))
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
-    # * the event (with its venue): its version makes the ETag, the view gets the row
+    # * the event: its version makes the ETag, the view gets the row
     #   (tournament/views/conditional.py)
+    # * the page (not its live table): the registration settings (a sign-up link while open)
     # * its stages · registered players with their figures · penalties (the standings, 3:
     #   no seat is read)
     # * the rounds with results and the first with a table still playing (columns, marker)
     # * whether the event has teams (their tab beside the stages' — issue 34)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == 6
+    assert few == many == (7 if name == "event-detail" else 6)
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -71,9 +72,9 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     address = url("event-detail", event.slug)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
-    # The warm page: the event alone; the standings come from this process, the rounds and
-    # the table from the shared cache.
-    assert (cold, warm) == (6, 1)
+    # The cold page: as above (the registration settings among them). The warm page: the
+    # event alone, the whole page kept by its tag (views/whole_pages.py).
+    assert (cold, warm) == (7, 1)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -82,8 +83,8 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     )
     after, html = queries(client, address)
     # The event, the four entries the result recounted (the standings ranked again from those
-    # this process held: selectors/standings.py), the rounds.
-    assert after == 3 and has_column(html, "R2")
+    # this process held: selectors/standings.py), the rounds, the registration settings.
+    assert after == 4 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):

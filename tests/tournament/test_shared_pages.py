@@ -1,8 +1,8 @@
 """Shared pages (views/public.py): the standings page, a game sheet and a player's page share
-their content between readers of a version, made once; the frame around it — header,
-language and sign-out forms, messages — is drawn for each request, so it is each reader's own.
-And their cache keys hold only the checked query (views/query.py): made-up parameters add no
-entry."""
+their content between readers of a version, made once; a reader who is not signed in gets the
+whole page kept by its tag (views/whole_pages.py) with a CSRF token of their own, a signed-in
+reader or one with a message waiting a frame drawn for them. And their cache keys hold only the
+checked query (views/query.py): made-up parameters add no entry."""
 
 from __future__ import annotations
 
@@ -15,14 +15,17 @@ from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.cache import InvalidCacheBackendError, cache
 from django.test import Client
+from django.urls import resolve
 
 from tests.tournament.factories import league_data
 from tests.tournament.organize_support import logged_in, organizer_for, text, url
 from tournament.models import Game, Player
+from tournament.services.games import game_record
 from tournament.views.public.standings import event_detail
 
 pytestmark = pytest.mark.django_db
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+NAMES = [f"Player {i:04d}" for i in range(4)]
 CONTENT = ("tournament/_event_standings.html", "tournament/_game_sheet.html")
 
 
@@ -47,13 +50,15 @@ def drawn(response) -> set[str]:
     return {t.name for t in response.templates if t.name}
 
 
-def test_readers_share_the_content_and_each_gets_a_frame_and_token_of_their_own(event):
+def test_readers_share_the_page_and_each_gets_a_token_of_their_own(event):
     for address in addresses(event):
         first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
         made = first.get(address)
+        assert "base.html" in drawn(made), address
         served = second.get(address)
-        assert "base.html" in drawn(served), address  # the frame, per request
-        assert not drawn(served) & set(CONTENT), address  # the content, shared
+        assert not drawn(served), address  # the whole page, kept
+        assert served["Content-Type"] == made["Content-Type"] and served["ETag"] == made["ETag"]
+        assert served["Content-Security-Policy"], address
         html = text(served)
         tokens = TOKEN.findall(html)
         assert len(tokens) == 1 and tokens != TOKEN.findall(text(made))
@@ -76,15 +81,39 @@ def test_a_signed_in_organizer_gets_their_own_frame_and_nobody_else_sees_it(even
         assert organizer.get_username() not in public and "Log in" in public, address
 
 
-def test_a_waiting_message_is_shown(event, rf):
-    Client().get(url("event-detail", event.slug))  # the shared content is made
-    request = rf.get(url("event-detail", event.slug))
+def test_a_waiting_message_is_shown_to_its_reader_only(event, rf):
+    address = url("event-detail", event.slug)
+    Client().get(address)  # the whole page is kept
+    request = rf.get(address)
     SessionMiddleware(lambda r: None).process_request(request)
     MessageMiddleware(lambda r: None).process_request(request)
     request.user = AnonymousUser()
+    request.resolver_match = resolve(address)
     info(request, "Saved: round 3 table 2")
     page = event_detail(request, event.slug)
     assert "Saved: round 3 table 2" in text(page)
+    assert "Saved: round 3 table 2" not in text(Client().get(address))
+
+
+def test_the_next_version_is_made_not_the_kept_page(event):
+    address = url("event-detail", event.slug)
+    Client().get(address)
+    game_record(
+        event=event,
+        data={"round": 3, "table": 1, "seats": NAMES, "scores": [10000, 20000, 30000, 40000]},
+    )
+    after = Client().get(address)
+    assert "base.html" in drawn(after)
+    assert ">R3<" in text(after).replace(" ", "").replace("\n", "")
+
+
+def test_one_page_however_its_address_is_spelled_and_a_query_is_made_each_time(event):
+    player = Player.objects.get(name="Player 0000")
+    Client().get(f"/players/{player.pk}/")
+    assert not drawn(Client().get(f"/players/{player.pk:04d}/"))  # the same page
+    address = url("event-detail", event.slug)
+    for query in ("?sort=total", "?sort=total"):
+        assert "base.html" in drawn(Client().get(address + query))  # spellings are many
 
 
 class Counting:

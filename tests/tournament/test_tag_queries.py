@@ -1,6 +1,6 @@
-"""The tags' two hot queries (selectors/versions.py) and a player's own games' key
-(selectors/players.py) are written as SQL for speed (issue 46): here are the querysets they
-stand for, and the checks that both give the same answers in every
+"""The tags' hot queries (selectors/versions.py: a game's, a player's events, an event's row)
+and a player's own games' key (selectors/players.py) are written as SQL for speed (issue 46):
+here are the querysets they stand for, and the checks that both give the same answers in every
 state a game or a player's events can be in, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
@@ -185,3 +185,22 @@ def test_a_player_s_tag_query_answers_as_its_queryset_in_every_state():
     }
     Player.objects.create(name="Nobody")  # in no event
     same_players()
+
+
+def test_the_event_s_query_answers_as_its_queryset():
+    """`event_by_slug`'s SQL: the same row, every column converted as the ORM converts it
+    (times, the rules' JSON), for an ASCII and a Japanese address; none for an unknown one."""
+    from django.forms.models import model_to_dict
+
+    from tournament.selectors.versions import event_by_slug
+
+    for slug in ("spring", "春の大会"):
+        event = make_event(slug=slug)
+        Event.objects.filter(pk=event.pk).update(version=7)
+        found = event_by_slug(slug)
+        expected = Event.objects.get(slug=slug)
+        assert isinstance(found, Event) and found.pk == expected.pk
+        assert model_to_dict(found) == model_to_dict(expected)
+        assert (found.created_at, found.version) == (expected.created_at, 7)
+        assert event_stamp(found) == event_stamp(expected)
+    assert event_by_slug("nothing-here") is None

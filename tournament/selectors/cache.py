@@ -11,7 +11,8 @@ across every process (Django's cache: each process's memory, or Redis with REDIS
 maker at a time while the others wait for its value. `shared_part` is the same for a value made
 whole and read a part at a time (every player's placing, made where the event is ranked).
 What it holds: the rounds in play, the placings, the conditions, whether an event has teams,
-a whole-point venue's fractions, the downloads' bytes, a player's own games.
+a whole-point venue's fractions, the downloads' bytes, a player's own games; and with
+`latest`/`keep_latest`, one entry per page replaced as its stamp moves, whole public pages.
 
 The ranked standings alone stay in each process (`StampedCache`): a Python object of a row per
 player that at 10,000 players costs more to unpickle from Redis than to rank again from the
@@ -150,6 +151,21 @@ def shared_part(
         cache.set_many({key_of(n): value for n, value in parts.items()}, timeout)
 
     return _made_once(f"{kind}:{stamp}", key_of(part), make_parts, store, lambda p: p[part])
+
+
+def latest(kind: str, parts: Any, stamp: str) -> Any:
+    """What `keep_latest` holds for `kind` and `parts` if it was made for `stamp`, else None."""
+    held = cache.get(shared_key(kind, "latest", parts))
+    return held[1] if held is not None and held[0] == stamp else None
+
+
+def keep_latest(kind: str, parts: Any, stamp: str, value: Any) -> None:
+    """`value`, made for `stamp`, kept as the one entry of `kind` and `parts`: a newer stamp's
+    value replaces it, so the cache holds one per `parts` however often the stamp moves — for
+    what is large and asked again between writes by many readers (a whole public page,
+    views/whole_pages.py), where one per stamp would leave every version behind for
+    SHARED_SECONDS."""
+    cache.set(shared_key(kind, "latest", parts), (stamp, value), SHARED_SECONDS)
 
 
 _MISSING = object()

@@ -2,11 +2,11 @@
 before the view runs: an event's row, a game's version with its seats' names, a player's
 events. What they cost a page is printed by `make bench` ("first read").
 
-The game's and the player's are read on nearly every request the public makes (a game sheet or
-a player's page polled while nothing has moved costs its tag and one cache read), and Django
-took longer to build each of them than PostgreSQL to answer it: 2.3 ms of the process's CPU
-for a player's, 0.9 for a game's, against 0.15 to send and read the SQL (issue 46,
-docs/performance.md "The tags' queries"). So those two are written as SQL once, read through
+The event's, the game's and the player's are read on nearly every request the public makes (a
+game sheet or a player's page polled while nothing has moved costs its tag and one cache read),
+and Django took longer to build each of them than PostgreSQL to answer it: 2.3 ms of the
+process's CPU for a player's, 0.9 for a game's, against 0.15 to send and read the SQL (issue
+46, docs/performance.md "The tags' queries"). So those are written as SQL once, read through
 `Model.objects.raw` (which converts the model's own columns on every database), and
 tests/tournament/test_tag_queries.py holds the querysets they stand for and checks both give
 the same answers."""
@@ -29,10 +29,17 @@ from tournament.selectors.cache import event_stamp
 RUNNING_DAYS = timedelta(days=1)
 
 
+@cache
+def _event_sql() -> str:
+    return f"SELECT * FROM {Event._meta.db_table} WHERE slug = %s"
+
+
 def event_by_slug(slug: str) -> Event | None:
-    """The event a page of one event shows (the view gets this row). One query, its
-    registration settings joined: the standings page links the sign-up while it is open."""
-    return Event.objects.select_related("registration").filter(slug=slug).first()
+    """The event a page of one event shows (the view gets this row), in one query written as
+    SQL: it is the tag of every standings page, live table and screen, and most of what a page
+    found whole costs. Its registration settings are read when the page is made (the
+    standings page links the sign-up while it is open): one query, once per version."""
+    return next(iter(Event.objects.raw(_event_sql(), [slug])), None)
 
 
 def event_stamp_by_slug(slug: str) -> str | None:

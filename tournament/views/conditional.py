@@ -32,6 +32,7 @@ from tournament.selectors.versions import (
     game_version,
     player_events,
 )
+from tournament.views.whole_pages import whole_page
 
 __all__ = [
     "GameVersion",
@@ -64,13 +65,21 @@ def page_tag(
 
 
 def answer_by_tag(
-    request: HttpRequest, tag: str, view: Callable[..., HttpResponse], *args: Any, **kwargs: Any
+    request: HttpRequest,
+    tag: str,
+    view: Callable[..., HttpResponse],
+    *args: Any,
+    public: bool = False,
+    **kwargs: Any,
 ) -> HttpResponse:
     """304 when the reader holds `tag` already (the view not run), else the view's answer
-    with the tag."""
+    with the tag. `public`: the page is the same for every reader with the tag but for CSRF
+    tokens (no session in it) — kept whole for the next one (views/whole_pages.py)."""
 
     @condition(etag_func=lambda *_args, **_kwargs: tag)
     def answer(request: HttpRequest) -> HttpResponse:
+        if public:
+            return whole_page(request, tag, lambda: view(request, *args, **kwargs))
         return view(request, *args, **kwargs)
 
     return answer(request)
@@ -87,23 +96,31 @@ def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
         if event is None:
             raise Http404
         tag = page_tag(request, request.path, [event_stamp(event)])
-        return answer_by_tag(request, tag, view, event, *args, **kwargs)
+        return answer_by_tag(request, tag, view, event, *args, public=True, **kwargs)
 
     return read_event
 
 
 def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For a game sheet, `view(request, version)`: one query of plain values, a row per seat
-    (a GameVersion), for the tag — the event's stamp — and for the view's key; the view
-    reads the game itself only when it makes the sheet."""
+    (a GameVersion), for the tag and for the view's key; the view reads the game itself only
+    when it makes the sheet. The tag is what the sheet shows — the game's own stamp, round and
+    table, its players' names, the event's name, whether it is final — and the event's stamp
+    only while the game may reach its last hand (what each player needs moves with the other
+    tables): a result at another table leaves a finished game's tag, and its kept page, as
+    they were."""
 
     @wraps(view)
     def read_game(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         found = game_version(game_id, slug)
         if found is None:  # no such game in this event
             raise Http404
-        tag = page_tag(request, request.path, [found.event_stamp])
-        return answer_by_tag(request, tag, view, found)
+        stamps = [found.stamp, found.round, found.table, found.names, found.event_name]
+        stamps += [found.finished]
+        if found.in_play:
+            stamps.append(found.event_stamp)
+        tag = page_tag(request, request.path, stamps)
+        return answer_by_tag(request, tag, view, found, public=True)
 
     return read_game
 
@@ -122,7 +139,8 @@ def by_player_events(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
         # Their rating too: a correction in an earlier event replays it in later ones.
         stamps = [entered.name, *entered.events.items(), entered.rating_step, entered.ratings_due]
         stamps.append(sorted(entered.running))  # "Notify me" under the events still played
-        return answer_by_tag(request, page_tag(request, "player", stamps), view, player_id, entered)
+        tag = page_tag(request, "player", stamps)
+        return answer_by_tag(request, tag, view, player_id, entered, public=True)
 
     return read_events
 
