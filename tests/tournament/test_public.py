@@ -243,6 +243,10 @@ def test_player_page_lists_every_game_across_events(client):
     assert len(captured) == 1 and main(again) == main(html)
     assert html.count("<polyline") == 3 and small.name in html and second.name in html
     assert "5 games" in html
+    # Each event's chart is named as its heading says: the totals round by round, not a game
+    # sheet's hands.
+    assert "Scores after each hand" not in html
+    assert html.count(f'id="chart-title-{small.pk}">Total by round</title>') == 1
     assert client.get("/players/Nobody/").status_code == 404
     assert client.get(url("player-detail", 10**9)).status_code == 404
 
