@@ -73,6 +73,32 @@ def test_a_reader_waits_no_longer_than_a_dead_makers_mark_allows(monkeypatch):
     assert caching.shared("t", "3.0.1", 0, lambda: "made here") == "made here"
 
 
+def test_the_latest_value_is_made_once_and_a_waiter_takes_only_its_stamp_s(monkeypatch):
+    cache.clear()
+    monkeypatch.setattr(caching, "WAIT_SECONDS", 0.3)
+    made: list[str] = []
+
+    def make(value):
+        return lambda: made.append(value) or value
+
+    assert caching.keep_latest("w", "page 1", "v1", make("one")) == "one"
+    assert (
+        caching.latest("w", "page 1", "v1") == "one" and caching.latest("w", "page 1", "v2") is None
+    )
+    # Another process makes v2 (its mark held): a reader waits, never takes v1, takes v2 once
+    # kept.
+    key = caching.shared_key("w", "latest", "page 1")
+    cache.add(f"{key}:v2:making", 1, 30)
+    keeper = threading.Timer(0.05, lambda: cache.set(key, ("v2", "two"), 30))
+    keeper.start()
+    assert caching.keep_latest("w", "page 1", "v2", make("mine")) == "two"
+    keeper.join()
+    assert made == ["one"]
+    # Nothing to keep (a page only its reader may see): made, nothing held, the next makes again.
+    assert caching.keep_latest("w", "page 2", "v1", lambda: None) is None
+    assert caching.latest("w", "page 2", "v1") is None
+
+
 def test_views_never_touch_the_cache():
     """Issue 45: one cache for reads, used inside selectors only. A view may name a fragment's
     key (`event_stamp`) for its template's `{% cache %}`; a whole public page is handed to and

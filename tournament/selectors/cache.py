@@ -159,13 +159,25 @@ def latest(kind: str, parts: Any, stamp: str) -> Any:
     return held[1] if held is not None and held[0] == stamp else None
 
 
-def keep_latest(kind: str, parts: Any, stamp: str, value: Any) -> None:
-    """`value`, made for `stamp`, kept as the one entry of `kind` and `parts`: a newer stamp's
-    value replaces it, so the cache holds one per `parts` however often the stamp moves — for
-    what is large and asked again between writes by many readers (a whole public page,
+def keep_latest(kind: str, parts: Any, stamp: str, make: Callable[[], Any]) -> Any:
+    """`make()`'s value, made for `stamp`, kept as the one entry of `kind` and `parts`: a newer
+    stamp's value replaces it, so the cache holds one per `parts` however often the stamp moves
+    — for what is large and asked again between writes by many readers (a whole public page,
     views/whole_pages.py), where one per stamp would leave every version behind for
-    SHARED_SECONDS."""
-    cache.set(shared_key(kind, "latest", parts), (stamp, value), SHARED_SECONDS)
+    SHARED_SECONDS. Made by one reader at a time across processes, as `shared` values are:
+    after a write every server's readers of a page miss it together (the 10,000-player
+    standings table took 100 ms to make in each process). `make()` may return None — nothing to
+    keep (a page only its reader may see): the readers who waited then make their own."""
+    key = shared_key(kind, "latest", parts)
+
+    def store(value: Any) -> None:
+        if value is not None:
+            cache.set(key, (stamp, value), SHARED_SECONDS)
+
+    def ready(found: Any) -> tuple[Any] | None:
+        return (found[1],) if isinstance(found, tuple) and found[0] == stamp else None
+
+    return _made_once(f"{key}:{stamp}", key, make, store, lambda value: value, ready)
 
 
 _MISSING = object()
@@ -177,16 +189,22 @@ MAKING_SECONDS = 30  # a maker that died leaves its mark no longer than this
 WAIT_SECONDS = 5  # then a reader makes it itself
 
 
+def _found(value: Any) -> tuple[Any] | None:
+    return (value,) if value is not _MISSING else None
+
+
 def _made_once(
     mark: str,
     key: str,
     make: Callable[[], Any],
     store: Callable[[Any], None],
     pick: Callable[[Any], T],
+    ready: Callable[[Any], tuple[T] | None] = _found,
 ) -> T:
     """The value at `key`, made by one reader at a time: whoever sets `mark` calls `make()`,
     `store`s what it made and returns `pick(made)`, the value at `key`; the others wait for
-    it to appear (or for the mark to go: then each makes it itself)."""
+    it to appear — `ready(what the key holds)` says `(value,)` — or for the mark to go: then
+    each makes it itself."""
 
     def made_here() -> T:
         made = make()
@@ -204,9 +222,9 @@ def _made_once(
     while time.monotonic() < deadline:
         time.sleep(pause)
         pause = min(pause * 2, 0.05)
-        found = cache.get(key, _MISSING)
-        if found is not _MISSING:
-            return found
+        found = ready(cache.get(key, _MISSING))
+        if found is not None:
+            return found[0]
         if cache.get(making) is None:
             break  # the maker failed, or what it made is gone already
     return made_here()

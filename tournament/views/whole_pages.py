@@ -14,8 +14,9 @@ One entry per page and language — the view and its arguments as the address re
 `/players/007/` is `/players/7/` — holding the tag it was made for: a page made again after a
 write replaces it, so the cache holds as many pages as there are pages read, not one per
 version, and nobody can add one by spelling an address another way (issue 31's bounded keys).
-A reader whose tag differs makes the page and keeps theirs; two servers making the same page
-at once both keep a right one, the later wins.
+A reader whose tag differs makes the page and keeps theirs; readers who miss it together wait
+for the first one's (after a write every server's readers of the standings miss at once), and
+if that one was not to be kept each makes their own.
 
 Made for each request, as before: a page asked with a query (a stage's tab, a sort, the
 screen's window: its spellings are many), a signed-in reader's page (organizers see links the
@@ -49,16 +50,23 @@ def whole_page(request: HttpRequest, tag: str, make: Callable[[], HttpResponse])
         return make()
     page = _page(request)
     held = latest("whole-page", page, tag)
-    if held is not None:
-        headers, body = held
-        response = HttpResponse(body.replace(HOLE, get_token(request).encode()))
-        for name, value in headers:
-            response[name] = value
-        return response
-    response = make()
-    body = _shareable_body(request, response)
-    if body is not None:
-        keep_latest("whole-page", page, tag, (list(response.items()), body))
+    if held is None:
+        made: list[HttpResponse] = []  # the page, when this request makes it
+
+        def make_kept() -> tuple[list[tuple[str, str]], bytes] | None:
+            response = make()
+            made.append(response)
+            body = _shareable_body(request, response)
+            return (list(response.items()), body) if body is not None else None
+
+        # Made by one reader at a time: the others wait for it (selectors/cache.py).
+        held = keep_latest("whole-page", page, tag, make_kept)
+        if made:
+            return made[0]
+    headers, body = held
+    response = HttpResponse(body.replace(HOLE, get_token(request).encode()))
+    for name, value in headers:
+        response[name] = value
     return response
 
 
