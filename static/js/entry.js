@@ -43,6 +43,7 @@
     update();
 
     // A win: han or yakuman, never both; fu only while it changes the value (under mangan).
+    const fits = [];
     for (const win of form.querySelectorAll("[data-win]")) {
       const han = Array.from(win.querySelectorAll(":scope > .pick input[name$='han']"));
       const rare = win.querySelector(":scope > details.rare");
@@ -60,6 +61,7 @@
       }
       han.concat(yakuman).forEach((input) => input.addEventListener("change", fit));
       fit();
+      fits.push(fit);
     }
 
     // Winner and dealt-in cannot be the same seat: the dealt-in button of the winner is off.
@@ -71,6 +73,16 @@
     }
     winners.forEach((w) => w.addEventListener("change", apart));
     apart();
+
+    // Emptied for the next hand while the last one waits in the outbox (outbox.js resets the
+    // form): fitted again once the reset has cleared the buttons — the last winner's "Dealt
+    // in" on again, the fu a mangan hid shown. The form outlives live.js's swaps, which fit
+    // it again: one listener, calling the newest fitting.
+    form.refit = () => { update(); fits.forEach((fit) => fit()); apart(); };
+    if (!("refits" in form.dataset)) {
+      form.dataset.refits = "";
+      form.addEventListener("reset", () => setTimeout(() => form.refit(), 0));
+    }
   }
 
   document.querySelectorAll("form[data-scores]").forEach(scores);

@@ -178,3 +178,26 @@ def test_offline_the_undo_goes_and_what_needs_the_server_says_so(live_server, br
     expect(undo).to_be_visible()
     assert game.hands.count() == 2
     context.close()
+
+
+def test_the_next_hand_offline_starts_clean_not_as_the_last_hand_left_it(live_server, browser):
+    """A hand kept in the outbox empties the form for the next one: its winner's "Dealt in"
+    button is on again, and the fu that a mangan hid are shown — as on a page just loaded."""
+    game, path, codes = _table()
+    context, page = _phone(browser, live_server.url, path, codes[0])
+    context.set_offline(True)
+    page.check("input[name='type'][value='ron']")
+    page.check("input[name='wins_0_seat'][value='1']")
+    page.check("input[name='discarder'][value='2']")
+    page.check("input[name='wins_0_han'][value='5']")  # mangan: the fu go
+    fu = page.locator("[data-win]").first.locator("[data-fu]")
+    expect(fu).to_be_hidden()
+    expect(page.locator("input[name='discarder'][value='1']")).to_be_disabled()
+    page.locator("form[data-hand] button[type=submit]").last.click()
+    expect(page.locator("[data-outbox] [data-count]")).to_have_text("1 hand waiting to send")
+    expect(page.locator("input[name='discarder'][value='1']")).to_be_enabled()
+    expect(fu).to_be_visible()
+    context.set_offline(False)
+    expect(page.locator("[data-outbox]")).to_be_hidden(timeout=20_000)  # sent, once
+    assert game.hands.count() == 1 and page.problems == []
+    context.close()
