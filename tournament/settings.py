@@ -165,6 +165,14 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Every transaction takes SQLite's write lock when it begins (Django 5.1's option), waiting
+    # up to `timeout` seconds for it: a transaction that read first and then wrote could not
+    # wait — SQLite answers "database is locked" at once to the one that would deadlock — and a
+    # seating posted while the task worker wrote answered 503 on a venue's laptop.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Part of every page's ETag (views/conditional.py): set it per deploy so that phones holding
