@@ -179,7 +179,8 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
 def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     """The standings page. Its content is kept by the template (event_detail.html) per
     version, checked query and language (and apart for those who may manage the event: their
-    link); the frame around it is drawn per request."""
+    link); the frame around it is drawn per request, or the whole page kept by its tag for
+    readers not signed in (views/whole_pages.py)."""
     can_manage = can_referee(request.user, event)  # organizers and referees
     query = standings_query(request, event, PER_PAGE)
     context = {
