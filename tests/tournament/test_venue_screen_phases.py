@@ -79,6 +79,9 @@ def test_play_begins_with_the_clock_or_a_first_result_and_ends_with_the_last(cli
     page = screen(client, seated)
     assert 'data-phase="play:1"' in page and "data-clock" in page
     assert 'id="standings-table"' in page and "seat-card" not in page
+    # Said as the other phases are, a capital in English: "Round 1: take your seats".
+    english = text(client.get(f"/events/{seated.slug}/screen/", headers={"accept-language": "en"}))
+    assert "第1回戦 対局中" in page and "Round 1 in progress" in english
     # Names on the room's screen are plain text: nobody clicks a projector.
     names = re.findall(r'<td class="player">(.*?)</td>', page)
     assert len(names) == len(NAMES) and not [n for n in names if "<a" in n]
