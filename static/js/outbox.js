@@ -22,12 +22,17 @@
 
   // The page shell and this table's page kept on the phone: it opens here with no connection.
   if ("serviceWorker" in navigator) {
-    const throughWorker = !!navigator.serviceWorker.controller; // as this page was loaded
+    // The page is kept once the worker is ready: unless the worker fetched it already (a
+    // page it did not fetch — the first visit, one reached by a redirect after the seat's
+    // code — is not kept), fetched again into the cache; a fetch that fails (a venue's Wi-Fi)
+    // is tried again, three times in all.
+    const keep = (tries) => caches.open("tables-pages").then(async (cache) => {
+      if (!(await cache.match(page, { ignoreVary: true }))) await cache.add(page);
+    }).catch(() => {
+      if (tries > 1) setTimeout(() => keep(tries - 1), 5000);
+    });
     navigator.serviceWorker.register(box.dataset.sw).then(() => navigator.serviceWorker.ready).then(() => {
-      // A page the worker did not fetch (the first visit) is not kept yet: keep it now.
-      if (!throughWorker && window.caches) {
-        caches.open("tables-pages").then((cache) => cache.add(page)).catch(() => {});
-      }
+      if (window.caches) keep(3);
     }).catch(() => {});
   }
 
