@@ -10,6 +10,7 @@ import random
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tournament.services.events import event_create, event_table_entry_set
 from tournament.services.rounds import round_seat
@@ -56,7 +57,9 @@ def sixteen_tables(live_server, browser):
 
 def test_the_round_sheet_and_the_seating_print_on_one_a4_page_each(sixteen_tables):
     page, base = sixteen_tables
-    assert page.locator("article.table-card").count() == 16
+    # The clock's form reloads the sheet: counted once it has all arrived (a count taken at
+    # once found 15 of a page still loading on a slow machine).
+    expect(page.locator("article.table-card")).to_have_count(16)
     assert page.locator("[data-clock]").is_visible()
     page.emulate_media(media="print")
     # Nothing to press and no clock on paper; names from the left.
