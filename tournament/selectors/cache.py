@@ -26,6 +26,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from django.core.cache import cache
@@ -155,8 +156,13 @@ def shared_part(
 
 def latest(kind: str, parts: Any, stamp: str) -> Any:
     """What `keep_latest` holds for `kind` and `parts` if it was made for `stamp`, else None."""
-    held = cache.get(shared_key(kind, "latest", parts))
-    return held[1] if held is not None and held[0] == stamp else None
+    found = _latest_for(stamp, cache.get(shared_key(kind, "latest", parts)))
+    return found[0] if found is not None else None
+
+
+def _latest_for(stamp: str, held: Any) -> tuple[Any] | None:
+    """`(value,)` when `held`, what a latest entry's key holds, was made for `stamp`."""
+    return (held[1],) if isinstance(held, tuple) and held[0] == stamp else None
 
 
 def keep_latest(kind: str, parts: Any, stamp: str, make: Callable[[], Any]) -> Any:
@@ -174,9 +180,7 @@ def keep_latest(kind: str, parts: Any, stamp: str, make: Callable[[], Any]) -> A
         if value is not None:
             cache.set(key, (stamp, value), SHARED_SECONDS)
 
-    def ready(found: Any) -> tuple[Any] | None:
-        return (found[1],) if isinstance(found, tuple) and found[0] == stamp else None
-
+    ready = partial(_latest_for, stamp)
     return _made_once(f"{key}:{stamp}", key, make, store, lambda value: value, ready)
 
 

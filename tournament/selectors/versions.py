@@ -68,6 +68,14 @@ class GameVersion:
     event_name: str
     finished: bool = False  # its result is final: a page of it no longer follows it
 
+    @property
+    def shown(self) -> list[object]:
+        """What its sheet shows, for the page's tag: its own stamp, round, table, players'
+        names, event's name and whether it is final — and the event's stamp while it may
+        reach its last hand (what each player needs moves with the other tables)."""
+        shown: list[object] = [self.stamp, self.round, self.table, self.names, self.event_name]
+        return [*shown, self.finished, *([self.event_stamp] if self.in_play else [])]
+
 
 @cache
 def _game_sql() -> str:

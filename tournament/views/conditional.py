@@ -115,11 +115,7 @@ def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
         found = game_version(game_id, slug)
         if found is None:  # no such game in this event
             raise Http404
-        stamps = [found.stamp, found.round, found.table, found.names, found.event_name]
-        stamps += [found.finished]
-        if found.in_play:
-            stamps.append(found.event_stamp)
-        tag = page_tag(request, request.path, stamps)
+        tag = page_tag(request, request.path, found.shown)
         return answer_by_tag(request, tag, view, found, public=True)
 
     return read_game
