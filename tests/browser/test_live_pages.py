@@ -174,3 +174,39 @@ def test_the_organizer_s_dashboard_and_round_sheet_follow_a_table(live_server, b
     assert desk.problems == [] and first.problems == []
     one.close()
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_player_s_standings_follow_the_round_not_the_table_alone(live_server, browser, locale):
+    """A phone left on the standings while round 1 plays: when the round's result is in, the
+    line "round 1 in progress" goes and the winner leads — the same document, no reload
+    (helper-48 saw the note stay while only the table moved)."""
+    from tournament.services.games import game_correct
+
+    game, _path, _codes = _table(f"live-std-{locale[:2]}")
+    event = game.round.event
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.goto(f"{live_server.url}/events/{event.slug}/")
+    page.evaluate("window.notReloaded = true")
+    note = page.locator("#standings-page .meta .live-note")
+    expect(note).to_have_count(1)
+    seats = list(game.seats.select_related("player").order_by("position"))
+    game_correct(
+        game=game,
+        data={"round": 1, "table": game.table, "seats": [s.player.name for s in seats],
+              "scores": [10000, 20000, 30000, 40000]},
+        expected_version=game.version,
+    )
+    # The page asks every 30 s, and at once when it is shown again (a phone out of a pocket).
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(note).to_have_count(0, timeout=5000)
+    first = page.locator("#standings-table tbody tr").first
+    expect(first).to_contain_text(seats[3].player.name)
+    assert page.evaluate("window.notReloaded") is True
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/standings-live-{locale[:2]}.png", full_page=True)
+    assert page.problems == []
+    context.close()

@@ -187,6 +187,21 @@ def test_the_page_refreshes_itself_only_while_the_event_runs(client):
     assert client.get(url("standings-live", "nope")).status_code == 404
 
 
+def test_the_page_follows_all_it_says_not_the_table_alone(client):
+    """A phone left on the standings: the round in play, its "Find your seat", the round tabs
+    and "final" move with the table — live.js asks the page's own address and swaps the whole
+    region (helper-48 saw "round 3 in progress" stay on a phone after the round was over)."""
+    event = event_import(league_data(8, 2))
+    address = url("event-detail", event.slug)
+    html = text(client.get(address))
+    region = re.search(r'<div id="standings-page" data-live="([^"]+)"(.*)</div>', html, re.S)
+    assert region and region.group(1) == address
+    inside = region.group(2)
+    assert 'class="meta"' in inside and 'class="rounds-nav' in inside and 'id="standings"' in inside
+    fetched = client.get(address, headers={"X-Requested-With": "fetch"})
+    assert fetched.status_code == 200 and 'id="standings-page"' in text(fetched)
+
+
 def test_round_view_and_game_sheet_with_the_hand_log_and_chart(client):
     for data in demo_events():
         if data["slug"] == "baba-demo":
