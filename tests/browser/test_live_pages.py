@@ -196,8 +196,12 @@ def test_a_player_s_standings_follow_the_round_not_the_table_alone(live_server, 
     seats = list(game.seats.select_related("player").order_by("position"))
     game_correct(
         game=game,
-        data={"round": 1, "table": game.table, "seats": [s.player.name for s in seats],
-              "scores": [10000, 20000, 30000, 40000]},
+        data={
+            "round": 1,
+            "table": game.table,
+            "seats": [s.player.name for s in seats],
+            "scores": [10000, 20000, 30000, 40000],
+        },
         expected_version=game.version,
     )
     # The page asks every 30 s, and at once when it is shown again (a phone out of a pocket).
