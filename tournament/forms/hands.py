@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.emperor import SPECIAL_NAMES
@@ -232,6 +233,19 @@ class HandForm(EngineForm):
             required=False,
             help_text=_("三双, 天和 and 地和 win without the minimum."),
         )
+
+    @property
+    def kept_key(self) -> str | None:
+        """What a fresh form's buttons are made of — the rules, the seats' names, whether it
+        offers to stop or to end at time up, the language — so a table's page makes their HTML
+        once for all its hands (_hand_form.html keeps it: 107 buttons were two thirds of the
+        page's time, docs/performance.md "A table's page"). None for a form that shows what
+        someone pressed or a stored hand: its buttons are made each time. The version and the
+        hand it is for are not in it: they stay outside the kept part."""
+        if self.is_bound or set(self.initial) - {"version", "number"}:
+            return None
+        shape = ("stop" in self.fields, "time_up" in self.fields, self.time_up_now)
+        return repr((self.rules, self.seat_names, shape, get_language()))
 
     @property
     def seat_cols(self) -> str:

@@ -1,0 +1,99 @@
+"""A table's hand form: its 107 buttons are made once for all of a table's hands and kept by
+what they are made of (HandForm.kept_key, _hand_form.html); the version and the hand the form
+is for, outside the kept part, are always the game's own — no stale form is ever written."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.utils import translation
+
+from scoring.presets import PRESETS
+from tests.tournament.test_table_links import as_seat, live, seated
+from tournament.forms.hands import HandForm
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def _form(html: str) -> str:
+    """The page's hand form, its CSRF token (new on every page) left out."""
+    found = re.search(r"<form[^>]*data-hand.*?</form>", html, re.S)
+    assert found, "no hand form on the page"
+    return TOKEN.sub("", found.group(0))
+
+
+def _hidden(form: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', form)
+    assert found, name
+    return found.group(1)
+
+
+def _tsumo(client: Client, link, version: int):
+    data = {"do": "hand", "version": version, "type": "tsumo", "winner": "1", "han": "2"}
+    return client.post(f"/t/{link.token}/", {**data, "fu": "30"})
+
+
+def test_a_kept_form_is_the_form_made_afresh_with_the_game_s_version_and_hand():
+    _event, games = seated()
+    game, client = games[0], Client()
+    link = live(game)
+    as_seat(client, link, 0)
+    first = _form(client.get(f"/t/{link.token}/").content.decode())
+    assert _tsumo(client, link, game.version).status_code == 302
+    game.refresh_from_db()
+    kept = _form(client.get(f"/t/{link.token}/").content.decode())
+    # The kept buttons, the game's new version and the next hand's number.
+    assert (_hidden(kept, "version"), _hidden(kept, "number")) == (str(game.version), "2")
+    assert _hidden(first, "version") != _hidden(kept, "version")
+    cache.clear()
+    fresh = _form(client.get(f"/t/{link.token}/").content.decode())
+    assert kept == fresh
+    # The buttons kept for the first hand are the second's (only version, hand and label moved).
+    body = lambda form: re.sub(r'name="(version|number)" value="\d+"|Record [^<]+', "", form)  # noqa: E731
+    assert body(first) == body(kept)
+
+
+def test_the_key_names_everything_the_buttons_show():
+    names = ["A", "B", "C", "D"]
+    rules = PRESETS["ema"]
+
+    def key(**kwargs) -> str | None:
+        settings = {"rules": rules, "names": names, "initial": {"version": 3, "number": 2}}
+        return HandForm(**{**settings, **kwargs}).kept_key
+
+    base = key()
+    assert base is not None and key(initial={"version": 9, "number": 7}) == base
+    others = [
+        key(names=["A", "B", "C", "E"]),
+        key(rules=PRESETS["tenhou"]),
+        key(can_stop=True),
+        key(clock_running=True),
+        key(time_up=True, clock_running=True),
+    ]
+    with translation.override("ja"):
+        others.append(key())
+    assert base not in others and len(set(others)) == len(others)
+    # What someone pressed, or a stored hand being corrected, is never kept.
+    assert key(data={"type": "ron"}) is None
+    assert key(initial={"version": 3, "number": 2, "type": "tsumo"}) is None
+
+
+def test_a_refused_form_shows_what_was_pressed_not_the_kept_buttons():
+    _event, games = seated()
+    game, client = games[0], Client()
+    link = live(game)
+    as_seat(client, link, 0)
+    client.get(f"/t/{link.token}/")  # the fresh buttons kept
+    refused = client.post(
+        f"/t/{link.token}/",
+        {"do": "hand", "version": game.version, "type": "tsumo", "winner": "2"},
+    )
+    assert refused.status_code == 400
+    form = _form(refused.content.decode())
+    assert re.search(r'name="winner" value="2"[^>]*checked', form)
+    assert re.search(r'name="type" value="tsumo"[^>]*checked', form)
