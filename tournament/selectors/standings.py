@@ -7,7 +7,7 @@ import json
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 from itertools import groupby
@@ -104,6 +104,10 @@ class Ranked:
     stages: list[Stage]
     entries: dict[int, tuple]  # ENTRY_FIELDS by player id
     penalties: Sequence[tuple]
+    # The version these standings were ranked at: the versions since (a hand, a table's
+    # phone confirming nothing yet) recounted no entry, so they are these standings — the
+    # table of them is kept by it, not remade at every hand (`published_rows_stamp`).
+    rows_since: int
 
     def follows(self, event: Event) -> bool:
         """These standings can be brought up to `event`'s version by re-reading the entries
@@ -148,6 +152,8 @@ def _ranked_since(event: Event, held: Ranked) -> Ranked:
     with collector_paused():
         recounted = _entries(event).filter(figures_version__gte=held.version)
         fresh = {row[0]: _kept(row) for row in recounted.values_list(*ENTRY_FIELDS)}
+        if not fresh:  # hands only since: the same entries, stages and penalties
+            return replace(held, version=event.version)
         entries = {**held.entries, **fresh}
         fmt, decisions, substitutes, penalties = _engine_inputs(
             event, held.stages, entries, held.penalties
@@ -157,7 +163,14 @@ def _ranked_since(event: Event, held: Ranked) -> Ranked:
         if again is None:
             return _ranked_from(event, held.stages, entries, held.penalties)
         return Ranked(
-            again, held.ids, event.created_at, event.version, held.stages, entries, held.penalties
+            again,
+            held.ids,
+            event.created_at,
+            event.version,
+            held.stages,
+            entries,
+            held.penalties,
+            event.version,
         )
 
 
@@ -196,7 +209,8 @@ def _ranked_from(
         penalties=engine_penalties,
     )
     ids = {entry[1]: pk for pk, entry in entries.items()}
-    return Ranked(standings, ids, event.created_at, event.version, stages, entries, penalties)
+    version = event.version
+    return Ranked(standings, ids, event.created_at, version, stages, entries, penalties, version)
 
 
 @contextmanager
@@ -257,6 +271,15 @@ def published_standings(event: Event) -> Standings:
 def published_player_ids(event: Event) -> dict[str, int]:
     """Player id by name for the published standings (the same cached reading)."""
     return _published_with_ids(event)[1]
+
+
+def published_rows_stamp(event: Event) -> str:
+    """What the published standings' rows are as one string, for keeping what is made of
+    them alone (the standings table): the event's stamp at the version they were last ranked
+    at. It moves with a result, a correction, a penalty or anything about the players or
+    stages — not with a hand, which recounts nobody."""
+    ranked = _published_ranked(event)
+    return event_stamp((event.pk, ranked.created, ranked.rows_since))
 
 
 def published_over(event: Event) -> bool:

@@ -27,6 +27,7 @@ from tournament.selectors.standings import (
     published_fractions,
     published_over,
     published_player_ids,
+    published_rows_stamp,
     published_standings,
     shared_progress,
 )
@@ -105,10 +106,12 @@ def standings_context(
         return table.paginator.first, table.paginator.count
 
     # The rendered table (a hundred rows of twenty cells is most of a page's time) is kept by
-    # the template per event version, language and checked query: between two results every
-    # phone gets the same bytes. The table's own links are made from the request's query,
-    # which `known_query` has left holding only what the key holds.
-    key = (event_stamp(event), in_progress, get_language(), query.key, per_page, links, window)
+    # the template per ranking (`published_rows_stamp`: a hand leaves it, a result moves it),
+    # round columns, language and checked query: between two results every phone gets the
+    # same bytes, however many hands the tables enter. The table's own links are made from
+    # the request's query, which `known_query` has left holding only what the key holds.
+    stamp = published_rows_stamp(event)
+    key = (stamp, tuple(rounds), in_progress, get_language(), query.key, per_page, links, window)
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
