@@ -83,3 +83,24 @@ def test_the_player_page_and_find_your_seat_keep_one_rule(vapid):
     assert event.pk in player_events(player.pk).running
     _close(event)
     assert event.pk not in player_events(player.pk).running
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_closed_event_s_screen_says_final_and_asks_nobody_to_check_in(language):
+    """helper-48 saw a closed event's venue screen still say "Round 1: every table has
+    finished" and show the check-in address and code."""
+    event = _league()
+    Event.objects.filter(pk=event.pk).update(checkin_required=True, checkin_code="AB12CD")
+    path = reverse("standings-screen", args=[event.slug])
+    client = Client()
+    before = _get(client, path, language).content.decode()
+    done = "every table has finished" if language == "en" else "全卓終了"
+    assert done in before and 'data-link="checkin"' in before
+    event.refresh_from_db()
+    _close(event)
+    after = _get(client, path, language).content.decode()
+    assert ("Final standings" if language == "en" else "最終順位") in after
+    assert done not in after and 'data-link="checkin"' not in after
+    assert 'data-phase="final:1"' in after  # a screen drawn before reloads for its header
+    body = _get(client, path, language, **{"x-requested-with": "fetch"}).content.decode()
+    assert 'data-phase-now="final:1"' in body

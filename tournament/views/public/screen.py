@@ -100,7 +100,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_by_slug(slug)
     if event is None:
         raise Http404
-    phase = round_phase(event)
+    phase = _room_phase(event)
     query = _screen_query(request, event, phase)
     # The body is fetched with the address's own query: the plain address keeps following
     # the stage in play, `?stage=` stays on every stage. The window is the screen's to ask.
@@ -195,7 +195,8 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
     round is seated. The QR code holds the address as sent (ASCII), which every phone's camera
     opens."""
     routes = []
-    if event.checkin_required and phase.phase != "play" and _checking_in(event, phase):
+    checking_in = phase.phase not in ("play", "final") and _checking_in(event, phase)
+    if event.checkin_required and checking_in:
         routes.append(("checkin", "event-checkin"))
     if phase.phase == "seating":
         routes.append(("seat", "find-seat"))
@@ -218,6 +219,19 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
             link["reload_in"] = checkin_code_seconds_left()
         links.append(link)
     return links
+
+
+def _room_phase(event: Event) -> RoundPhase:
+    """The latest round's phase (`round_phase`), or `final` once every stage is closed: the
+    room is told the standings are final, not that the last round's tables have finished,
+    and nobody is asked to check in (helper-48 saw both on a closed event's screen). A new
+    phase: a screen showing the last round reloads when the event closes."""
+    phase = round_phase(event)
+    # Only a round with every table done can be the last (a stage closes once played): a
+    # seated or playing round's screen asks nothing more.
+    if phase.phase in ("done", "none") and event_over_now(event):
+        return RoundPhase(phase.number, "final")
+    return phase
 
 
 def _checking_in(event: Event, phase: RoundPhase) -> bool:
@@ -288,7 +302,7 @@ def _screen_table(request: HttpRequest, event: Event, window: tuple[int, int]) -
     """The screen's body alone, fetched again every interval and as its pages turn (a window
     of the rows, tagged by the version and the address's query, which holds the window); a
     screen holding the event's version gets 304."""
-    phase = round_phase(event)
+    phase = _room_phase(event)
     query = _screen_query(request, event, phase)
     response = HttpResponse(_screen_body(request, event, query, phase, window))
     response["Cache-Control"] = "no-cache"
