@@ -373,3 +373,28 @@ def test_the_dashboard_keeps_showing_open_tables_of_earlier_rounds():
     assert [(s.game.round.number, s.game.table) for s in states] == [(1, 1), (1, 2), (2, 1), (2, 2)]
     page = text(organizer.get(url("event-manage", event.slug)))
     assert "Round 1" in page and "still open" in page
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_game_s_public_sheet_says_its_result_waits_or_is_disputed_not_in_progress(language):
+    """helper-48: a played-out game waiting for a second seat read "in progress" on its public
+    sheet while the table's phones said it waited for confirmation."""
+    event, games = seated()
+    game, client = games[0], Client()
+    link = live(game)
+    as_seat(client, link, 2)
+    sheet = url("game-detail", event.slug, game.pk)
+    words = {
+        "en": ("in progress", "waiting for confirmation", "disputed"),
+        "ja": ("対局中", "確認待ち", "異議あり"),
+    }[language]
+
+    def status() -> str:
+        page = text(Client().get(sheet, headers={"accept-language": language}))
+        return re.search(r'<span class="live-note">([^<]+)</span>', page).group(1)
+
+    assert status() == words[0]
+    bust_ron(client, link, game)
+    assert status() == words[1]
+    client.post(f"/t/{link.token}/", {"do": "dispute", "code": link.seat_codes[1], "reason": "x"})
+    assert status() == words[2]
