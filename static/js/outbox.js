@@ -77,9 +77,17 @@
     const record = form && form.querySelector(".record button[type=submit]");
     if (record) {
       record.dataset.label = record.dataset.label || record.textContent;
-      const number = numberInput().value;
-      record.textContent = n > 0 ? box.dataset.record.replace("{n}", number) : record.dataset.label;
+      // A page opened again while hands wait (reloaded with no connection) was made before
+      // them: the next hand is after the last one waiting, not the one the page was made for.
+      const number = numberInput();
+      if (n > 0 && !held) number.value = String(nextNumber(hands, parseInt(number.value, 10) || 1));
+      record.textContent = n > 0 ? box.dataset.record.replace("{n}", number.value) : record.dataset.label;
     }
+  }
+
+  // The hand a new one is: the form's own, or the one after the last hand waiting here.
+  function nextNumber(hands, typed) {
+    return Math.max(typed, ...hands.map((h) => h.number + 1));
   }
 
   // A conflict or refused hand on screen (the server's answer): the later hands wait for the
@@ -198,7 +206,7 @@
       const typed = parseInt(number.value, 10) || 1;
       // On the server's answer for a refused hand, the form is that hand again: its number
       // stands, and saving it is the choice the later hands waited for.
-      const next = held ? typed : Math.max(typed, ...hands.map((h) => h.number + 1));
+      const next = held ? typed : nextNumber(hands, typed);
       held = false;
       const fields = Array.from(new FormData(form, event.submitter || undefined))
         .filter(([name]) => name !== "entry_id" && name !== "number")

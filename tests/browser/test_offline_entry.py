@@ -106,8 +106,16 @@ def test_a_phone_reloaded_offline_still_opens_its_table_in_its_seat(live_server,
     page.reload()
     expect(page.locator("h1.sheet-title")).to_contain_text("1卓")
     expect(page.locator(".crumbs")).to_contain_text("東")  # still this seat
+    # "This phone is 東 at this table" was said once, when the seat was proved: not again.
+    expect(page.locator(".messages")).to_have_count(0)
     _record(page)  # and it still records, into the outbox
     expect(page.locator("[data-outbox] [data-count]")).to_have_text("未送信 1局")
+    # Reloaded again while hand 1 waits: the next hand is hand 2, as the outbox says.
+    page.reload()
+    expect(page.locator("[data-outbox] [data-count]")).to_have_text("未送信 1局")
+    record = page.locator("form[data-hand] .record button[type=submit]")
+    expect(record).to_have_text("2局目を記録")
+    assert page.locator("form[data-hand] input[name=number]").input_value() == "2"
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/offline-waiting-ja.png", full_page=True)
     context.set_offline(False)
@@ -115,6 +123,22 @@ def test_a_phone_reloaded_offline_still_opens_its_table_in_its_seat(live_server,
     expect(page.locator(".next .label")).to_have_text("東1局 1本場", timeout=20_000)
     expect(page.locator("[data-outbox]")).to_be_hidden()
     assert game.hands.count() == 1
+    assert page.problems == []
+    context.close()
+
+
+def test_a_page_reopened_offline_does_not_say_its_one_time_message_again(live_server, browser):
+    """helper-48: a phone reloaded with no connection said "Hand 1 recorded" again — the kept
+    copy was the page as answered after that hand, its message in it."""
+    _game, path, codes = _table()
+    context, page = _phone(browser, live_server.url, path, codes[0])
+    _record(page)  # online: saved, the page after it says so once
+    expect(page.locator(".messages")).to_contain_text("recorded")
+    expect(page.locator(".next .label")).to_have_text("E1-1")
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator(".next .label")).to_have_text("E1-1")  # the kept copy, after hand 1
+    expect(page.locator(".messages")).to_have_count(0)
     assert page.problems == []
     context.close()
 
@@ -146,7 +170,12 @@ def test_a_conflict_found_while_sending_opens_and_holds_the_later_hands(live_ser
     time.sleep(1)
     assert game.hands.count() == 1  # the later hand waits for the choice
     conflict.get_by_role("link", name="Keep theirs").click()
-    # Chosen: the waiting hand goes on as hand 2, once.
+    # Chosen: the waiting hand goes on as hand 2, once. (The new page's outbox line is hidden
+    # for an instant before it reads the outbox: its arrival is waited for, not that.)
+    for _ in range(200):
+        if game.hands.count() == 2:
+            break
+        time.sleep(0.1)
     expect(page.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
     rows = list(game.hands.order_by("number").values_list("number", "entry_id"))
     assert [n for n, _ in rows] == [1, 2] and rows[0][1] is None and rows[1][1] is not None
