@@ -5,10 +5,24 @@
 "use strict";
 
 (function () {
+  // A page reopened from the phone's own copy with no connection (a table's worker keeps it,
+  // templates/tournament/table_sw.js, which renames its "now" data-kept-now) was made earlier:
+  // its "now" is old. It counts with the difference the last page from the server measured,
+  // kept on the phone, or else with the phone's own clock.
+  const KEY = "jansou-clock-offset";
+  function offsetOf(clock) {
+    if (!clock.dataset.now) {
+      try { return parseInt(localStorage.getItem(KEY), 10) || 0; } catch (error) { return 0; }
+    }
+    const offset = Date.parse(clock.dataset.now) - Date.now();
+    try { localStorage.setItem(KEY, String(offset)); } catch (error) { /* private mode */ }
+    return offset;
+  }
+
   function tick() {
     for (const clock of document.querySelectorAll("[data-clock]")) {
       if (!clock.dataset.offset) {
-        clock.dataset.offset = String(Date.parse(clock.dataset.now) - Date.now());
+        clock.dataset.offset = String(offsetOf(clock));
       }
       const ends = Date.parse(clock.dataset.ends);
       const offset = parseInt(clock.dataset.offset, 10);

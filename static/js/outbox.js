@@ -11,7 +11,7 @@
 
 (function () {
   const box = document.querySelector("[data-outbox]");
-  if (!box || !window.fetch || !window.indexedDB || !window.idb) return;
+  if (!box || !window.fetch || !window.indexedDB || !window.idb || !self.keptPage) return;
   const page = box.dataset.page;
   const form = document.querySelector("form[data-hand]");
   const count = box.querySelector("[data-count]");
@@ -27,7 +27,10 @@
     // code — is not kept), fetched again into the cache; a fetch that fails (a venue's Wi-Fi)
     // is tried again, three times in all.
     const keep = (tries) => caches.open("tables-pages").then(async (cache) => {
-      if (!(await cache.match(page, { ignoreVary: true }))) await cache.add(page);
+      if (await cache.match(page, { ignoreVary: true })) return;
+      const response = await fetch(page, { credentials: "same-origin" });
+      if (response.status !== 200) throw new Error(`not kept: ${response.status}`);
+      await cache.put(page, await self.keptPage(response)); // as the worker keeps it (kept.js)
     }).catch(() => {
       if (tries > 1) setTimeout(() => keep(tries - 1), 5000);
     });

@@ -3,7 +3,7 @@
 // loaded — so a phone reloaded with no connection still opens its table, in its seat. Hands are
 // never queued here: the page's own outbox (static/js/outbox.js) keeps and sends them.
 "use strict";
-importScripts({% for url in workbox %}"{{ url }}"{% if not forloop.last %}, {% endif %}{% endfor %});
+importScripts({% for url in workbox %}"{{ url }}", {% endfor %}"{{ kept }}");
 workbox.core.setCacheNameDetails({ prefix: "tables" });
 self.skipWaiting();
 workbox.core.clientsClaim();
@@ -11,18 +11,11 @@ workbox.precaching.cleanupOutdatedCaches();
 workbox.precaching.precacheAndRoute([{% for file in shell %}
   { url: "{{ file.url }}", revision: "{{ file.revision }}" },{% endfor %}
 ]);
-// A one-time message ("This phone is 東 at this table", "Hand 4 recorded") belongs to the answer
-// it came with: the copy kept for a reload without a connection leaves it out, or the phone would
-// say it again. Only a whole page (200) is kept, as without this plugin.
-const withoutMessages = {
-  cacheWillUpdate: async ({ response }) => {
-    if (!response || response.status !== 200) return null;
-    const html = await response.clone().text();
-    const kept = html.replace(/<ul class="messages"[\s\S]*?<\/ul>/, "");
-    if (kept === html) return response;
-    const { status, statusText, headers } = response;
-    return new Response(kept, { status, statusText, headers });
-  },
+// What a copy leaves out, and why: static/js/kept.js (outbox.js keeps its first copy the same
+// way). Only a whole page (200) is kept, as without this plugin.
+const forLater = {
+  cacheWillUpdate: async ({ response }) =>
+    response && response.status === 200 ? self.keptPage(response.clone()) : null,
 };
 // A table's page (/t/<token>/): the network first, so a phone online always sees the table
 // as it is; its copy, kept on each load, once the network fails or takes longer than 4 s.
@@ -33,7 +26,7 @@ workbox.routing.registerRoute(
     cacheName: "tables-pages",
     networkTimeoutSeconds: 4,
     matchOptions: { ignoreVary: true },
-    plugins: [withoutMessages],
+    plugins: [forLater],
   }),
 );
 {% endautoescape %}

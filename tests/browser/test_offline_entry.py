@@ -143,6 +143,36 @@ def test_a_page_reopened_offline_does_not_say_its_one_time_message_again(live_se
     context.close()
 
 
+def test_a_page_reopened_offline_counts_the_round_s_time_left_from_now(live_server, browser):
+    """helper-48: reopened with no connection, the clock counted from the time its copy was
+    made — minutes left that had gone by."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournament.models import Round
+
+    game, path, codes = _table()
+    game.round.event.round_minutes = 30
+    game.round.event.save()
+    started = timezone.now() - timedelta(minutes=5)
+    Round.objects.filter(pk=game.round_id).update(clock_started_at=started)
+    context, page = _phone(browser, live_server.url, path, codes[0])
+    page.reload()  # online, through the worker: the copy it keeps
+    expect(page.locator("[data-clock] [data-left]")).to_be_visible()
+    time.sleep(8)  # the copy grows old
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1.sheet-title")).to_contain_text("table 1")
+    page.wait_for_timeout(1500)  # a tick of clock.js
+    minutes, seconds = page.locator("[data-clock] [data-left]").inner_text().split(":")
+    shown = int(minutes) * 60 + int(seconds)
+    left = (started + timedelta(minutes=30) - timezone.now()).total_seconds()
+    assert abs(shown - left) <= 3, (shown, left)
+    assert page.problems == []
+    context.close()
+
+
 def test_a_conflict_found_while_sending_opens_and_holds_the_later_hands(live_server, browser):
     from django.test import Client
 

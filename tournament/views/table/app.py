@@ -26,6 +26,7 @@ SHELL = [
     "favicon.svg",
     "js/entry.js",
     "js/clock.js",
+    "js/kept.js",
     "js/outbox.js",
     "vendor/idb-8.0.4/umd.js",
 ]
@@ -51,6 +52,7 @@ def table_sw(request: HttpRequest) -> HttpResponse:
     """/t/sw.js: the worker, served from /t/ so its scope covers every table's page."""
     context = {
         "workbox": [static(path) for path in WORKBOX],
+        "kept": static("js/kept.js"),
         "shell": [{"url": static(path), "revision": _revision(path)} for path in SHELL],
     }
     return render(request, "tournament/table_sw.js", context, content_type="text/javascript")
