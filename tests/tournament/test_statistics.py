@@ -122,9 +122,12 @@ def test_the_event_statistics_page(client):
     # player of a short event): half the middle player's 9 hands, and it says so.
     html = client.get(f"/events/{event.slug}/stats/").content.decode()
     assert "Baba</a> (9)" not in html and "at least 4 hands" in html and "usual minimum" in html
+    assert "add nothing. Ranked: players with at least 4 hands" in html
     # One sentence in Japanese too: no half-width space before its full-width bracket.
     japanese = client.get(f"/events/{event.slug}/stats/", HTTP_ACCEPT_LANGUAGE="ja")
     assert "ランキング対象：4局以上の選手（この大会の標準" in japanese.content.decode()
+    # One line, as Japanese joins sentences: no space between them (helper-48).
+    assert "最終点数だけで記録した対局は含みません。ランキング対象：" in japanese.content.decode()
     # Sorted by deal-in rate, lowest first: Baba (0.5) last.
     html = client.get(f"/events/{event.slug}/stats/?min=0&sort=deal_in_rate").content.decode()
     table = html[html.index("Every statistic") :]
