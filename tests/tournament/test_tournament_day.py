@@ -22,7 +22,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.factories import PLAYERS, make_event
 from tests.tournament.organize_support import logged_in, organizer_for, scores_post, text, url
-from tournament.models import AuditEntry, Entry, Event, Game, Hand, Player, Round, Stage
+from tournament.models import AuditEntry, Entry, Event, Game, Hand, Penalty, Player, Round, Stage
 from tournament.selectors.standings import event_standings
 from tournament.services.errors import ServiceError
 from tournament.services.games import game_correct, game_record, game_remove
@@ -86,12 +86,31 @@ def test_finding_1_a_closed_stage_refuses_every_write_that_would_change_its_resu
         ("withdraw", "player-withdraw", [event.entries.first().pk], {"withdrawn": "1"}),
         ("register", "players-add", [], {"players": "Latecomer"}),
         ("decide", "stage-action", [0, "decide"], {"place_0": "1", "place_1": "2"}),
+        # A penalty for no round counts in every stage (helper-48 saw one accepted).
+        (
+            "penalty",
+            "penalties",
+            [],
+            {"player": PLAYERS[0], "kind": "penalty", "points": "20", "reason": "x"},
+        ),
+        (
+            "penalty in round 1",
+            "penalties",
+            [],
+            {
+                "player": PLAYERS[0],
+                "kind": "penalty",
+                "points": "20",
+                "reason": "x",
+                "round_number": "1",
+            },
+        ),
     ]
     for what, name, args, data in attempts:
         reply = client.post(url(name, event.slug, *args), data)
         assert reply.status_code in (302, 400), what
         page = text(client.get(reply["Location"])) if reply.status_code == 302 else text(reply)
-        assert "Reopen the" in page or "reopen it first" in page, what
+        assert any(w in page for w in ("Reopen the", "reopen it first", "reopen the")), what
     table = {"round": 1, "table": 3, "seats": PLAYERS[:4], "scores": [40000, 30000, 20000, 10000]}
     with pytest.raises(ServiceError, match="closed"):
         game_record(event=event, data=table)
@@ -99,6 +118,7 @@ def test_finding_1_a_closed_stage_refuses_every_write_that_would_change_its_resu
         game_remove(game=qualifier_game)
     # Nothing moved: same games, same entries, same podium, same version of the event.
     assert Game.objects.filter(round__event=event).count() == 3
+    assert not Penalty.objects.filter(event=event).exists()
     assert not Entry.objects.filter(event=event, withdrawn=True).exists()
     assert not Player.objects.filter(name="Latecomer").exists()
     assert _podium(event) == podium
@@ -603,3 +623,17 @@ def test_finding_11_japanese_event_names_get_readable_unique_addresses(client):
     assert slugs[4] == "水曜リーグ-11月-2"  # another event, same address: made unique
     for slug in slugs:
         assert client.get(url("event-detail", slug)).status_code == 200
+
+
+def test_finding_1_a_penalty_given_before_closing_stays_once_closed(closed_baba):
+    """A penalty for no round counts in every stage: cancelling it would change the closed
+    stages' standings as giving one would (helper-48)."""
+    from tournament.services.penalties import penalty_cancel
+
+    event, organizer, _ = closed_baba
+    player = Player.objects.get(name=PLAYERS[0])
+    given = Penalty.objects.create(event=event, player=player, points=-20, reason="late")
+    with pytest.raises(ServiceError, match="counts in every stage"):
+        penalty_cancel(penalty=given, user=organizer)
+    given.refresh_from_db()
+    assert given.cancelled_at is None

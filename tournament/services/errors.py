@@ -260,6 +260,10 @@ MESSAGES: dict[str, str] = {
     "stage.closed_players": gettext_noop(
         "The {stage} is closed: its players are final. Reopen the {stage} first to change them."
     ),
+    "stage.closed_penalty": gettext_noop(
+        "The {stage} is closed: its standings are final, and a penalty without a round counts "
+        "in every stage. Give it in a round of a stage still open, or reopen the {stage} first."
+    ),
     "stage.closed_decision": gettext_noop(
         "The {stage} is closed: reopen it first to change its tie decision."
     ),

@@ -44,10 +44,13 @@ def penalty_give(
     reason = " ".join(str(reason).split())[:200]
     if not reason:
         raise ServiceError("penalty.reason", "reason")
-    if round_number is not None:
-        if not Round.objects.filter(event=event, number=round_number).exists():
-            raise ServiceError("penalty.round", "round_number", round=round_number)
-        stage_require_open(event, rounds=[round_number])
+    known = round_number is None or Round.objects.filter(event=event, number=round_number).exists()
+    if not known:
+        raise ServiceError("penalty.round", "round_number", round=round_number)
+    # A closed stage's standings are final: a penalty in one of its rounds, or in none (it
+    # counts in every stage: scoring/standings/records.py `penalties_in`), would change them.
+    rounds = [] if round_number is None else [round_number]
+    stage_require_open(event, rounds=rounds, every=round_number is None)
     penalty = Penalty.objects.create(
         event=event,
         player=found.player,
@@ -73,8 +76,9 @@ def penalty_cancel(*, penalty: Penalty, user: Any = None) -> Penalty:
     penalty.refresh_from_db()
     if penalty.cancelled_at is not None:
         return penalty  # cancelled by a first tap whose answer was not seen
-    if penalty.round_number is not None:
-        stage_require_open(penalty.event, rounds=[penalty.round_number])
+    number = penalty.round_number
+    rounds = [] if number is None else [number]
+    stage_require_open(penalty.event, rounds=rounds, every=number is None)
     penalty.cancelled_at = timezone.now()
     penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
     penalty.save(update_fields=["cancelled_at", "cancelled_by"])

@@ -18,11 +18,14 @@ from tournament.services.errors import ServiceError, StageName
 from tournament.services.locks import event_lock
 
 
-def stage_require_open(event: Event, *, rounds: Iterable[int] = (), entrants: bool = False) -> None:
+def stage_require_open(
+    event: Event, *, rounds: Iterable[int] = (), entrants: bool = False, every: bool = False
+) -> None:
     """Refuse a write that would change a closed stage's result: one to a game of its rounds
-    (`rounds`), or to who takes part (`entrants`: registering, withdrawing). The caller holds
-    the event lock (services/locks.py), so a stage cannot close between this check and the
-    write. One query."""
+    (`rounds`), to who takes part (`entrants`: registering, withdrawing), or to what every
+    stage counts (`every`: a penalty given for no round). The caller holds the event lock
+    (services/locks.py), so a stage cannot close between this check and the write. One
+    query."""
     numbers = sorted(set(rounds))
     for stage in Stage.objects.filter(event=event, closed=True).order_by("position"):
         rule = StageRule(stage.name, stage.first_round, stage.last_round, stage.advance)
@@ -31,6 +34,8 @@ def stage_require_open(event: Event, *, rounds: Iterable[int] = (), entrants: bo
             raise ServiceError("stage.closed_round", "", round=hit, stage=StageName(stage.name))
         if entrants:
             raise ServiceError("stage.closed_players", "", stage=StageName(stage.name))
+        if every:
+            raise ServiceError("stage.closed_penalty", "round_number", stage=StageName(stage.name))
 
 
 def _result(event: Event, stage: Stage) -> StageResult:
