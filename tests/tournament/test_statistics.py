@@ -114,6 +114,15 @@ def test_the_event_statistics_page(client):
     page = client.get(f"/events/{event.slug}/stats/?min=0")
     html = page.content.decode()
     assert page.status_code == 200
+    # The win rate board: Aoki, Baba and Chiba tied first (one win in nine hands each), Doi —
+    # who never won — not listed; the dealer wins board names Baba alone (helper-48 saw ties
+    # numbered 1.–5. and boards of noughts).
+    board = html[html.index('id="b-win_rate"') : html.index('id="b-deal_in_rate"')]
+    assert board.count('<li value="1">') == 3 and "Doi" not in board
+    dealer = html[html.index('id="b-dealer_wins"') : html.index('id="all-h"')]
+    assert dealer.count("<li ") == 1 and "Baba" in dealer
+    deal_in = html[html.index('id="b-deal_in_rate"') : html.index('id="b-riichi_rate"')]
+    assert "Doi" in deal_in  # never dealt in: the best there is, kept
     assert "Deal-in rate" in html and "0.222" in html and "3400" in html
     # Above what they played, everyone is set aside, named with their hands.
     html = client.get(f"/events/{event.slug}/stats/?min=20").content.decode()

@@ -10,7 +10,7 @@ from django_tables2 import RequestConfig
 from tournament.exports.files import statistics_file
 from tournament.exports.statistics import STAT_LABELS, statistics_table
 from tournament.models import Event
-from tournament.selectors.statistics import event_statistics, fitting_minimum
+from tournament.selectors.statistics import PlayerStatistics, event_statistics, fitting_minimum
 from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download
 from tournament.views.query import known_query
@@ -44,10 +44,21 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
         ("dealer_wins", False),
     ):
         sign = 1 if lower_first else -1
-        ranked = [r for r in counted if r.tally.value(name) is not None]
+        # A board of the most wins, riichi… names nobody who never did it (a list of noughts
+        # said nothing); the fewest deal-ins keeps them: never dealing in is the best there is.
+        ranked = [
+            r
+            for r in counted
+            if r.tally.value(name) is not None and (lower_first or r.tally.value(name))
+        ]
         ranked.sort(key=lambda r, n=name, k=sign: (k * r.tally.value(n), r.player))
         boards.append(
-            {"name": name, "label": STAT_LABELS[name], "rows": ranked[:5], "rate": "rate" in name}
+            {
+                "name": name,
+                "label": STAT_LABELS[name],
+                "rows": _placed(ranked[:5], name),
+                "rate": "rate" in name,
+            }
         )
     return render(
         request,
@@ -62,6 +73,15 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
             "choices": sorted({*MIN_HANDS_CHOICES, least, fitting}),
         },
     )
+
+
+def _placed(rows: list[PlayerStatistics], name: str) -> list[tuple[int, PlayerStatistics]]:
+    """Each row with its place on the board: equal values share one (1, 1, 3), as standings do."""
+    placed: list[tuple[int, PlayerStatistics]] = []
+    for i, row in enumerate(rows):
+        tied = i and row.tally.value(name) == rows[i - 1].tally.value(name)
+        placed.append((placed[-1][0] if tied else i + 1, row))
+    return placed
 
 
 @require_GET
