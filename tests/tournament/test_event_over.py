@@ -104,3 +104,22 @@ def test_a_closed_event_s_screen_says_final_and_asks_nobody_to_check_in(language
     assert 'data-phase="final:1"' in after  # a screen drawn before reloads for its header
     body = _get(client, path, language, **{"x-requested-with": "fetch"}).content.decode()
     assert 'data-phase-now="final:1"' in body
+
+
+def test_nobody_checks_in_once_the_event_is_over():
+    """helper-49: after the final standings a phone checked a player in and was told to wait
+    for the seating; the standings page still linked to check-in."""
+    from tournament.services.checkin import checkin_self
+    from tournament.services.errors import ServiceError
+
+    event = _league()
+    Event.objects.filter(pk=event.pk).update(checkin_required=True, checkin_code="AB12CD")
+    event.refresh_from_db()
+    path = reverse("event-detail", args=[event.slug])
+    checkin = reverse("event-checkin", args=[event.slug])
+    assert checkin in _get(Client(), path, "en").content.decode()
+    _close(event)
+    assert checkin not in _get(Client(), path, "en").content.decode()
+    name = event.entries.select_related("player").first().player.name
+    with pytest.raises(ServiceError, match="does not take check-ins"):
+        checkin_self(event=event, name=name)

@@ -389,9 +389,16 @@ def test_a_game_s_public_sheet_says_its_result_waits_or_is_disputed_not_in_progr
         "ja": ("対局中", "確認待ち", "異議あり"),
     }[language]
 
+    rounds = url("round-detail", event.slug, game.round.number)
+
     def status() -> str:
         page = text(Client().get(sheet, headers={"accept-language": language}))
-        return re.search(r'<span class="live-note">([^<]+)</span>', page).group(1)
+        said = re.search(r'<span class="live-note">([^<]+)</span>', page).group(1)
+        # The round's page says the same of the table (helper-49 saw 対局中 there).
+        listed = text(Client().get(rounds, headers={"accept-language": language}))
+        card = listed[listed.index(f"/games/{game.pk}/") :]
+        assert re.search(r'<span class="badge live-badge">([^<]+)</span>', card).group(1) == said
+        return said
 
     assert status() == words[0]
     bust_ron(client, link, game)

@@ -20,6 +20,7 @@ from django.utils.crypto import salted_hmac
 
 from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event
+from tournament.selectors.versions import event_over_now
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
@@ -162,12 +163,13 @@ def checkin_self(*, event: Event, name: str, phone_player: Any = None) -> Entry:
 def checkin_proved(*, entry: Entry, by: str) -> Entry:
     """Check in a player whose identity is already proved — today their phone with the code
     shown at the venue (checkin_self); with sign-up (issue 50), their private link, which needs
-    no code. Refused when the event does not take check-ins or the player is withdrawn;
-    checking in a player present already changes nothing."""
+    no code. Refused when the event does not take check-ins, is over (every stage closed:
+    helper-49 was told to wait for the seating after the final standings) or the player is
+    withdrawn; checking in a player present already changes nothing."""
     event = entry.event
     event_lock(event.pk)
     event.refresh_from_db(fields=["checkin_required"])
-    if not event.checkin_required:
+    if not event.checkin_required or event_over_now(event):
         raise ServiceError("checkin.closed", "name")
     entry.refresh_from_db(fields=["present", "withdrawn", "checked_in_by"])
     name = entry.player.name
