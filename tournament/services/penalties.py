@@ -47,10 +47,7 @@ def penalty_give(
     known = round_number is None or Round.objects.filter(event=event, number=round_number).exists()
     if not known:
         raise ServiceError("penalty.round", "round_number", round=round_number)
-    # A closed stage's standings are final: a penalty in one of its rounds, or in none (it
-    # counts in every stage: scoring/standings/records.py `penalties_in`), would change them.
-    rounds = [] if round_number is None else [round_number]
-    stage_require_open(event, rounds=rounds, every=round_number is None)
+    _require_open(event, round_number)
     penalty = Penalty.objects.create(
         event=event,
         player=found.player,
@@ -76,9 +73,7 @@ def penalty_cancel(*, penalty: Penalty, user: Any = None) -> Penalty:
     penalty.refresh_from_db()
     if penalty.cancelled_at is not None:
         return penalty  # cancelled by a first tap whose answer was not seen
-    number = penalty.round_number
-    rounds = [] if number is None else [number]
-    stage_require_open(penalty.event, rounds=rounds, every=number is None)
+    _require_open(penalty.event, penalty.round_number)
     penalty.cancelled_at = timezone.now()
     penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
     penalty.save(update_fields=["cancelled_at", "cancelled_by"])
@@ -90,6 +85,14 @@ def penalty_cancel(*, penalty: Penalty, user: Any = None) -> Penalty:
         before=_logged(penalty),
     )
     return penalty
+
+
+def _require_open(event: Event, round_number: int | None) -> None:
+    """A closed stage's standings are final: a penalty in one of its rounds, or in none (it
+    counts in every stage: scoring/standings/records.py `penalties_in`), would change them —
+    given or cancelled alike."""
+    rounds = [] if round_number is None else [round_number]
+    stage_require_open(event, rounds=rounds, every=round_number is None)
 
 
 def _logged(penalty: Penalty) -> dict[str, Any]:
