@@ -66,6 +66,7 @@ PAGE_SECONDS = 12  # static/js/screen.js: a page of the screen turns every 12 s
 WINDOW_ROWS = 20  # rows a 1920×1080 screen shows a page, when it asks for them page by page
 DASHBOARD_EVERY, STATES_EVERY, FIX_EVERY = 30, 10, 60
 SCORES = [40000, 30000, 20000, 10000]
+SLICE_SECONDS = 10
 
 SETUP = """
 import json, random
@@ -153,6 +154,7 @@ class Answer:
     status: int | str  # the HTTP status, or the error met instead
     ms: float
     expected: bool
+    at: float = 0.0  # when it was sent, seconds into the run (the report's slices)
 
 
 @dataclass
@@ -162,6 +164,7 @@ class Day:
     base: str
     deadline: float
     session: Any  # aiohttp.ClientSession
+    began: float = field(default_factory=time.monotonic)
     tables: int = 0
     answers: list[Answer] = field(default_factory=list)
     hands_sent: int = 0
@@ -200,6 +203,7 @@ class Browser:
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         start = time.perf_counter()
+        at = time.monotonic() - self.day.began
         try:
             async with self.day.session.request(
                 "POST" if form is not None else "GET",
@@ -211,10 +215,10 @@ class Browser:
                 body = await response.text()
                 status = response.status
         except Exception as exc:  # a refused or dropped connection, a timeout: an error
-            self.day.answers.append(Answer(kind, type(exc).__name__, 0.0, False))
+            self.day.answers.append(Answer(kind, type(exc).__name__, 0.0, False, at))
             return 0, "", ""
         ms = (time.perf_counter() - start) * 1000
-        self.day.answers.append(Answer(kind, status, ms, status in expect))
+        self.day.answers.append(Answer(kind, status, ms, status in expect, at))
         for header in response.headers.getall("Set-Cookie", []):
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
@@ -375,7 +379,11 @@ async def the_day(args: argparse.Namespace, base: str, plan: dict[str, Any]) -> 
     ) as session:
         now = time.monotonic()
         day = Day(
-            base=base, deadline=now + args.seconds, session=session, tables=len(plan["tables"])
+            base=base,
+            deadline=now + args.seconds,
+            session=session,
+            tables=len(plan["tables"]),
+            began=now,
         )
         jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
         jobs += [
@@ -444,6 +452,19 @@ def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
         f"  {'all':<30} {len(day.answers):>6} {sum(a.status == 304 for a in day.answers):>5}"
         + "".join(f" {percentile(all_ms, p):>6.1f}" for p in (50, 95, 99))
         + f"  {sum(not a.expected for a in day.answers)}   (ms)"
+    )
+    # The same answers by when they were sent: the first slice holds every phone's first page
+    # (the day's opening), the rest the day as it goes on.
+    slices: dict[int, list[float]] = defaultdict(list)
+    for answer in timed:
+        slices[int(answer.at // SLICE_SECONDS)].append(answer.ms)
+    print(
+        f"  by when sent, {SLICE_SECONDS} s slices: count/p95 "
+        + ", ".join(
+            f"{n * SLICE_SECONDS}–{(n + 1) * SLICE_SECONDS} s {len(ms)}/{percentile(ms, 95):.0f}"
+            for n, ms in sorted(slices.items())
+        )
+        + " (ms)"
     )
     errors: dict[tuple[str, Any], int] = defaultdict(int)
     for answer in day.answers:

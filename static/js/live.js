@@ -64,7 +64,19 @@
       part.replaceChildren(...fresh.childNodes);
       part.querySelectorAll("details > summary").forEach((s) => { if (open.has(s.textContent)) s.parentNode.open = true; });
       pending.delete(part);
+      forget();
       part.dispatchEvent(new CustomEvent("live:swapped", { bubbles: true }));
+    }
+
+    // A one-time line true only of the page as it was loaded ("Recorded: hand 3 … Undo"): once
+    // the game has moved on, its Undo would open the undo of another hand. Gone with the
+    // first change shown.
+    function forget() {
+      document.querySelectorAll("main > .messages [data-until-change]").forEach((line) => {
+        const list = line.parentNode;
+        line.remove();
+        if (!list.children.length) list.remove();
+      });
     }
 
     function hold(part, fresh) {

@@ -68,6 +68,8 @@ def test_a_hand_one_phone_records_shows_on_the_other(live_server, browser, local
     # The phone that recorded it shows the table as it is now (the outbox reloads it).
     expect(_hands_shown(first)).to_have_count(2, timeout=10000)  # a hand is two rows
     assert game.hands.count() == 1
+    # It says what it recorded, with an Undo of that hand …
+    expect(first.locator(".messages [data-until-change] a.undo-link")).to_have_count(1)
     first.evaluate("window.notReloaded = true")
     # The other phone: the hand and the scores after it, within 5 s, the same document.
     expect(second.locator("form[data-hand] input[name=number]")).to_have_value("2", timeout=5000)
@@ -79,6 +81,10 @@ def test_a_hand_one_phone_records_shows_on_the_other(live_server, browser, local
     expect(first.locator("form[data-hand] input[name=number]")).to_have_value("3", timeout=5000)
     expect(_hands_shown(first)).to_have_count(4)
     assert game.hands.count() == 2
+    # … until the game moves on: the line and its Undo (now another phone's hand) are gone,
+    # while the phone that recorded the last hand keeps its own (helper-49's walk).
+    expect(first.locator(".messages")).to_have_count(0)
+    expect(second.locator(".messages a.undo-link")).to_have_count(1)
     assert first.evaluate("window.notReloaded") is True
     if SHOTS:
         first.screenshot(path=f"{SHOTS}/table-live-{locale[:2]}.png", full_page=True)

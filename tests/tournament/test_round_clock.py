@@ -106,3 +106,49 @@ def test_no_time_left_is_shown_for_play_that_is_over():
     done = text(client.get(url("round-sheet", event.slug, 1)))
     assert "Time left" not in done and "the clock" not in done  # nor (re)start it
     assert "Time left" not in text(client.get(url("round-detail", event.slug, 1)))
+
+
+def test_a_table_whose_time_up_hand_ended_its_game_shows_no_clock():
+    """helper-49's walk: once the hand at time-up ended the game, the table's phone and the
+    round's pages still said "Time is up: finish the hand in play" while the result waited for
+    a second seat. Play there is over: no clock on the table's pages; the round's clock stops
+    when every table has played out (finished, waiting or disputed)."""
+    from django.test import Client
+
+    event, client, games = setup()
+    event.table_entry = "tables"
+    event.save()
+    client.post(url("round-minutes", event.slug), {"round_minutes": "60"})
+    client.post(url("round-clock", event.slug, 1))
+    Round.objects.filter(event=event).update(
+        clock_started_at=Round.objects.get(event=event).clock_started_at - timedelta(minutes=61)
+    )
+    phone = Client()
+    game = games[0]
+    link = game.links.get(revoked_at__isnull=True)
+    phone.post(f"/t/{link.token}/", {"do": "seat", "code": link.seat_codes[0]})
+    assert "Time is up" in text(phone.get(f"/t/{link.token}/"))
+    reply = phone.post(
+        f"/t/{link.token}/",
+        {"do": "hand", "version": game.version, "type": "draw", "tenpai": ["0"], "time_up": "on"},
+    )
+    assert reply.status_code == 302
+    game.refresh_from_db()
+    assert game.confirmation == "waiting" and not game.finished
+    for page in (
+        phone.get(f"/t/{link.token}/"),
+        client.get(url("game-hands", event.slug, game.pk)),
+    ):
+        assert "Time is up" not in text(page) and "Time left" not in text(page)
+    # Another table still plays: the round's pages keep the clock …
+    assert "Time is up" in text(client.get(url("round-sheet", event.slug, 1)))
+    # … until every table has played out, whether finished or waiting for a second seat.
+    Game.objects.filter(round__event=event).exclude(pk=game.pk).update(
+        confirmation="disputed", finished=False
+    )
+    for page in (
+        client.get(url("round-sheet", event.slug, 1)),
+        client.get(url("round-detail", event.slug, 1)),
+        client.get(url("standings-screen", event.slug)),
+    ):
+        assert "Time is up" not in text(page) and "Time left" not in text(page)

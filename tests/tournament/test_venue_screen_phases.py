@@ -70,6 +70,37 @@ def test_a_seated_round_shows_each_table_and_its_players_by_wind(client, seated)
     assert 'data-phase="seating:1"' in page and 'data-phase-now="seating:1"' in page
 
 
+def test_the_standings_say_take_your_seats_until_play_begins(client, seated):
+    """helper-49's walk: the standings said 第1回戦 対局中 as soon as the round was seated,
+    while the venue screen said 席に着いてください. Both say "take your seats" until play
+    begins (the clock, or a table's first result), then "in progress"; the seated round's
+    column waits for its play too."""
+
+    def standings(language: str) -> str:
+        reply = client.get(f"/events/{seated.slug}/", headers={"accept-language": language})
+        return text(reply)
+
+    ja, en = standings("ja"), standings("en")
+    assert "第1回戦：席に着いてください" in ja and "対局中" not in ja
+    assert "Round 1: take your seats" in en and "in progress" not in en
+    assert "Find your seat" in en  # the link a seated player needs
+    game = Game.objects.filter(round__event=seated).order_by("table").first()
+    names = [s.player.name for s in game.seats.order_by("position")]
+    game_correct(
+        game=game,
+        data={
+            "round": 1,
+            "table": game.table,
+            "seats": names,
+            "scores": [40000, 30000, 20000, 10000],
+        },
+        expected_version=game.version,
+    )
+    ja, en = standings("ja"), standings("en")
+    assert "席に着いてください" not in ja and "対局中" in ja
+    assert "round 1 in progress" in en and "take your seats" not in en
+
+
 def test_play_begins_with_the_clock_or_a_first_result_and_ends_with_the_last(client, seated):
     seated.round_minutes = 60
     seated.save()

@@ -91,7 +91,7 @@ class Deciding:
 def deciding(event: Event) -> Deciding | None:
     """The event's latest round if it is the last of a stage whose players are known. No query
     of its own: the rounds in play and the standings are shared by version."""
-    rounds, in_progress = shared_progress(event)
+    rounds, in_progress, _ = shared_progress(event)
     latest = max([*rounds, *([in_progress] if in_progress else [])], default=None)
     if latest is None:
         return None
@@ -173,7 +173,7 @@ def event_panels(event: Event) -> Panels:
 
     def make() -> Panels:
         found = deciding(event)
-        if found is None or shared_progress(event)[1] is None:
+        if found is None or shared_progress(event).in_progress is None:
             return Panels(table_conditions=[], before=None)
         tables: list[TablePanel] = []
         not_begun = []

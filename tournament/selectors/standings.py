@@ -12,6 +12,7 @@ from datetime import datetime
 from decimal import Decimal
 from itertools import groupby
 from operator import itemgetter
+from typing import NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
@@ -20,7 +21,7 @@ from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
 from scoring.standings.again import rank_again
-from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
+from tournament.models import Entry, Event, Game, Hand, Penalty, Player, Round, Seat, Stage
 from tournament.selectors.cache import event_stamp, shared, shared_part, stamped_cache
 from tournament.selectors.versions import event_over
 
@@ -406,34 +407,55 @@ def _placings_of(event_id: int) -> dict[int, dict[str, Kept]]:
     return parts
 
 
-def round_progress(event: Event) -> tuple[list[int], int | None]:
-    """The rounds with at least one result, in order (the standings' round columns, found
-    without reading every player's rounds), and the first round with a table still playing
-    (the live marker). One query, two EXISTS probes per round (the second through the
-    partial index of games in play: 0.25 ms at 25,000 games, 6 ms reading them all); readers
-    ask it through `shared_progress`."""
+class Progress(NamedTuple):
+    """Where the event's rounds stand: `rounds` with at least one result, in order (the
+    standings' round columns); `in_progress`, the first round with a table still playing (the
+    live marker), or None; `seating`, whether that round is only seated — no table has begun
+    (no hand, no result) and its clock has not started — so pages say "take your seats", as
+    the venue screen does, and not "in progress" (a status is a decision, never a forecast)."""
+
+    rounds: list[int]
+    in_progress: int | None
+    seating: bool
+
+    @property
+    def playing(self) -> int | None:
+        """The round in play once play has begun there (the live marker of its column)."""
+        return None if self.seating else self.in_progress
+
+
+def round_progress(event: Event) -> Progress:
+    """The event's `Progress`, found without reading every player's rounds. One query, three
+    EXISTS probes per round (the second through the partial index of games in play: 0.25 ms
+    at 25,000 games, 6 ms reading them all; the third stops at the first table begun);
+    readers ask it through `shared_progress`."""
+    begun = Game.objects.filter(round=OuterRef("pk")).filter(
+        Q(finished=True) | ~Q(confirmation="") | Exists(Hand.objects.filter(game=OuterRef("pk")))
+    )
     rows = (
         Round.objects.filter(event=event)
         .annotate(
             counted=Exists(Seat.objects.filter(round=OuterRef("pk"), rank__isnull=False)),
             playing=Exists(Game.objects.filter(round=OuterRef("pk"), finished=False)),
+            begun=Exists(begun),
         )
         .order_by("number")
-        .values_list("number", "counted", "playing")
+        .values_list("number", "counted", "playing", "begun", "clock_started_at")
     )
-    rounds, in_progress = [], None
-    for number, counted, playing in rows:
+    rounds, in_progress, seating = [], None, False
+    for number, counted, playing, started, clock in rows:
         if counted:
             rounds.append(number)
         if playing and in_progress is None:
             in_progress = number
-    return rounds, in_progress
+            seating = not started and clock is None
+    return Progress(rounds, in_progress, seating)
 
 
-def shared_progress(event: Event) -> tuple[list[int], int | None]:
+def shared_progress(event: Event) -> Progress:
     """`round_progress`, asked once per version of the event and shared (the standings, the
     venue screen and the conditions read it)."""
-    return shared("standings-rounds", event_stamp(event), None, lambda: round_progress(event))
+    return shared("standings-progress", event_stamp(event), None, lambda: round_progress(event))
 
 
 def published_fractions(event: Event) -> set[int]:

@@ -38,14 +38,19 @@ class Clock:
 
 def round_clock(rnd: Round, game: Game | None = None) -> Clock | None:
     """The round's clock (for one table: with its extra minutes); None when not running, or
-    once that table — or, for the round, every table — is done: "time left" is never shown
-    for play that is over. The round's tables read as `rnd.games.all()` (prefetched where a
-    page lists them)."""
+    once that table — or, for the round, every table — has played out (finished, or its
+    result waiting for a second seat or disputed): "time left" and "time is up: finish the
+    hand in play" are never shown for play that is over. The round's tables read as
+    `rnd.games.all()` (prefetched where a page lists them)."""
     if game is not None:
-        return None if game.finished else _running(rnd, game.extra_minutes)
-    if all(g.finished for g in rnd.games.all()):
+        return None if _played_out(game) else _running(rnd, game.extra_minutes)
+    if all(_played_out(g) for g in rnd.games.all()):
         return None
     return _running(rnd, 0)
+
+
+def _played_out(game: Game) -> bool:
+    return game.finished or bool(game.confirmation)
 
 
 def _running(rnd: Round, extra: int) -> Clock | None:
@@ -259,8 +264,11 @@ def round_phase(event: Event) -> RoundPhase:
         tables=Count("pk"),
         open=Count("pk", filter=Q(finished=False)),
         begun=Count("pk", filter=begun),
+        # Played out: finished, or a result waiting for a second seat or disputed.
+        playing=Count("pk", filter=Q(finished=False, confirmation="")),
     )
-    clock = _running(rnd, 0)  # the tables counted above: none done
+    # No clock once every table has played out (round_clock's rule, on the counts above).
+    clock = _running(rnd, 0) if games["playing"] or not games["tables"] else None
     if games["tables"] and not games["open"]:
         return RoundPhase(rnd.number, "done")
     if clock is None and not games["begun"]:

@@ -126,7 +126,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         context.update(_next_window(kept, window, tables, tables=True))
     else:
         summary = standings_summary(event, query.stage)
-        context.update(summary, in_progress=shared_progress(event)[1])
+        context.update(summary, in_progress=shared_progress(event).in_progress)
         context.update(_next_window(kept, window, published_row_count(event, summary["tab"])))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"

@@ -69,7 +69,8 @@ def standings_context(
     # fraction of a point: once per version (every write that starts, ends or changes a game
     # moves it on), so the columns are chosen without reading every player's rounds and only
     # the rows shown are read.
-    rounds, in_progress = shared_progress(event)
+    progress = shared_progress(event)
+    rounds, in_progress = progress.rounds, progress.in_progress
 
     @cache
     def made() -> StandingsTable:
@@ -83,7 +84,7 @@ def standings_context(
             stage=next((s for s in result.stages if s.stage.name == summary["tab"]), None)
             if summary["tab"]
             else None,
-            in_progress=in_progress,
+            in_progress=progress.playing,  # a seated round's column waits for its play
             sorted_by_user=bool(query.sort and query.sort != "rank"),
             player_ids=published_player_ids(event) if links else {},
             rounds=rounds,
@@ -111,7 +112,16 @@ def standings_context(
     # same bytes, however many hands the tables enter. The table's own links are made from
     # the request's query, which `known_query` has left holding only what the key holds.
     stamp = published_rows_stamp(event)
-    key = (stamp, tuple(rounds), in_progress, get_language(), query.key, per_page, links, window)
+    key = (
+        stamp,
+        tuple(rounds),
+        progress.playing,
+        get_language(),
+        query.key,
+        per_page,
+        links,
+        window,
+    )
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
@@ -123,6 +133,7 @@ def standings_context(
         "tab": summary["tab"],
         "has_teams": summary["has_teams"],
         "in_progress": in_progress,
+        "seating": progress.seating,
         "round_numbers": sorted(played),
         # Every stage closed: the standings are final, the page says so and stops asking.
         "final": (final := published_over(event)),
