@@ -1,6 +1,7 @@
-"""A table's hand form: its 107 buttons are made once for all of a table's hands and kept by
-what they are made of (HandForm.kept_key, _hand_form.html); the version and the hand the form
-is for, outside the kept part, are always the game's own — no stale form is ever written."""
+"""A table's hand form: its 107 buttons are made once for every table and hand of the event
+and kept by what they are made of but the seats' names, put in as each page is drawn
+(HandForm.kept_key and stand_in, _hand_form.html); the version and the hand the form is for,
+outside the kept part, are always the game's own — no stale form is ever written."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
+from django.utils.html import escape
 
 from scoring.presets import PRESETS
 from tests.tournament.test_table_links import as_seat, live, seated
@@ -58,6 +60,33 @@ def test_a_kept_form_is_the_form_made_afresh_with_the_game_s_version_and_hand():
     assert body(first) == body(kept)
 
 
+def test_two_tables_share_the_kept_buttons_each_with_its_own_names():
+    """The buttons are kept once for every table of the event (the names are not in the
+    key): each table's page shows its own seats' names, escaped, the same as made afresh."""
+    _event, games = seated(players=8)
+    first, second = games[0], games[1]
+    seat = first.seats.order_by("position").first()
+    seat.player.name = 'O\'Brien <b>&"'  # every character HTML escapes
+    seat.player.save()
+    pages = {}
+    for game in (first, second):
+        client, link = Client(), live(game)
+        as_seat(client, link, 0)
+        pages[game.pk] = _form(client.get(f"/t/{link.token}/").content.decode())
+        names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+        for name in names:
+            assert escape(name) in pages[game.pk]
+        assert "\x00" not in pages[game.pk]
+    assert "O&#x27;Brien &lt;b&gt;&amp;&quot;" in pages[first.pk]
+    assert "Brien" not in pages[second.pk]
+    # Made afresh (nothing kept), each page's form is the same.
+    for game in (first, second):
+        cache.clear()
+        client, link = Client(), live(game)
+        as_seat(client, link, 0)
+        assert _form(client.get(f"/t/{link.token}/").content.decode()) == pages[game.pk]
+
+
 def test_the_key_names_everything_the_buttons_show():
     names = ["A", "B", "C", "D"]
     rules = PRESETS["ema"]
@@ -68,8 +97,11 @@ def test_the_key_names_everything_the_buttons_show():
 
     base = key()
     assert base is not None and key(initial={"version": 9, "number": 7}) == base
+    # The names are put in as the page is drawn (with_seat_names), not kept: every table of
+    # the event shares the buttons; how many seats there are is in the key.
+    assert key(names=["A", "B", "C", "E"]) == base
     others = [
-        key(names=["A", "B", "C", "E"]),
+        key(names=["A", "B", "C"]),
         key(rules=PRESETS["tenhou"]),
         key(can_stop=True),
         key(clock_running=True),

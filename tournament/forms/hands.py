@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import cached_property
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -95,6 +96,12 @@ def hand_form_fill(hand: Any, version: int, number: int) -> dict[str, Any]:
     return out
 
 
+# A seat's name in the kept buttons (HandForm.stand_in), replaced by the table's own as the
+# page is drawn: NUL is never in a stored name (middleware.RefuseNulMiddleware refuses it)
+# and passes HTML escaping unchanged.
+SEAT_MARK = "\x00seat{}\x00"
+
+
 class HandForm(EngineForm):
     """One hand at the table, entered by tapping: result, riichi, seats (by wind and name),
     han and fu as buttons. Every result type's fields are here; the page shows the ones the
@@ -115,6 +122,13 @@ class HandForm(EngineForm):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # What the buttons are made of, for `stand_in` (the same form with stand-in names).
+        self._made_with = {
+            "rules": rules,
+            "can_stop": can_stop,
+            "time_up": time_up,
+            "clock_running": clock_running,
+        }
         # The choice is in the form while the round's clock runs, shown once time is up: by
         # the page (time_up) or, without a reload, by clock.js when the count reaches zero.
         self.time_up_now = time_up
@@ -236,16 +250,25 @@ class HandForm(EngineForm):
 
     @property
     def kept_key(self) -> str | None:
-        """What a fresh form's buttons are made of — the rules, the seats' names, whether it
-        offers to stop or to end at time up, the language — so a table's page makes their HTML
-        once for all its hands (_hand_form.html keeps it: 107 buttons were two thirds of the
-        page's time, docs/performance.md "A table's page"). None for a form that shows what
-        someone pressed or a stored hand: its buttons are made each time. The version and the
-        hand it is for are not in it: they stay outside the kept part."""
+        """What a fresh form's buttons are made of but the seats' names — the rules, how many
+        seats, whether it offers to stop or to end at time up, the language — so their HTML
+        is made once for every table of the event and every hand (_hand_form.html keeps
+        `stand_in`'s and puts each table's names in: 107 buttons were two thirds of a table's
+        page, and each table's first page made them again, docs/performance.md "A table's
+        page"). None for a form that shows what someone pressed or a stored hand: its buttons
+        are made each time. The version and the hand it is for are not in it: they stay
+        outside the kept part."""
         if self.is_bound or set(self.initial) - {"version", "number"}:
             return None
         shape = ("stop" in self.fields, "time_up" in self.fields, self.time_up_now)
-        return repr((self.rules, self.seat_names, shape, get_language()))
+        return repr((self.rules, self.n, shape, get_language()))
+
+    @cached_property
+    def stand_in(self) -> HandForm:
+        """This form with a mark in each seat's name (`SEAT_MARK`): the buttons kept under
+        `kept_key`, which the `with_seat_names` filter turns into this table's."""
+        marks = [SEAT_MARK.format(i) for i in range(self.n)]
+        return HandForm(names=marks, initial=self.initial, **self._made_with)
 
     @property
     def seat_cols(self) -> str:

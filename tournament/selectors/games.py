@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import JSONField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Count, JSONField, OuterRef, Prefetch, QuerySet, Subquery
 
 from scoring import GameFlow, parse_hand, replay
 from scoring.settlement import settle
@@ -43,6 +43,13 @@ def round_list(event: Event) -> QuerySet[Round]:
             Prefetch("sit_outs", SitOut.objects.select_related("player")),
         )
     )
+
+
+def round_tables(event: Event) -> QuerySet[Round]:
+    """Rounds with how many tables each (`tables`), for the dashboard's list of rounds. One
+    query: `round_list`'s games and seats with their players (a thousand rows at 256 players,
+    80 ms of the dashboard) were read there only to be counted."""
+    return Round.objects.filter(event=event).order_by("number").annotate(tables=Count("games"))
 
 
 def game_for_entry(event: Event, game_id: int, live_scores: bool = False) -> Game:

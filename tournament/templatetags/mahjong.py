@@ -7,12 +7,15 @@ from typing import Any
 
 from django import template
 from django.utils.encoding import uri_to_iri
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from scoring.rules import Ruleset
 from tournament import i18n
 from tournament.exports.columns import STATUS_LABELS
 from tournament.exports.formats import FORMATS, ExportFormat, format_points
+from tournament.forms.hands import SEAT_MARK
 from tournament.i18n import seat_label
 from tournament.selectors import games
 
@@ -163,3 +166,15 @@ def print_size(count: int, kind: str) -> str:
 def readable_address(uri: str) -> str:
     """An address as a person reads and types it (/events/秋の大会/checkin/, not %E7%A7%8B…)."""
     return uri_to_iri(uri)
+
+
+@register.filter(is_safe=True)
+def with_seat_names(html: str, names: list[str]) -> str:
+    """Kept hand-form buttons (HandForm.stand_in's) with this table's seat names in place of
+    their marks, each escaped as the form would have drawn it."""
+    for i, name in enumerate(names):
+        mark = SEAT_MARK.format(i)
+        # seat_label strips the space a missing name would leave ("東 " → "東").
+        html = html.replace(f" {mark}", f" {conditional_escape(name)}" if name else "")
+        html = html.replace(mark, conditional_escape(name))
+    return mark_safe(html)

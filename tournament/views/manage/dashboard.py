@@ -33,7 +33,7 @@ from tournament.permissions import (
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.dashboard import cut_before, stage_rows
 from tournament.selectors.events import event_stages, registered_entries
-from tournament.selectors.games import round_list
+from tournament.selectors.games import round_tables
 from tournament.selectors.plans import (
     plan_rounds_default,
     plan_summary,
@@ -113,7 +113,7 @@ def dashboard_page(
     plan = plan_summary(event)
     stages = event_stages(event)
     state_round, states = table_states(event)
-    rounds = list(round_list(event))
+    rounds = list(round_tables(event))
     latest = max((r.number for r in rounds), default=0)
     played_out = state_round is not None and all(s.state == "done" for s in states)
     # Every game not finished is among the states (an earlier round's open table too).
