@@ -8,8 +8,8 @@ import ipaddress
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -22,7 +22,7 @@ from tournament.forms.events import (
     TieDecisionForm,
 )
 from tournament.i18n import team_rule_text
-from tournament.models import Event
+from tournament.models import Entry, Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
     can_manage,
@@ -125,6 +125,7 @@ def dashboard_page(
         )
     # As registered (the pasted list), stand-ins last.
     entries = registered_entries(event)
+    can_organize = can_manage(request.user, event)
     in_play = [e for e in entries if not e.withdrawn and not e.substitute]
     next_round = latest + 1
     plan_rounds = plan["rounds"] if plan else 0
@@ -152,7 +153,8 @@ def dashboard_page(
             "table_mode_choices": TABLE_MODE_CHOICES,
             # A referee sees the tables and rounds; settings, seating, stages and players are
             # the organizers' (tournament/permissions.py).
-            "can_organize": can_manage(request.user, event),
+            "can_organize": can_organize,
+            "players_key": players_key(event, entries, can_organize),
             "stages": rows,
             "players_form": players_form or PlayersForm(),
             "next_round": next_round,
@@ -181,6 +183,25 @@ def dashboard_page(
         },
         status=status,
     )
+
+
+def players_key(event: Event, entries: list[Entry], can_organize: bool) -> str:
+    """Everything the dashboard's list of players shows, for keeping it (dashboard.html): each
+    entry's name, badges, profile, check-in and withdrawal, who may act on them, the language."""
+    rows = tuple(
+        (
+            e.pk,
+            e.player.name,
+            e.substitute,
+            e.withdrawn,
+            e.present,
+            e.checked_in_by,
+            str(e.country),
+            e.ema_number,
+        )
+        for e in entries
+    )
+    return repr((event.slug, event.checkin_required, can_organize, get_language(), rows))
 
 
 @referee_required
