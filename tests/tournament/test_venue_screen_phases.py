@@ -21,6 +21,7 @@ from tournament.selectors.tables import round_phase, round_seating, stage_in_pla
 from tournament.services.checkin import checkin_code_shown
 from tournament.services.clock import round_clock_start
 from tournament.services.games import game_correct
+from tournament.services.hands import game_hand_add, game_hand_undo
 from tournament.services.rounds import round_seat
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +85,19 @@ def test_the_standings_say_take_your_seats_until_play_begins(client, seated):
     assert "第1回戦：席に着いてください" in ja and "対局中" not in ja
     assert "Round 1: take your seats" in en and "in progress" not in en
     assert "Find your seat" in en  # the link a seated player needs
-    game = Game.objects.filter(round__event=seated).order_by("table").first()
+    # A table's first hand begins play …
+    games = list(Game.objects.filter(round__event=seated).order_by("table"))
+    game_hand_add(
+        game=games[1],
+        hand={"result": {"type": "draw", "tenpai": [0]}},
+        expected_version=games[1].version,
+    )
+    assert "round 1 in progress" in standings("en")
+    games[1].refresh_from_db()
+    game_hand_undo(game=games[1], expected_version=games[1].version)  # seated only again
+    assert "Round 1: take your seats" in standings("en")
+    # … and so does a table's first result.
+    game = games[0]
     names = [s.player.name for s in game.seats.order_by("position")]
     game_correct(
         game=game,
