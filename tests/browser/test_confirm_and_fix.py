@@ -79,7 +79,7 @@ def test_one_tap_confirmation_and_both_phones_read_confirmed(live_server, browse
     expect(b.locator("h1")).to_have_text("Result confirmed")
     shot(b, "table-confirmed-en")
     a.reload()  # the entering phone (ja): confirmed, with the points
-    expect(a.locator("h1")).to_have_text("結果を確認しました")
+    expect(a.locator("h1")).to_have_text("結果が確定しました")  # true for both phones
     expect(a.locator("table.result tbody tr")).to_have_count(4)
     shot(a, "table-confirmed-ja")
     game.refresh_from_db()

@@ -68,6 +68,8 @@ def test_at_time_up_the_hand_may_end_the_game():
     )
     page = text(client.get(url("game-hands", event.slug, game.pk)))
     assert "Time is up" in page and '<div class="card warning" data-time-up>' in page
+    # A sentence beside its box keeps its own colon alone (helper-49 saw "…hand:").
+    assert "the game ends after this hand</label>" in page
     reply = client.post(
         url("game-hands", event.slug, game.pk),
         {"version": game.version, "type": "draw", "tenpai": ["0"], "time_up": "on"},

@@ -181,11 +181,15 @@ class HandForm(EngineForm):
         self.fields["offender"] = _seat_chips(names, label=_("Offender"))
         if can_stop:
             self.fields["stop"] = forms.BooleanField(
-                label=_("The dealer stops here after winning (アガリ止め)"), required=False
+                label=_("The dealer stops here after winning (アガリ止め)"),
+                required=False,
+                label_suffix="",  # a sentence beside its box, not a field's name before a colon
             )
         if time_up or clock_running:  # once the clock runs out, this may be the last hand
             self.fields["time_up"] = forms.BooleanField(
-                label=_("Time is up: the game ends after this hand"), required=False
+                label=_("Time is up: the game ends after this hand"),
+                required=False,
+                label_suffix="",  # it has a colon of its own (helper-49 saw two)
             )
 
     def clean_time_up(self) -> bool:
