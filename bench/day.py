@@ -23,8 +23,10 @@ The server is gunicorn with production settings as the two-server run starts it 
 workers, Redis as the shared cache), with the task queue's worker and redis-server beside it,
 all three under `taskset -c 0` and `prlimit --as=512 MiB`; PostgreSQL is the machine's own
 (not limited). The load generator (this process: asyncio + aiohttp) runs on CPU 1 only.
-Printed: p50/p95/p99 per kind of request and overall, every answer that is not 2xx/3xx as
-expected, the queue at the end, and the verdict against p95 ≤ 100 ms and no error.
+The worker replays the import's ratings before the phones start (round 4 begins long after).
+Printed: p50/p95/p99 per kind of request and overall, the count and p95 of each 10-s slice by
+when sent (the opening apart from the rest), every answer that is not 2xx/3xx as expected,
+the queue at the end, and the verdict against p95 ≤ 100 ms and no error.
 """
 
 from __future__ import annotations
