@@ -117,15 +117,19 @@ def _tagged(page: TablePage, tag: str) -> HttpResponse:
 
 def _live_tag(request: HttpRequest, link: TableLink) -> str:
     """What the page shows that can change while it is open: the game (every write moves its
-    version on), its confirmation, the event's entry settings, and this phone's seat and
-    whether it entered the waiting result. Not in it: another table's result, which moves
-    the deciding round's conditions only (shown again with the table's next hand)."""
+    version on), its confirmation, the event's entry settings, the round's clock, and this
+    phone's seat and whether it entered the waiting result. Not in it: another table's
+    result, which moves the deciding round's conditions only (shown again with the table's
+    next hand)."""
     game, event = link.game, link.game.round.event
     entered_here = bool(game.submitted_phone) and (
         request.session.get(PHONE_KEY) == game.submitted_phone
     )
     stamps = [link.pk, game.pk, game.version, game.confirmation, event.table_entry]
     stamps += [event.table_mode, request.session.get(SEAT_KEY), entered_here]
+    # The clock, and with it the hand form's time-up choice: started or restarted, minutes
+    # set, extra minutes for this table (none of which moves the game's version).
+    stamps += [game.round.clock_started_at, event.round_minutes, game.extra_minutes]
     return page_tag(request, "table", stamps)
 
 
