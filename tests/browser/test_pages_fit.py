@@ -123,3 +123,30 @@ def test_the_penalty_list_reads_on_a_phone_nothing_cut_off(live_server, browser,
         box = button.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_round_s_page_fits_a_phone_names_wrapping_between_words(live_server, browser, locale):
+    """helper-50: a round's public page was 407 px wide on a 390-px phone in English — a
+    table's cell of wind and name never wrapped, so its table stuck out of its card."""
+    import random
+
+    from tests.tournament.factories import make_event
+    from tournament.services.rounds import round_seat
+
+    names = ["Anna de Vries", "佐藤 花子", "Olaf Ødegård", "山本 さくら", "田中太郎"]
+    names += ["鈴木 一郎", "Mary Ann Smith", "Jean-Luc Picard"]
+    event = make_event(slug=f"fit-{locale[:2]}", players=names)
+    round_seat(event=event, rng=random.Random(2))
+    context, page = _page(browser, 390, 844, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/rounds/1/")
+    assert page.locator("table.seats td.player").count() == 8
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    outside = page.evaluate(
+        """() => Array.from(document.querySelectorAll(".table-card table.seats")).filter(
+          (t) => t.getBoundingClientRect().right >
+            t.closest(".table-card").getBoundingClientRect().right + 1).length"""
+    )
+    assert outside == 0
+    assert page.evaluate(BROKEN_WORDS) == []
+    context.close()
