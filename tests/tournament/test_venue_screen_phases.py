@@ -12,6 +12,7 @@ from urllib.parse import quote
 import pytest
 import segno
 from django.test import Client
+from django.utils import timezone
 
 from tests.tournament.factories import baba_day, make_event
 from tests.tournament.organize_support import text
@@ -146,6 +147,21 @@ def test_without_a_clock_the_first_result_starts_play(client, seated):
     seated.refresh_from_db()
     assert round_phase(seated).phase == "play"
     assert 'data-phase-now="play:1"' in body(client, seated)
+
+
+def test_the_screen_and_the_standings_agree_when_play_began(seated):
+    """One rule (`round_begun`) decides whether a round has begun for the venue screen and
+    for the standings: seated → both "take your seats"; the clock started (even on an event
+    whose minutes were set back to none, where no clock is shown) → both in play."""
+    from tournament.selectors.standings import round_progress
+
+    assert round_phase(seated).phase == "seating" and round_progress(seated).seating
+    Round.objects.filter(event=seated, number=1).update(clock_started_at=timezone.now())
+    seated.round_minutes = 0
+    seated.save(update_fields=["round_minutes"])
+    phase = round_phase(seated)
+    assert (phase.phase, phase.clock) == ("play", None)
+    assert round_progress(seated).playing == 1 and not round_progress(seated).seating
 
 
 def test_find_your_seat_by_part_of_a_name(client, seated):

@@ -6,6 +6,7 @@ address, with the events it holds or could take. One query each; None when there
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.utils.translation import get_language
 
 from tournament.models import Entry, Event, Penalty, SeatingPlan, Series, SeriesEvent, Stage
 
@@ -31,6 +32,25 @@ def first_stage_end(event: Event) -> int | None:
 def registered_entries(event: Event) -> list[Entry]:
     """Every entry with its player, as registered (the pasted list), stand-ins last."""
     return list(event.entries.select_related("player").order_by("substitute", "pk"))
+
+
+def players_key(event: Event, entries: list[Entry], can_organize: bool) -> str:
+    """Everything the dashboard's list of players shows, for keeping it (dashboard.html): each
+    entry's name, badges, profile, check-in and withdrawal, who may act on them, the language."""
+    rows = tuple(
+        (
+            e.pk,
+            e.player.name,
+            e.substitute,
+            e.withdrawn,
+            e.present,
+            e.checked_in_by,
+            str(e.country),
+            e.ema_number,
+        )
+        for e in entries
+    )
+    return repr((event.slug, event.checkin_required, can_organize, get_language(), rows))
 
 
 def entry_of(event: Event, entry_id: int) -> Entry | None:

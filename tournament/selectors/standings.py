@@ -21,8 +21,9 @@ from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
 from scoring.standings.again import rank_again
-from tournament.models import Entry, Event, Game, Hand, Penalty, Player, Round, Seat, Stage
+from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
 from tournament.selectors.cache import event_stamp, shared, shared_part, stamped_cache
+from tournament.selectors.tables import round_begun
 from tournament.selectors.versions import event_over
 
 
@@ -428,7 +429,7 @@ def round_progress(event: Event) -> Progress:
     """The event's `Progress`, found without reading every player's rounds. One query, two
     EXISTS probes per round (the second through the partial index of games in play: 0.25 ms
     at 25,000 games, 6 ms reading them all), and while the round in progress has no clock
-    running, whether any of its tables has begun (`_begun`: up to two more); readers ask it
+    running, whether any of its tables has begun (`round_begun`: up to two more); readers ask it
     through `shared_progress`."""
     rows = (
         Round.objects.filter(event=event)
@@ -445,17 +446,8 @@ def round_progress(event: Event) -> Progress:
             rounds.append(number)
         if playing and in_progress is None:
             in_progress = number
-            seating = clock is None and not _begun(pk)
+            seating = not round_begun(pk, clock)
     return Progress(rounds, in_progress, seating)
-
-
-def _begun(round_id: int) -> bool:
-    """Whether a table of the round has begun: a result (final, waiting or disputed) or a
-    hand. Two probes that stop at their first row (a hand found through its game's index:
-    a probe correlated on every game read every hand of the event, 250,000 at 10,000
-    players)."""
-    played = Game.objects.filter(round_id=round_id).filter(Q(finished=True) | ~Q(confirmation=""))
-    return played.exists() or Hand.objects.filter(game__round_id=round_id).exists()
 
 
 def shared_progress(event: Event) -> Progress:

@@ -173,8 +173,5 @@ def with_seat_names(html: str, names: list[str]) -> str:
     """Kept hand-form buttons (HandForm.stand_in's) with this table's seat names in place of
     their marks, each escaped as the form would have drawn it."""
     for i, name in enumerate(names):
-        mark = SEAT_MARK.format(i)
-        # seat_label strips the space a missing name would leave ("東 " → "東").
-        html = html.replace(f" {mark}", f" {conditional_escape(name)}" if name else "")
-        html = html.replace(mark, conditional_escape(name))
+        html = html.replace(SEAT_MARK.format(i), conditional_escape(name))
     return mark_safe(html)

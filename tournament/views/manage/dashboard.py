@@ -8,8 +8,8 @@ import ipaddress
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -22,7 +22,7 @@ from tournament.forms.events import (
     TieDecisionForm,
 )
 from tournament.i18n import team_rule_text
-from tournament.models import Entry, Event
+from tournament.models import Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
     can_manage,
@@ -32,7 +32,7 @@ from tournament.permissions import (
 )
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.dashboard import cut_before, stage_rows
-from tournament.selectors.events import event_stages, registered_entries
+from tournament.selectors.events import event_stages, players_key, registered_entries
 from tournament.selectors.games import round_tables
 from tournament.selectors.plans import (
     plan_rounds_default,
@@ -183,25 +183,6 @@ def dashboard_page(
         },
         status=status,
     )
-
-
-def players_key(event: Event, entries: list[Entry], can_organize: bool) -> str:
-    """Everything the dashboard's list of players shows, for keeping it (dashboard.html): each
-    entry's name, badges, profile, check-in and withdrawal, who may act on them, the language."""
-    rows = tuple(
-        (
-            e.pk,
-            e.player.name,
-            e.substitute,
-            e.withdrawn,
-            e.present,
-            e.checked_in_by,
-            str(e.country),
-            e.ema_number,
-        )
-        for e in entries
-    )
-    return repr((event.slug, event.checkin_required, can_organize, get_language(), rows))
 
 
 @referee_required
