@@ -220,3 +220,44 @@ def test_a_player_s_standings_follow_the_round_not_the_table_alone(live_server, 
         page.screenshot(path=f"{SHOTS}/standings-live-{locale[:2]}.png", full_page=True)
     assert page.problems == []
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_round_s_public_page_follows_its_tables(live_server, browser, locale):
+    """A player's phone left on the round's page (helper-50's walk: it never moved): a hand
+    at the table shows its live score, then the result ends the round's following — the same
+    document, no reload."""
+    from tournament.services.games import game_correct
+    from tournament.services.hands import game_hand_add
+
+    game, _path, _codes = _table(f"live-rnd-{locale[:2]}")
+    event = game.round.event
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.goto(f"{live_server.url}/events/{event.slug}/rounds/1/")
+    page.evaluate("window.notReloaded = true")
+    scores = page.locator("#round-live table.seats tbody tr td:nth-child(2)")
+    expect(scores).to_have_text(["—"] * 4)
+    hand = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 3, "fu": 30}]}}
+    game = game_hand_add(game=game, hand=hand, expected_version=game.version)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(scores).to_have_text(["25000", "28900", "21100", "25000"], timeout=5000)
+    seats = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    data = {"round": 1, "table": game.table, "seats": seats, "scores": [40000, 30000, 20000, 10000]}
+    game_correct(game=game, data=data, expected_version=game.version, replace_hands=True)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator("#round-live .live-badge")).to_have_count(0, timeout=5000)
+    expect(scores).to_have_text(["40000", "30000", "20000", "10000"])
+    # Every table has finished: the page asks no more, even when shown again.
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_timeout(500)
+    assert not [url for url in asked if "/rounds/1/" in url]
+    assert page.evaluate("window.notReloaded") is True
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/round-live-{locale[:2]}.png", full_page=True)
+    assert page.problems == []
+    context.close()

@@ -66,7 +66,7 @@ def test_two_tables_share_the_kept_buttons_each_with_its_own_names():
     _event, games = seated(players=8)
     first, second = games[0], games[1]
     seat = first.seats.order_by("position").first()
-    seat.player.name = 'O\'Brien <b>&"'  # every character HTML escapes
+    seat.player.name = "O'Brien <b>&\""  # every character HTML escapes
     seat.player.save()
     pages = {}
     for game in (first, second):

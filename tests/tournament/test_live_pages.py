@@ -17,11 +17,14 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.factories import make_event
 from tournament.models import Event, Game
+from tournament.services.games import game_correct
+from tournament.services.hands import game_hand_add
 from tournament.services.rounds import round_seat
 
 pytestmark = pytest.mark.django_db
 
 FETCH = {"X-Requested-With": "fetch"}
+FINAL = [40000, 30000, 20000, 10000]
 
 
 @pytest.fixture
@@ -97,6 +100,7 @@ def test_a_bad_tag_never_answers_500(seated, header):
         (owner, f"/events/{event.slug}/manage/"),
         (owner, f"/events/{event.slug}/manage/rounds/1/"),
         (Client(), f"/events/{event.slug}/games/{game.pk}/"),
+        (Client(), f"/events/{event.slug}/rounds/1/"),
     ]:
         answer = client.get(address, headers={**FETCH, "If-None-Match": header})
         assert answer.status_code in (200, 304), (address, header, answer.status_code)
@@ -170,6 +174,39 @@ def test_a_game_sheet_follows_its_game_for_anyone(seated):
     _move(game)
     assert Client().get(address, headers={**FETCH, "If-None-Match": tag}).status_code == 200
     assert Client().get(f"/events/{event.slug}/games/999999/", headers=FETCH).status_code == 404
+
+
+def test_a_round_s_page_follows_the_round_until_every_table_has_finished(seated):
+    """The public round page (walk finding: it never followed its round): a table's hand
+    shows its live score without a reload; 304 for one query while nothing moved; once every
+    table has finished the page is shown once more and asks no more."""
+    event, game, _path = seated
+    address = f"/events/{event.slug}/rounds/1/"
+    page = Client().get(address)
+    body = page.content.decode()
+    assert page.status_code == 200 and f'data-live="{address}"' in body and "js/live.js" in body
+    tag = page["ETag"]
+    assert f'data-tag="{tag.strip(chr(34))}"' in body  # the first poll's tag
+    with CaptureQueriesContext(connection) as captured:
+        quiet = Client().get(address, headers={**FETCH, "If-None-Match": tag})
+    assert quiet.status_code == 304
+    assert len(captured) == 1, [q["sql"] for q in captured]  # the event
+    names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    hand = {"result": {"type": "ron", "discarder": 2, "wins": [{"seat": 1, "han": 3, "fu": 30}]}}
+    game_hand_add(game=game, hand=hand, expected_version=game.version)
+    moved = Client().get(address, headers={**FETCH, "If-None-Match": tag})
+    assert moved.status_code == 200 and moved["ETag"] != tag
+    # South won 3,900 from West: their live scores, beside their names.
+    shown = moved.content.decode()
+    assert f"{names[1]}</td><td>28900<" in shown and f"{names[2]}</td><td>21100<" in shown
+    for table in Game.objects.filter(round__event=event).select_related("round"):
+        seats = [s.player.name for s in table.seats.select_related("player").order_by("position")]
+        data = {"round": 1, "table": table.table, "seats": seats, "scores": FINAL}
+        game_correct(game=table, data=data, expected_version=table.version, replace_hands=True)
+    over = Client().get(address, headers={**FETCH, "If-None-Match": moved["ETag"]})
+    done = over.content.decode()
+    assert over.status_code == 200 and 'id="round-live"' in done and "data-live=" not in done
+    assert "js/live.js" not in done
 
 
 def test_a_game_that_may_reach_its_last_hand_follows_the_other_tables(seated):

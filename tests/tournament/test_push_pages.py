@@ -24,9 +24,7 @@ BLURB_JA = "あなたの卓の結果があなたの確認を待っていると�
 
 
 def find(event, name: str, language: str = "en") -> str:
-    page = Client().get(
-        url("find-seat", event.slug), {"name": name}, HTTP_ACCEPT_LANGUAGE=language
-    )
+    page = Client().get(url("find-seat", event.slug), {"name": name}, HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code == 200
     return page.content.decode()
 

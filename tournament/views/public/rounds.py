@@ -6,6 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from tournament.models import Event
+from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.games import round_list
 from tournament.selectors.rounds import round_numbers
@@ -14,21 +16,35 @@ from tournament.selectors.tables import (
     round_seating,
     seats_named,
 )
+from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.query import known_query
 
 
+@require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Every table of a round with seats, scores and points; tables still playing marked."""
+    """Every table of a round with seats, scores and points; tables still playing marked.
+    While a table plays, the page follows the round (live.js): tagged by the event's version
+    (a hand moves a table's live score, a start the clock), so a phone polling with nothing
+    new gets 304 for one query. Never kept whole for the next reader: its clock counts from
+    the server's time when it was drawn, as the venue screen's."""
     event = event_by_slug(slug)
     if event is None:
         raise Http404
+    tag = page_tag(request, request.path, [event_stamp(event)])
+    return answer_by_tag(request, tag, _round_page, event, number, tag)
+
+
+def _round_page(request: HttpRequest, event: Event, number: int, tag: str) -> HttpResponse:
     rnd = get_object_or_404(round_list(event), number=number)
-    numbers = round_numbers(event)
-    return render(
-        request,
-        "tournament/round_detail.html",
-        {"event": event, "round": rnd, "numbers": numbers, "clock": round_clock(rnd)},
-    )
+    context = {
+        "event": event,
+        "round": rnd,
+        "numbers": round_numbers(event),
+        "clock": round_clock(rnd),
+        "live": any(not game.finished for game in rnd.games.all()),
+        "live_tag": tag,  # live.js's first poll sends it: 304 unless the round moved
+    }
+    return render(request, "tournament/round_detail.html", context)
 
 
 SEATING_ORDERS = ("table", "name")
