@@ -28,6 +28,14 @@ def seat_score(seat: Seat, game: Game) -> int | None:
     return live[seat.position] if live and seat.position < len(live) else None
 
 
+def round_games(rnd: Round) -> list[Game]:
+    """A round's games by table, with their live scores and their seats with players (two
+    queries): a round's public page, made once per version of the event (round_detail.html)."""
+    seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+    games = with_live_scores(Game.objects.filter(round=rnd).order_by("table"))
+    return list(games.prefetch_related(seats))
+
+
 def round_list(event: Event) -> QuerySet[Round]:
     """Rounds with their games and seats (three queries), for the dashboard and round sheets."""
     return (

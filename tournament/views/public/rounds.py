@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from tournament.models import Event
+from tournament.models import Event, Round
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
-from tournament.selectors.games import round_list
+from tournament.selectors.games import round_games
 from tournament.selectors.rounds import round_numbers
 from tournament.selectors.tables import (
     round_clock,
@@ -35,7 +36,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _round_page(request: HttpRequest, event: Event, number: int, tag: str) -> HttpResponse:
-    rnd = get_object_or_404(round_list(event), number=number)
+    rnd = get_object_or_404(Round.objects.prefetch_related("games"), event=event, number=number)
+    rnd.event = event  # the clock reads the minutes from it
     context = {
         "event": event,
         "round": rnd,
@@ -43,6 +45,11 @@ def _round_page(request: HttpRequest, event: Event, number: int, tag: str) -> Ht
         "clock": round_clock(rnd),
         "live": any(not game.finished for game in rnd.games.all()),
         "live_tag": tag,  # live.js's first poll sends it: 304 unless the round moved
+        # The tables, made once per version of the event and language, for every reader
+        # (round_detail.html): 64 tables took 50 ms to draw, and each hand anywhere in the event
+        # makes every following phone ask again.
+        "tables_key": (event_stamp(event), number, get_language()),
+        "tables": lambda: round_games(rnd),
     }
     return render(request, "tournament/round_detail.html", context)
 
