@@ -7,6 +7,8 @@ broken inside a name."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.browser.conftest import CHROMIUM
@@ -14,6 +16,8 @@ from tournament.demo import demo_events
 from tournament.services.imports import event_import
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("SHOTS")  # a folder: the screenshots are kept there
 
 
 def _baba() -> None:
@@ -326,4 +330,38 @@ def test_a_team_s_members_break_between_names_never_inside_one(live_server, brow
     page.goto(f"{live_server.url}/events/{slug}/teams/")
     assert page.locator("td.members .name").count() == 16
     assert page.evaluate(BROKEN_NAMES, "td.members .name, td.player") == []
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_long_name_on_the_seating_stays_beside_its_wind(live_server, browser, locale):
+    """helper-50 at 1920×1080: a name too long for its card's line went on under the wind
+    (東 Maria Papadopoulou / Georgiou). Every line of a name starts right of its wind."""
+    import random
+
+    from tests.tournament.factories import make_event
+    from tournament.services.rounds import round_seat
+
+    names = [f"Maria Papadopoulou Georgiou Anastasia {i}" for i in range(4)]
+    names += ["佐藤 花子", "山本 さくら", "Anna de Vries", "Olaf Ødegård"]
+    event = make_event(slug=f"long-{locale[:2]}", players=names)
+    round_seat(event=event, rng=random.Random(2))
+    context, page = _page(browser, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/")
+    seats = page.locator(".seat-card ol.winds li")
+    assert seats.count() == 8
+    wrapped = 0
+    for seat in seats.all():
+        wind = seat.locator(".wind").bounding_box()
+        lines = seat.locator(".name").evaluate(
+            "(el) => { const r = document.createRange(); r.selectNodeContents(el);"
+            " return Array.from(r.getClientRects(), (x) => x.left); }"
+        )
+        wrapped += len(lines) > 1  # one box a line
+        assert min(lines) >= wind["x"] + wind["width"] - 0.5, (seat.inner_text(), lines, wind)
+    assert wrapped  # a long name did take more than one line
+    assert page.evaluate(BROKEN_NAMES, NAMES) == []
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/screen-long-names-{locale[:2]}.png")
+    assert page.problems == []
     context.close()
