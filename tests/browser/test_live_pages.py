@@ -30,12 +30,18 @@ def _table(slug: str) -> tuple[Game, str, list[str]]:
     return game, f"/t/{link.token}/", link.seat_codes
 
 
-def _phone(browser: Any, url: str, code: str, locale: str) -> Any:
+def _reader(browser: Any, url: str, locale: str) -> Any:
+    """A phone (390×844) opened at `url`, its script errors collected."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
     page = context.new_page()
     page.problems = []
     page.on("pageerror", lambda e: page.problems.append(str(e)))
     page.goto(url)
+    return context, page
+
+
+def _phone(browser: Any, url: str, code: str, locale: str) -> Any:
+    context, page = _reader(browser, url, locale)
     page.fill("#id_code", code)
     page.click("main button.primary")
     expect(page.locator("form[data-hand]")).to_be_visible()
@@ -191,11 +197,7 @@ def test_a_player_s_standings_follow_the_round_not_the_table_alone(live_server, 
 
     game, _path, _codes = _table(f"live-std-{locale[:2]}")
     event = game.round.event
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    page.goto(f"{live_server.url}/events/{event.slug}/")
+    context, page = _reader(browser, f"{live_server.url}/events/{event.slug}/", locale)
     page.evaluate("window.notReloaded = true")
     note = page.locator("#standings-page .meta .live-note")
     expect(note).to_have_count(1)
@@ -232,11 +234,7 @@ def test_a_round_s_public_page_follows_its_tables(live_server, browser, locale):
 
     game, _path, _codes = _table(f"live-rnd-{locale[:2]}")
     event = game.round.event
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    page.goto(f"{live_server.url}/events/{event.slug}/rounds/1/")
+    context, page = _reader(browser, f"{live_server.url}/events/{event.slug}/rounds/1/", locale)
     page.evaluate("window.notReloaded = true")
     scores = page.locator("#round-live table.seats tbody tr td:nth-child(2)")
     expect(scores).to_have_text(["—"] * 4)

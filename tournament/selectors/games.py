@@ -28,12 +28,17 @@ def seat_score(seat: Seat, game: Game) -> int | None:
     return live[seat.position] if live and seat.position < len(live) else None
 
 
-def round_games(rnd: Round) -> list[Game]:
-    """A round's games by table, with their live scores and their seats with players (two
-    queries): a round's public page, made once per version of the event (round_detail.html)."""
+def _games_shown(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games by table with their live scores and their seats with players, as a round's pages
+    show them."""
     seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    games = with_live_scores(Game.objects.filter(round=rnd).order_by("table"))
-    return list(games.prefetch_related(seats))
+    return with_live_scores(games.order_by("table")).prefetch_related(seats)
+
+
+def round_games(rnd: Round) -> list[Game]:
+    """A round's games as shown (two queries): a round's public page, made once per version
+    of the event (round_detail.html)."""
+    return list(_games_shown(Game.objects.filter(round=rnd)))
 
 
 def round_list(event: Event) -> QuerySet[Round]:
@@ -42,12 +47,7 @@ def round_list(event: Event) -> QuerySet[Round]:
         Round.objects.filter(event=event)
         .order_by("number")
         .prefetch_related(
-            Prefetch(
-                "games",
-                with_live_scores(Game.objects.order_by("table")).prefetch_related(
-                    Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-                ),
-            ),
+            Prefetch("games", _games_shown(Game.objects.all())),
             Prefetch("sit_outs", SitOut.objects.select_related("player")),
         )
     )
