@@ -378,15 +378,17 @@ def test_the_dashboard_keeps_showing_open_tables_of_earlier_rounds():
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_a_game_s_public_sheet_says_its_result_waits_or_is_disputed_not_in_progress(language):
     """helper-48: a played-out game waiting for a second seat read "in progress" on its public
-    sheet while the table's phones said it waited for confirmation."""
+    sheet while the table's phones said it waited for confirmation. helper-51: a seated table
+    with no hand read "in progress" (対局中) while the standings said "take your seats" — a
+    status is what was recorded: nothing entered yet, then a hand, then the result."""
     event, games = seated()
     game, client = games[0], Client()
     link = live(game)
     as_seat(client, link, 2)
     sheet = url("game-detail", event.slug, game.pk)
     words = {
-        "en": ("in progress", "waiting for confirmation", "disputed"),
-        "ja": ("対局中", "確認待ち", "異議あり"),
+        "en": ("nothing entered yet", "in progress", "waiting for confirmation", "disputed"),
+        "ja": ("未入力", "対局中", "確認待ち", "異議あり"),
     }[language]
 
     rounds = url("round-detail", event.slug, game.round.number)
@@ -401,7 +403,10 @@ def test_a_game_s_public_sheet_says_its_result_waits_or_is_disputed_not_in_progr
         return said
 
     assert status() == words[0]
-    bust_ron(client, link, game)
+    first = {"do": "hand", "version": game.version, "type": "tsumo", "winner": "0"}
+    assert client.post(f"/t/{link.token}/", {**first, "han": "2", "fu": "30"}).status_code == 302
     assert status() == words[1]
-    client.post(f"/t/{link.token}/", {"do": "dispute", "code": link.seat_codes[1], "reason": "x"})
+    bust_ron(client, link, game)
     assert status() == words[2]
+    client.post(f"/t/{link.token}/", {"do": "dispute", "code": link.seat_codes[1], "reason": "x"})
+    assert status() == words[3]
