@@ -365,3 +365,51 @@ def test_a_long_name_on_the_seating_stays_beside_its_wind(live_server, browser, 
         page.screenshot(path=f"{SHOTS}/screen-long-names-{locale[:2]}.png")
     assert page.problems == []
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_long_name_in_the_standings_breaks_and_the_field_stays_on_one_screen(
+    live_server, browser, locale
+):
+    """helper-51 at 1920×1080: after a round of 8 players, one very long name (one word, no
+    place to break) paged the standings "page 1 of 3" — 6 rows, then 1, then 1, most of the
+    screen empty: the row could never fit across, so each page ended at it. A name that long
+    wraps between its words, and 8 rows are one screen; on a phone it no longer widens the
+    standings."""
+    from tests.tournament.factories import make_event, scores_game
+
+    names = ["Maximilian Alexander Fischer von Hohenzollern-Sigmaringen und Wolfeschlegelsteinhausen"]
+    names += ["寿限無寿限無五劫の擦り切れ海砂利水魚の水行末雲来末風来末食う寝る処に住む処"]
+    names += ["山本 さくら", "Anna de Vries", "Olaf Ødegård", "Li Wei", "Kim Min-jun", "José Ruiz"]
+    event = make_event(slug=f"longer-{locale[:2]}", players=names)
+    scores_game(event, 1, 1, names[:4])
+    scores_game(event, 1, 2, names[4:])
+    context, page = _page(browser, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/")
+    rows = page.locator("#standings-table tbody tr")
+    assert rows.count() == 8
+    page.wait_for_function("() => document.body.style.fontSize !== ''")
+    assert [r.is_visible() for r in rows.all()] == [True] * 8
+    assert page.locator("[data-page-of]").is_hidden()
+    right = page.evaluate("() => document.documentElement.clientWidth")
+    for row in rows.all():
+        box = row.bounding_box()
+        assert box["x"] + box["width"] <= right + 0.5, row.inner_text()
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/screen-longest-name-{locale[:2]}.png")
+    assert page.problems == []
+    context.close()
+    # On a phone the standings' name column wraps such a name (it was ~1,500 px wide): the
+    # column no wider than two thirds of the phone, the next columns begun on the first screen.
+    context, page = _page(browser, 390, 844, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/")
+    name = page.locator("#standings-table td.player").first.bounding_box()
+    assert name["width"] <= 390 * 2 / 3, name
+    # Only what has no room on one line breaks inside: the hyphenated word, the spaceless
+    # Japanese name; every other name whole.
+    broken = page.evaluate(BROKEN_NAMES, "#standings-table td.player")
+    assert set(broken) <= {"Hohenzollern-Sigmaringen", "Wolfeschlegelsteinhausen", names[1]}
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/standings-longest-name-{locale[:2]}.png")
+    assert page.problems == []
+    context.close()
