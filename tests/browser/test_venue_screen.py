@@ -378,7 +378,10 @@ def test_a_long_name_in_the_standings_breaks_and_the_field_stays_on_one_screen(
     standings."""
     from tests.tournament.factories import make_event, scores_game
 
-    names = ["Maximilian Alexander Fischer von Hohenzollern-Sigmaringen und Wolfeschlegelsteinhausen"]
+    names = [
+        "Maximilian Alexander Fischer von Hohenzollern-Sigmaringen und "
+        + "Wolfeschlegelsteinhausen"
+    ]
     names += ["寿限無寿限無五劫の擦り切れ海砂利水魚の水行末雲来末風来末食う寝る処に住む処"]
     names += ["山本 さくら", "Anna de Vries", "Olaf Ødegård", "Li Wei", "Kim Min-jun", "José Ruiz"]
     event = make_event(slug=f"longer-{locale[:2]}", players=names)
