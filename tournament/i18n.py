@@ -276,6 +276,24 @@ def hand_summary(data: dict[str, Any], names: Sequence[str]) -> str:
     return text
 
 
+def undecided_text(stage: StageResult, previous: StageResult) -> str:
+    """Why a later stage's tab lists nobody yet: who will play it, and where to see the cut."""
+    params = {
+        "stage": stage_label(stage.stage.name),
+        "previous": stage_label(previous.stage.name),
+        "n": previous.stage.advance or 0,
+        "last": previous.stage.last_round or 0,
+    }
+    return (
+        gettext(
+            "Not decided yet: the top %(n)d of the %(previous)s play the %(stage)s once round "
+            "%(last)d has been played. Until then the %(previous)s tab shows who is in the cut "
+            "now."
+        )
+        % params
+    )
+
+
 def cut_tie_text(result: StageResult, whole: bool) -> str:
     """How equal totals at a stage's cut were separated, in words ("" if they were not)."""
     tie = result.cut_tie

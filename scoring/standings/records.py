@@ -287,6 +287,19 @@ class Standings:
     rows: list[Row]
     stages: list[StageResult]
 
+    def before(self, stage: StageResult) -> StageResult | None:
+        """The stage whose cut sends players on to `stage` (None for the first)."""
+        at = next(i for i, s in enumerate(self.stages) if s is stage)
+        return self.stages[at - 1] if at else None
+
+    def decided(self, stage: StageResult) -> bool:
+        """Whether `stage`'s players are decided: the first stage's are everyone; a later
+        one's once the stage before it is complete (it cannot be closed before). Until then
+        the players a later stage lists are where the cut falls now — a page shows them so,
+        never as that stage's table (CONTRACT §2: a status is a decision)."""
+        previous = self.before(stage)
+        return previous is None or previous.complete
+
     def to_json(self) -> dict[str, Any]:
         return {
             "rows": [r.to_json() for r in self.rows],

@@ -191,7 +191,7 @@ def test_the_organizer_s_dashboard_and_round_sheet_follow_a_table(live_server, b
 @pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
 def test_a_player_s_standings_follow_the_round_not_the_table_alone(live_server, browser, locale):
     """A phone left on the standings while round 1 plays: when the round's result is in, the
-    line "round 1 in progress" goes and the winner leads — the same document, no reload
+    line "Round 1 in progress" goes and the winner leads — the same document, no reload
     (helper-48 saw the note stay while only the table moved)."""
     from tournament.services.games import game_correct
 

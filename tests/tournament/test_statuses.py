@@ -74,6 +74,35 @@ def test_once_the_qualifier_is_played_the_cut_decides():
     assert "現在 圏内" not in pages["standings"]
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_final_s_tab_names_nobody_before_the_qualifier_decides(language):
+    """helper-51: on a phone after round 1 of 6 the Final tab listed the four in the cut now
+    as the final's table, with no word that nobody is through yet. Before the qualifier is
+    played the tab says who will play the final and where the cut is now — on the page, its
+    live part and the venue screen; from then on it is the final's table."""
+    client = Client()
+    headers = {"accept-language": language}
+    note = {
+        "en": "Not decided yet: the top 4 of the Qualifier play the Final once round 6 has been "
+        "played. Until then the Qualifier tab shows who is in the cut now.",
+        "ja": "未確定：決勝に進むのは、第6回戦までの予選の上位4名です。",
+    }[language]
+
+    def tabs(slug: str) -> list[str]:
+        addresses = ("event-detail", "standings-live", "standings-screen")
+        return [
+            client.get(reverse(a, args=[slug]) + "?stage=final", headers=headers).content.decode()
+            for a in addresses
+        ]
+
+    for page in tabs(baba_day(slug=f"final-tab-{language}", played=5).slug):
+        assert note in page
+        assert 'id="standings-table"' not in page and "data-rows-total" not in page
+    for page in tabs(baba_day(slug=f"final-tab-6-{language}", played=6).slug):
+        assert note[:8] not in page
+        assert page.count('<tr class="status-') == 4  # the four through, the final's table
+
+
 def test_no_tie_to_settle_before_anyone_plays():
     from scoring.standings import standings
 

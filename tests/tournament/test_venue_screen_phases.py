@@ -93,7 +93,7 @@ def test_the_standings_say_take_your_seats_until_play_begins(client, seated):
         hand={"result": {"type": "draw", "tenpai": [0]}},
         expected_version=games[1].version,
     )
-    assert "round 1 in progress" in standings("en")
+    assert "Round 1 in progress" in standings("en")
     games[1].refresh_from_db()
     game_hand_undo(game=games[1], expected_version=games[1].version)  # seated only again
     assert "Round 1: take your seats" in standings("en")
@@ -112,7 +112,7 @@ def test_the_standings_say_take_your_seats_until_play_begins(client, seated):
     )
     ja, en = standings("ja"), standings("en")
     assert "席に着いてください" not in ja and "対局中" in ja
-    assert "round 1 in progress" in en and "take your seats" not in en
+    assert "Round 1 in progress" in en and "take your seats" not in en
 
 
 def test_play_begins_with_the_clock_or_a_first_result_and_ends_with_the_last(client, seated):

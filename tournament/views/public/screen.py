@@ -127,7 +127,8 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         summary = standings_summary(event, query.stage)
         context.update(summary, in_progress=shared_progress(event).in_progress)
-        context.update(_next_window(kept, window, published_row_count(event, summary["tab"])))
+        rows = 0 if summary["undecided"] else published_row_count(event, summary["tab"])
+        context.update(_next_window(kept, window, rows))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
     return response

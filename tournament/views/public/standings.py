@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 
 from tournament.exports.files import standings_file
 from tournament.exports.standings import StandingsTable, standings_table
-from tournament.i18n import cut_tie_text
+from tournament.i18n import cut_tie_text, undecided_text
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
@@ -125,10 +125,11 @@ def standings_context(
     played = set(rounds) | ({in_progress} if in_progress else set())
     return {
         "cut_notes": summary["cut_notes"],
+        "undecided": summary["undecided"],  # said instead of the table
         "event": event,
         "table_html": render_table,
         "table_key": key,
-        "window_rows": window_rows if window is not None else None,
+        "window_rows": window_rows if window is not None and not summary["undecided"] else None,
         "stages": summary["stages"],
         "tab": summary["tab"],
         "has_teams": summary["has_teams"],
@@ -179,12 +180,18 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     shown = [stage] if stage is not None else result.stages
     notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
     last = result.stages[-1] if result.stages else None
+    # A later stage's tab before its players are decided: a note, not a table of the players
+    # in the cut now (helper-51 read the final's four after round 1 of 6).
+    undecided = ""
+    if stage is not None and (previous := result.before(stage)) and not result.decided(stage):
+        undecided = undecided_text(stage, previous)
     return {
         "stages": [s.stage.name for s in result.stages] if staged else [],
         "tab": stage.stage.name if stage else "",
         "has_teams": has_teams(event),
         "cut_notes": [str(n) for n in notes if n],
         "complete": bool(last and last.complete and staged),
+        "undecided": undecided,
     }
 
 
