@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
+from django.views.generic import RedirectView
 
 from tournament import api, api_registration  # noqa: F401 (its endpoint joins api)
 from tournament.converters import (
@@ -169,6 +170,8 @@ urlpatterns = [
         accounts.LoginView.as_view(),
         name="login",
     ),
+    # The address an organizer types from memory (helper-51 met a 404 there).
+    path("login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The admin's log-in through the same lock as the site's (views/accounts.py), before

@@ -259,3 +259,37 @@ def test_a_round_s_public_page_follows_its_tables(live_server, browser, locale):
         page.screenshot(path=f"{SHOTS}/round-live-{locale[:2]}.png", full_page=True)
     assert page.problems == []
     context.close()
+
+
+WIND_BESIDE = """(seat) => {
+  const wind = seat.querySelector(".wind").getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(seat.querySelector(".name"));
+  return Array.from(range.getClientRects(), (r) => r.left >= wind.right - 0.5);
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_long_name_on_a_round_s_page_stays_beside_its_wind(live_server, browser, locale):
+    """helper-51 on a phone: a name too long for its line put the wind alone on the first
+    line of the round's page. Every line of a name starts right of its wind, there and on the
+    game's sheet."""
+    names = ["Maximilian Alexander Fischer-Hohenzollern", "寿限無寿限無五劫の擦り切れ海砂利水魚"]
+    names += ["Anna de Vries", "山本 さくら"]
+    event = make_event(slug=f"winds-{locale[:2]}", players=names)
+    round_seat(event=event, rng=random.Random(5))
+    game = Game.objects.get(round__event=event)
+    for path in (f"/events/{event.slug}/rounds/1/", f"/events/{event.slug}/games/{game.pk}/"):
+        context, page = _reader(browser, live_server.url + path, locale)
+        seats = page.locator(".who")
+        assert seats.count() == 4
+        lines = [seat.evaluate(WIND_BESIDE) for seat in seats.all()]
+        assert all(all(beside) for beside in lines), lines
+        if "/rounds/" in path:  # a card a phone wide: a long name wraps, the card holds all
+            assert max(len(beside) for beside in lines) > 1
+            fits = "(c) => c.scrollWidth <= c.clientWidth"
+            assert page.locator(".table-card").evaluate(fits)
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/winds-{path.split('/')[3]}-{locale[:2]}.png")
+        assert page.problems == []
+        context.close()

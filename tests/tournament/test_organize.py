@@ -142,6 +142,12 @@ def test_log_in_and_out():
     assert "kana" not in text(client.get("/"))
 
 
+def test_the_log_in_page_answers_at_the_address_typed_from_memory():
+    """helper-51 typed /login/ and met a 404: it leads to the log-in, keeping where to go."""
+    page = Client().get("/login/?next=/events/")
+    assert page.status_code == 302 and page["Location"] == url("login") + "?next=/events/"
+
+
 def test_create_an_event_from_a_preset_with_a_pasted_list():
     Player.objects.create(name="Aoki")
     user = make_user("host")
