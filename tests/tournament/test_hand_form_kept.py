@@ -106,6 +106,7 @@ def test_the_key_names_everything_the_buttons_show():
         key(can_stop=True),
         key(clock_running=True),
         key(time_up=True, clock_running=True),
+        key(names=["A", "B", "C", "Maximilian"]),  # the seats' buttons two to a line
     ]
     with translation.override("ja"):
         others.append(key())
@@ -129,3 +130,27 @@ def test_a_refused_form_shows_what_was_pressed_not_the_kept_buttons():
     form = _form(refused.content.decode())
     assert re.search(r'name="winner" value="2"[^>]*checked', form)
     assert re.search(r'name="type" value="tsumo"[^>]*checked', form)
+
+
+def test_a_name_too_wide_for_a_quarter_of_a_phone_puts_the_seats_two_to_a_line():
+    """helper-51: the seats' buttons broke "Fische/r", "Maximili/an" four to a line on a phone.
+    A word too wide for a button (not a short name, nor a Japanese name of short words) puts
+    them two to a line there (`wide-names`, on a phone only), kept apart from the others."""
+    from tournament.forms.hands import long_names
+
+    assert not long_names(["Anna de Vries", "Li Wei", "山本 さくら", "José Ruiz"])
+    assert long_names(["Anna", "Maximilian Fischer", "B", "C"])
+    assert long_names(["寿限無寿限無", "A", "B", "C"])  # six Japanese letters, no space
+    assert not long_names(["Jean-Luc Roux", "A", "B", "C"])  # a hyphen breaks
+    _event, games = seated()
+    game, client = games[0], Client()
+    seat = game.seats.order_by("position").first()
+    seat.player.name = "Maximilian Fischer"
+    seat.player.save()
+    link = live(game)
+    as_seat(client, link, 0)
+    form = _form(client.get(f"/t/{link.token}/").content.decode())
+    assert 'class="chips cols-4 wide-names"' in form
+    other, client = games[1], Client()
+    as_seat(client, live(other), 0)
+    assert "wide-names" not in _form(client.get(f"/t/{live(other).token}/").content.decode())

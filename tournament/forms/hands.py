@@ -34,6 +34,22 @@ FU_VALUES = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
 # Composite yakuman: the most one hand reaches (e.g. 大四喜 字一色 四暗刻単騎 where doubles count).
 MOST_YAKUMAN = 6
 
+# A seat's button on a 390-px phone (four to a line beside the row's label) holds about 3.9em
+# of its bold name a line: a word wider than that was broken inside ("Fische/r", helper-51).
+# Estimated as a Latin letter 0.62em and a Japanese one 1em (DejaVu Sans Bold, the widest of
+# the phones' fonts); a table with such a word has its seat buttons two to a line on a phone.
+SEAT_BUTTON_EMS = 3.9
+
+
+def _word_ems(word: str) -> float:
+    return sum(1.0 if ord(c) >= 0x2E80 else 0.62 for c in word)
+
+
+def long_names(names: list[str]) -> bool:
+    """Whether a word of the seats' names is too wide for a phone's seat button."""
+    words = (w for name in names for w in name.replace("-", " ").split())
+    return any(_word_ems(w) > SEAT_BUTTON_EMS for w in words)
+
 
 def _multiple(value: str) -> int | float:
     """A yakuman multiple as the engine takes it: 2, or 1.5 under half steps."""
@@ -119,15 +135,19 @@ class HandForm(EngineForm):
         can_stop: bool = False,
         time_up: bool = False,
         clock_running: bool = False,
+        wide: bool | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # The seats' buttons two to a line on a phone (`long_names`; given for `stand_in`).
+        self.wide = long_names(names) if wide is None else wide
         # What the buttons are made of, for `stand_in` (the same form with stand-in names).
         self._made_with = {
             "rules": rules,
             "can_stop": can_stop,
             "time_up": time_up,
             "clock_running": clock_running,
+            "wide": self.wide,
         }
         # The choice is in the form while the round's clock runs, shown once time is up: by
         # the page (time_up) or, without a reload, by clock.js when the count reaches zero.
@@ -264,7 +284,7 @@ class HandForm(EngineForm):
         outside the kept part."""
         if self.is_bound or set(self.initial) - {"version", "number"}:
             return None
-        shape = ("stop" in self.fields, "time_up" in self.fields, self.time_up_now)
+        shape = ("stop" in self.fields, "time_up" in self.fields, self.time_up_now, self.wide)
         return repr((self.rules, self.n, shape, get_language()))
 
     @cached_property
@@ -276,8 +296,9 @@ class HandForm(EngineForm):
 
     @property
     def seat_cols(self) -> str:
-        """The grid class that puts one button per seat on a line (`cols-4`)."""
-        return f"cols-{self.n}"
+        """The grid class that puts one button per seat on a line (`cols-4`) — on a phone two
+        to a line where a name has a word too wide for its button (`wide-names`)."""
+        return f"cols-{self.n} wide-names" if self.wide else f"cols-{self.n}"
 
     @property
     def type_cols(self) -> str:
@@ -287,7 +308,7 @@ class HandForm(EngineForm):
 
     @property
     def pao_cols(self) -> str:  # the seats and "—"
-        return f"cols-{self.n + 1}"
+        return f"cols-{self.n + 1} wide-names" if self.wide else f"cols-{self.n + 1}"
 
     @property
     def fu_below(self) -> int:
