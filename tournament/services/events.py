@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -104,7 +104,6 @@ class Registered:
     """What a registration did: new players, players known from earlier events (reused, not
     duplicated), and names that were registered for this event already."""
 
-    players: list[Player]
     new: list[str] = field(default_factory=list)
     known: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
@@ -199,24 +198,27 @@ def _with_last_profile(players: QuerySet[Player]) -> QuerySet[Player]:
 def _register(event: Event, names: list[str]) -> Registered:
     """Players and entries for `names` in a fixed number of statements, whatever the count.
     Rows another request inserted meanwhile are skipped by the database (ignore_conflicts),
-    then read back, so two simultaneous registrations both end well."""
+    then read back, so two simultaneous registrations both end well. The players are read
+    back as plain values with whether each is entered already (one query): 5,000 pasted
+    names made 5,000 Player objects only for their ids, and a second query of 5,000 names."""
     known = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
     Player.objects.bulk_create(
         (Player(name=n) for n in names if n not in known), ignore_conflicts=True
     )
-    players = {p.name: p for p in _with_last_profile(Player.objects.filter(name__in=names))}
-    entered = set(
-        Entry.objects.filter(event=event, player__name__in=names).values_list(
-            "player__name", flat=True
-        )
+    rows = list(
+        _with_last_profile(Player.objects.filter(name__in=names))
+        .annotate(entered=Exists(Entry.objects.filter(event=event, player=OuterRef("pk"))))
+        .values_list("name", "pk", "last_ema", "last_country", "entered")
     )
+    found = {name: (pk, ema, country) for name, pk, ema, country, _entered in rows}
+    entered = {name for name, *_rest, was in rows if was}
     Entry.objects.bulk_create(
         (
             Entry(
-                event=event,
-                player=players[n],
-                ema_number=players[n].last_ema or "",
-                country=players[n].last_country or "",
+                event_id=event.pk,
+                player_id=found[n][0],
+                ema_number=found[n][1] or "",
+                country=found[n][2] or "",
             )
             for n in names
             if n not in entered
@@ -224,7 +226,6 @@ def _register(event: Event, names: list[str]) -> Registered:
         ignore_conflicts=True,
     )
     return Registered(
-        players=[players[n] for n in names],
         new=[n for n in names if n not in known],
         known=[n for n in names if n in known and n not in entered],
         already=[n for n in names if n in entered],
