@@ -198,13 +198,15 @@ def test_a_round_s_page_follows_the_round_until_every_table_has_finished(seated)
     assert moved.status_code == 200 and moved["ETag"] != tag
     # South won 3,900 from West: their live scores, beside their names.
     shown = moved.content.decode()
-    assert f"{names[1]}</td><td>28900<" in shown and f"{names[2]}</td><td>21100<" in shown
+    assert f"{names[1]}</span></span></td><td>28900<" in shown and f"{names[2]}</span></span></td><td>21100<" in shown
+    # How far the table has played: the hand entered last (South's ron, East still deals).
+    assert '<p class="meta last-hand">Last hand entered: E1-0</p>' in shown
     # The tables are drawn once per version: the next reader's page reads no seat.
     # Expect 4 queries: the event, the round and its games (the clock, whether any plays:
     # 2), the round numbers (the tabs).
     with CaptureQueriesContext(connection) as captured:
         again = Client().get(address)
-    assert again.status_code == 200 and f"{names[1]}</td><td>28900<" in again.content.decode()
+    assert again.status_code == 200 and f"{names[1]}</span></span></td><td>28900<" in again.content.decode()
     sqls = [q["sql"] for q in captured]
     assert len(sqls) == 4 and not [q for q in sqls if "tournament_seat" in q], sqls
     for table in Game.objects.filter(round__event=event).select_related("round"):

@@ -29,10 +29,13 @@ def seat_score(seat: Seat, game: Game) -> int | None:
 
 
 def _games_shown(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Games by table with their live scores and their seats with players, as a round's pages
-    show them."""
+    """Games by table with their live scores, the label of their last hand (`last_hand`: a
+    round's page says how far a table has played) and their seats with players, as a round's
+    pages show them."""
     seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    return with_live_scores(games.order_by("table")).prefetch_related(seats)
+    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("label")[:1]
+    shown = with_live_scores(games.order_by("table")).annotate(last_hand=Subquery(last))
+    return shown.prefetch_related(seats)
 
 
 def round_games(rnd: Round) -> list[Game]:
