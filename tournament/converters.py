@@ -43,17 +43,3 @@ class ExportFormatConverter:
 
     def to_url(self, value: str) -> str:
         return value
-
-
-class IdConverter:
-    """A row's id as the site writes it: no leading zero, at most 18 digits (a bigint). "007"
-    is not player 7's address (one page, one address: it was kept twice); the by-name address
-    after it answers it, as the name it may be."""
-
-    regex = "[1-9][0-9]{0,17}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)

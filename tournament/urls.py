@@ -7,7 +7,6 @@ from tournament import api, api_registration  # noqa: F401 (its endpoint joins a
 from tournament.converters import (
     EventSlugConverter,
     ExportFormatConverter,
-    IdConverter,
     StageActionConverter,
 )
 from tournament.views import accounts
@@ -49,7 +48,6 @@ from tournament.views.table import page as table_page
 register_converter(EventSlugConverter, "event")
 register_converter(StageActionConverter, "stage_action")
 register_converter(ExportFormatConverter, "export")
-register_converter(IdConverter, "id")
 
 handler500 = "tournament.views.errors.server_error"
 
@@ -116,7 +114,7 @@ urlpatterns = [
     path(
         "events/<event:slug>/games/<int:game_id>/", game_pages.game_detail_page, name="game-detail"
     ),
-    path("players/<id:player_id>/", player_pages.player_detail, name="player-detail"),
+    path("players/<int:player_id>/", player_pages.player_detail, name="player-detail"),
     # Links shared before players had ids: found by name, sent on to the id.
     path("players/<path:name>/", player_pages.player_by_name, name="player-by-name"),
     path("events/<event:slug>/standings/live/", standings.standings_live, name="standings-live"),
