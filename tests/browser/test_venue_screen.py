@@ -416,3 +416,19 @@ def test_a_long_name_in_the_standings_breaks_and_the_field_stays_on_one_screen(
         page.screenshot(path=f"{SHOTS}/standings-longest-name-{locale[:2]}.png")
     assert page.problems == []
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_the_final_s_tab_on_the_screen_shows_why_it_names_nobody(live_server, browser, locale):
+    """Before the qualifier decides, the screen's Final tab shows its note (a page of its
+    own), not an empty screen: with no row to page, the standings' group was hidden."""
+    from tests.tournament.factories import baba_day
+
+    event = baba_day(slug=f"final-tab-{locale[:2]}", played=1)
+    context, page = _page(browser, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/?stage=final")
+    note = page.locator(".cut-note.undecided")
+    note.wait_for(state="visible")
+    assert ("6" in note.inner_text()) and page.locator("#standings-table").count() == 0
+    assert page.problems == []
+    context.close()
