@@ -31,6 +31,22 @@ STAGE_LABELS = {
 }
 
 
+# The abortive draws by name in the reader's language (the engine's are the Japanese terms):
+# an English table read 九種九牌 on its buttons (helper-52). The Japanese terms come back as the
+# Japanese translations.
+ABORT_LABELS = {
+    "kyuushu": gettext_lazy("Nine terminals and honours"),
+    "suufon": gettext_lazy("Four same winds"),
+    "suukaikan": gettext_lazy("Four kans"),
+    "suucha": gettext_lazy("Four riichi"),
+    "sanchahou": gettext_lazy("Triple ron"),
+}
+
+
+def abort_label(reason: str) -> str:
+    return str(ABORT_LABELS.get(reason, ABORT_NAMES.get(reason, reason)))
+
+
 def stage_label(name: str) -> str:
     return str(STAGE_LABELS.get(name, name))
 
@@ -259,7 +275,7 @@ def hand_summary(data: dict[str, Any], names: Sequence[str]) -> str:
             "players": _list(result.get("winners"), names)
         }
     elif kind == "abort":
-        reason = ABORT_NAMES.get(result.get("reason"), "")
+        reason = abort_label(result.get("reason") or "")
         text = gettext("Abortive draw (%(reason)s)") % {"reason": reason}
     elif kind == "chombo":
         text = gettext("Chombo: %(player)s") % {"player": _who(result.get("offender"), names)}

@@ -420,3 +420,29 @@ def test_every_settings_change_reads_as_a_sentence_in_both_languages(
         assert entry_sentence(entry) == english
     with translation.override("ja"):
         assert entry_sentence(entry) == japanese
+
+
+def test_the_abortive_draws_are_named_in_the_reader_s_language():
+    """helper-52: an English hand form offered 九種九牌, 四風連打, 四開槓 as its reasons. Every
+    abortive draw the engine knows has a label; English words in English, the Japanese term in
+    Japanese — on the form's buttons and in a hand's summary."""
+    from scoring.knobs import ABORT_NAMES
+    from tournament.i18n import ABORT_LABELS
+
+    assert set(ABORT_LABELS) == set(ABORT_NAMES)
+    with translation.override("ja"):
+        assert {k: str(v) for k, v in ABORT_LABELS.items()} == ABORT_NAMES
+    event, client, game = setup(ruleset="tenhou")
+    english = text(
+        client.get(url("game-hands", event.slug, game.pk), headers={"accept-language": "en"})
+    )
+    assert "Nine terminals and honours" in english and "九種九牌" not in english
+    japanese = text(
+        client.get(url("game-hands", event.slug, game.pk), headers={"accept-language": "ja"})
+    )
+    assert "九種九牌" in japanese and "Nine terminals" not in japanese
+    data = {"riichi": [], "result": {"type": "abort", "reason": "kyuushu"}}
+    with translation.override("en"):
+        assert hand_summary(data, names(game)) == "Abortive draw (Nine terminals and honours)"
+    with translation.override("ja"):
+        assert hand_summary(data, names(game)) == "途中流局（九種九牌）"

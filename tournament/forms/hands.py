@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.emperor import SPECIAL_NAMES
 from scoring.game_types import game_type
-from scoring.knobs import ABORT_NAMES
 from scoring.rules import Ruleset
 from tournament.forms.games import EngineForm, seat_choices
+from tournament.i18n import ABORT_LABELS
 
 RIICHI_TYPES = [
     ("ron", _("Ron")),
@@ -196,7 +196,7 @@ class HandForm(EngineForm):
             self.nagashi_tenpai = rules.nagashi_flow == "draw"
         if not self.by_yaku and rules.aborts:
             self.fields["reason"] = _chips(
-                [(k, ABORT_NAMES[k]) for k in rules.aborts], label=_("Reason")
+                [(k, ABORT_LABELS[k]) for k in rules.aborts], label=_("Reason")
             )
         self.fields["offender"] = _seat_chips(names, label=_("Offender"))
         if can_stop:
