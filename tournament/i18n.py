@@ -292,10 +292,11 @@ def hand_summary(data: dict[str, Any], names: Sequence[str]) -> str:
     return text
 
 
-def undecided_text(stage: StageResult, previous: StageResult) -> str:
-    """Why a later stage's tab lists nobody yet: who will play it, and where to see the cut."""
+def undecided_text(stage: str, previous: StageResult) -> str:
+    """Why a later stage's tab (by name) lists nobody yet: who will play it, and where to see
+    the cut."""
     params = {
-        "stage": stage_label(stage.stage.name),
+        "stage": stage_label(stage),
         "previous": stage_label(previous.stage.name),
         "n": previous.stage.advance or 0,
         "last": previous.stage.last_round or 0,
@@ -308,6 +309,15 @@ def undecided_text(stage: StageResult, previous: StageResult) -> str:
         )
         % params
     )
+
+
+def tie_first_text(previous: StageResult) -> str:
+    """Why a later stage's tab lists nobody once the stage before it is played: a tie across
+    its cut, which the organizer settles first."""
+    return gettext(
+        "Not decided yet: the %(previous)s's cut falls inside a tie the organizer settles. "
+        "The %(previous)s tab shows who is tied."
+    ) % {"previous": stage_label(previous.stage.name)}
 
 
 def cut_tie_text(result: StageResult, whole: bool) -> str:

@@ -103,6 +103,26 @@ def test_the_final_s_tab_names_nobody_before_the_qualifier_decides(language):
         assert page.count('<tr class="status-') == 4  # the four through, the final's table
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_final_s_tab_stays_while_players_yet_to_play_tie_across_the_cut(language):
+    """helper-52: while round 1 was played — one table finished, twelve players yet to play
+    at 0.0 across the cut — the Final tab was gone and ?stage=final showed the overall table
+    (the ranking stops at a tie across a cut). The tab stays, with its note."""
+    from tests.tournament.factories import scores_game
+
+    event = baba_day(slug=f"tie-r1-{language}", played=0)
+    first = list(event.entries.order_by("pk").values_list("player__name", flat=True)[:4])
+    scores_game(event, 1, 1, first)
+    headers = {"accept-language": language}
+    address = reverse("event-detail", args=[event.slug])
+    overall = Client().get(address, headers=headers).content.decode()
+    assert "?stage=final" in overall  # the tab
+    final = Client().get(address + "?stage=final", headers=headers).content.decode()
+    note = {"en": "Not decided yet: the top 4", "ja": "未確定：決勝に進むのは"}[language]
+    assert note in final and 'id="standings-table"' not in final
+    assert 'aria-current="page">' + {"en": "Final", "ja": "決勝"}[language] in final
+
+
 def test_no_tie_to_settle_before_anyone_plays():
     from scoring.standings import standings
 

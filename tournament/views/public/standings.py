@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 
 from tournament.exports.files import standings_file
 from tournament.exports.standings import StandingsTable, standings_table
-from tournament.i18n import cut_tie_text, undecided_text
+from tournament.i18n import cut_tie_text, tie_first_text, undecided_text
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
@@ -28,6 +28,7 @@ from tournament.selectors.standings import (
     published_over,
     published_player_ids,
     published_rows_stamp,
+    published_stage_names,
     published_standings,
     shared_progress,
 )
@@ -175,19 +176,24 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     pages). From the standings this process holds for the version; no query of its own
     unless whether the event has teams is not shared yet."""
     result = published_standings(event)
-    staged = len(result.stages) > 1 or any(s.stage.advance for s in result.stages)
+    names = published_stage_names(event)
+    staged = len(names) > 1 or any(s.stage.advance for s in result.stages)
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
     shown = [stage] if stage is not None else result.stages
     notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
     last = result.stages[-1] if result.stages else None
     # A later stage's tab before its players are decided: a note, not a table of the players
-    # in the cut now (helper-51 read the final's four after round 1 of 6).
+    # in the cut now (helper-51 read the final's four after round 1 of 6) — also where the
+    # ranking stopped before it at a tie across the cut (helper-52: while round 1 was played,
+    # twelve players yet to play tied at 0.0 across it, and the Final tab was gone).
     undecided = ""
     if stage is not None and (previous := result.before(stage)) and not result.decided(stage):
-        undecided = undecided_text(stage, previous)
+        undecided = undecided_text(tab, previous)
+    elif stage is None and staged and tab in names[1:] and last is not None:
+        undecided = tie_first_text(last) if last.complete else undecided_text(tab, last)
     return {
-        "stages": [s.stage.name for s in result.stages] if staged else [],
-        "tab": stage.stage.name if stage else "",
+        "stages": names if staged else [],
+        "tab": tab if stage is not None or undecided else "",
         "has_teams": has_teams(event),
         "cut_notes": [str(n) for n in notes if n],
         "complete": bool(last and last.complete and staged),
