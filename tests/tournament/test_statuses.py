@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -121,6 +122,15 @@ def test_the_final_s_tab_stays_while_players_yet_to_play_tie_across_the_cut(lang
     note = {"en": "Not decided yet: the top 4", "ja": "未確定：決勝に進むのは"}[language]
     assert note in final and 'id="standings-table"' not in final
     assert 'aria-current="page">' + {"en": "Final", "ja": "決勝"}[language] in final
+    # Nor is a cut line drawn under the second: the cut falls inside the tie.
+    qualifier = Client().get(address + "?stage=qualifier", headers=headers).content.decode()
+    for page in (qualifier, overall):
+        assert not re.search(r'<tr class="[^"]*\bcut\b', page)
+    # Once the tables have played, the line is back under the fourth.
+    for table, seats in enumerate(_seated_by_fours(event)[1:], start=2):
+        scores_game(event, 1, table, seats)
+    rows = re.findall(r'<tr class="([^"]*)"', Client().get(address).content.decode())
+    assert [i for i, row in enumerate(rows) if re.search(r"\bcut\b", row)] == [3]
 
 
 def test_no_tie_to_settle_before_anyone_plays():
@@ -254,3 +264,8 @@ def test_players_yet_to_play_are_not_tied_at_the_cut_now():
     qualifier = standings([game], "baba", players=names).stages[0]
     assert [qualifier.now_of(p) for p in names[:4]] == ["in", "in", "out", "out"]
     assert {qualifier.now_of(p) for p in names[4:]} == {""}
+
+
+def _seated_by_fours(event) -> list[list[str]]:
+    names = list(event.entries.order_by("pk").values_list("player__name", flat=True))
+    return [names[i : i + 4] for i in range(0, len(names), 4)]

@@ -206,11 +206,17 @@ def standings_records(
         now_of = open_cut.now_of if open_cut is not None else (lambda _p: "")
         # Every row of a 10,000-player event is here: each row's figures made when read.
         figures = RowFigures(rows, now_of)
+    # The cut line under the last player through — none where it falls inside a tie (helper-52:
+    # twelve players yet to play tied at 0.0 across Baba's top-4 cut; a line under rank 2 read
+    # as "two go through").
     last_in = None
     if stage is not None and stage.stage.advance and stage.advancing and not sorted_by_user:
-        last_in = stage.advancing[-1]
+        if not stage.tied_at_cut:
+            last_in = stage.advancing[-1]
     elif stage is None and not sorted_by_user:
-        if open_cut is not None and open_cut.played:  # the cut as it falls now
+        if open_cut is not None and open_cut.tied_at_cut:
+            through = []
+        elif open_cut is not None and open_cut.played:  # the cut as it falls now
             through = open_cut.advancing
         else:
             through = [r.player for r in rows if r.status in ("finalist", "champion")]
