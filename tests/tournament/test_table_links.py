@@ -406,6 +406,10 @@ def test_a_game_s_public_sheet_says_its_result_waits_or_is_disputed_not_in_progr
     first = {"do": "hand", "version": game.version, "type": "tsumo", "winner": "0"}
     assert client.post(f"/t/{link.token}/", {**first, "han": "2", "fu": "30"}).status_code == 302
     assert status() == words[1]
+    # A game in play heads its scores as what they are so far, not as its result (helper-52).
+    sheet_page = text(Client().get(sheet, headers={"accept-language": language}))
+    so_far = {"en": "<caption>Scores so far</caption>", "ja": "<caption>現在の点数</caption>"}
+    assert so_far[language] in sheet_page
     bust_ron(client, link, game)
     assert status() == words[2]
     client.post(f"/t/{link.token}/", {"do": "dispute", "code": link.seat_codes[1], "reason": "x"})
