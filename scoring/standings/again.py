@@ -122,7 +122,7 @@ def rank_again(
         position += len(group)
     out = [*previous.rows[:lo], *span, *previous.rows[hi + 1 :]]
     ranked = StageResult(stage, before + groups + after, new, [], result.complete, None, figures)
-    return Standings(out, [ranked])
+    return Standings(out, [ranked], (stage.name,))
 
 
 def _groups_outside(

@@ -162,7 +162,7 @@ def rank_rows(
             row.rank = position
             out.append(row)
         position += len(group)
-    return Standings(out, results)
+    return Standings(out, results, tuple(s.name for s in fmt.stages))
 
 
 def add_penalties(

@@ -285,20 +285,36 @@ class StageResult:
 @dataclass
 class Standings:
     rows: list[Row]
-    stages: list[StageResult]
+    stages: list[StageResult]  # the stages ranked: a tie across a cut stops the ranking there
+    named: tuple[str, ...] = ()  # every stage of the format, ranked or not, in order
 
     def before(self, stage: StageResult) -> StageResult | None:
         """The stage whose cut sends players on to `stage` (None for the first)."""
         at = next(i for i, s in enumerate(self.stages) if s is stage)
         return self.stages[at - 1] if at else None
 
-    def decided(self, stage: StageResult) -> bool:
-        """Whether `stage`'s players are decided: the first stage's are everyone; a later
-        one's once the stage before it is complete (it cannot be closed before). Until then
-        the players a later stage lists are where the cut falls now — a page shows them so,
-        never as that stage's table (CONTRACT §2: a status is a decision)."""
-        previous = self.before(stage)
-        return previous is None or previous.complete
+    def deciding(self, name: str) -> StageResult | None:
+        """The stage still deciding who plays stage `name`: the one before it while its games
+        remain, or — where the ranking stopped at a tie across an earlier cut — the stage
+        with that tie, played or not. None once `name`'s players are decided (the first
+        stage's are everyone) or where no stage is so named. Until then the players a later
+        stage would list are where the cut falls now: a page says the stage is not decided,
+        never shows them as its table (CONTRACT §2: a status is a decision)."""
+        if name not in self.named[1:] or not self.stages:
+            return None
+        ranked = next((s for s in self.stages if s.stage.name == name), None)
+        if ranked is None:
+            return self.stages[-1]  # the ranking stopped before it
+        previous = self.before(ranked)
+        return previous if previous is not None and not previous.complete else None
+
+    @property
+    def complete(self) -> bool:
+        """Every stage ranked and the last one's games all played: nothing left to change
+        but by hand. A played stage with a tie across its cut is not: the stages after it
+        wait for the organizer to settle it."""
+        last = self.stages[-1] if self.stages else None
+        return last is not None and len(self.stages) == len(self.named) and last.complete
 
     def to_json(self) -> dict[str, Any]:
         return {

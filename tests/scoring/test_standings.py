@@ -180,3 +180,27 @@ def test_each_stage_gives_the_figures_and_statuses_it_ranked_on():
     assert [qualifier.status_of(rows[p]) for p in "ADEH"] == ["", "", "", ""]
     assert [qualifier.now_of(p) for p in "ADEH"] == ["in", "in", "out", "out"]
     assert final.status_of(rows["D"]) == rows["D"].status
+
+
+def test_a_later_stage_says_which_stage_still_decides_its_players():
+    # The cut format: top 2 of rounds 1–2 play the final (rounds 1–3).
+    one = [game(1, "ABCD", (1, 2, 3, 4), (40, 10, -10, -40))]
+    playing = standings(one, _cut_format(), players="ABCD")
+    assert playing.named == ("qualifier", "final") and len(playing.stages) == 2
+    assert playing.deciding("final") is playing.stages[0]  # round 2 to play
+    assert playing.deciding("qualifier") is None and playing.deciding("semi") is None
+    assert not playing.complete
+    # Both rounds played, B and C tied across the cut: the ranking stops at the qualifier,
+    # which decides the final still, played as it is; nothing is complete.
+    tied = [*one, game(2, "ABCD", (1, 3, 2, 4), (10, -10, 10, -10))]
+    open_tie = standings(tied, _cut_format(), players="ABCD")
+    assert [s.stage.name for s in open_tie.stages] == ["qualifier"]
+    qualifier = open_tie.stages[0]
+    assert qualifier.complete and open_tie.deciding("final") is qualifier
+    assert not open_tie.complete
+    # The organizer settles it: the final's players are decided; played, it is complete.
+    settled = standings(tied, _cut_format(), players="ABCD", decisions={"qualifier": "CB"})
+    assert settled.deciding("final") is None and not settled.complete
+    done = [*tied, game(3, "ABCD", (1, 2, 3, 4), (20, 5, -5, -20))]
+    finished = standings(done, _cut_format(), players="ABCD", decisions={"qualifier": "CB"})
+    assert finished.deciding("final") is None and finished.complete

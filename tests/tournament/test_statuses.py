@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -269,3 +270,39 @@ def test_players_yet_to_play_are_not_tied_at_the_cut_now():
 def _seated_by_fours(event) -> list[list[str]]:
     names = list(event.entries.order_by("pk").values_list("player__name", flat=True))
     return [names[i : i + 4] for i in range(0, len(names), 4)]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_played_qualifier_with_a_tie_across_its_cut_leaves_the_final_to_the_organizer(language):
+    """The qualifier's six rounds played with the 4th and 5th equal: nobody is through until
+    the organizer settles it. The Final tab says so (not "once round 6 has been played": it
+    has been), and the page keeps following itself — the standings are not complete."""
+    from scoring.standings.records import Standings
+    from tournament.selectors.standings import published_standings
+    from tournament.services.penalties import penalty_give
+
+    event = baba_day(slug=f"cut-tie-{language}", played=6)
+    before = published_standings(event)
+    figures = before.stages[0].ranked_on
+    third, fourth, sixth = (before.rows[i].player for i in (2, 3, 5))
+    assert figures[third][1:] == figures[fourth][1:]  # as many games and firsts: no tiebreak
+    # The third down to the fourth's total, the sixth up past them: two tied across the cut.
+    for player, points in (
+        (third, figures[fourth][0] - figures[third][0]),
+        (sixth, figures[fourth][0] + 10 - figures[sixth][0]),
+    ):
+        penalty_give(event=event, player=player, points=points, reason="test", round_number=6)
+    event.refresh_from_db()
+    result: Standings = published_standings(event)
+    assert set(result.stages[-1].tied_at_cut) == {third, fourth} and not result.complete
+    assert result.deciding("final") is result.stages[0]
+    headers = {"accept-language": language}
+    address = reverse("event-detail", args=[event.slug])
+    final = unescape(Client().get(address + "?stage=final", headers=headers).content.decode())
+    note = {
+        "en": "Not decided yet: the Qualifier's cut falls inside a tie the organizer settles.",
+        "ja": "未確定：予選の通過ラインに同点があり、運営が決定します。",
+    }[language]
+    assert note in final and 'id="standings-table"' not in final
+    assert "once round" not in final and "第6回戦までの" not in final
+    assert "js/live.js" in final  # still following: the settled tie will change it

@@ -27,7 +27,7 @@ from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.players import entries_matching, sit_outs_matching
 from tournament.selectors.push import push_player_ids
-from tournament.selectors.standings import published_row_count, shared_progress
+from tournament.selectors.standings import shared_progress
 from tournament.selectors.tables import (
     FoundSeat,
     RoundPhase,
@@ -127,8 +127,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         summary = standings_summary(event, query.stage)
         context.update(summary, in_progress=shared_progress(event).in_progress)
-        rows = 0 if summary["undecided"] else published_row_count(event, summary["tab"])
-        context.update(_next_window(kept, window, rows))
+        context.update(_next_window(kept, window, summary["rows"]))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
     return response

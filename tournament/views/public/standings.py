@@ -27,6 +27,7 @@ from tournament.selectors.standings import (
     published_fractions,
     published_over,
     published_player_ids,
+    published_row_count,
     published_rows_stamp,
     published_stage_names,
     published_standings,
@@ -130,7 +131,7 @@ def standings_context(
         "event": event,
         "table_html": render_table,
         "table_key": key,
-        "window_rows": window_rows if window is not None and not summary["undecided"] else None,
+        "window_rows": window_rows if window is not None and summary["rows"] else None,
         "stages": summary["stages"],
         "tab": summary["tab"],
         "has_teams": summary["has_teams"],
@@ -181,23 +182,22 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
     shown = [stage] if stage is not None else result.stages
     notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
-    last = result.stages[-1] if result.stages else None
     # A later stage's tab before its players are decided: a note, not a table of the players
-    # in the cut now (helper-51 read the final's four after round 1 of 6) — also where the
-    # ranking stopped before it at a tie across the cut (helper-52: while round 1 was played,
-    # twelve players yet to play tied at 0.0 across it, and the Final tab was gone).
+    # in the cut now (helper-51 read the final's four after round 1 of 6); where a played
+    # stage's cut falls inside a tie, the note says the organizer settles it.
+    deciding = result.deciding(tab) if staged else None
     undecided = ""
-    if stage is not None and (previous := result.before(stage)) and not result.decided(stage):
-        undecided = undecided_text(tab, previous)
-    elif stage is None and staged and tab in names[1:] and last is not None:
-        undecided = tie_first_text(last) if last.complete else undecided_text(tab, last)
+    if deciding is not None:
+        undecided = tie_first_text(deciding) if deciding.complete else undecided_text(tab, deciding)
     return {
         "stages": names if staged else [],
         "tab": tab if stage is not None or undecided else "",
         "has_teams": has_teams(event),
         "cut_notes": [str(n) for n in notes if n],
-        "complete": bool(last and last.complete and staged),
+        "complete": staged and result.complete,
         "undecided": undecided,
+        # The rows the tab shows, of which a screen shows a window: none in place of a note.
+        "rows": 0 if undecided else published_row_count(event, tab if stage is not None else ""),
     }
 
 
