@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -14,13 +15,12 @@ from django.utils.translation import gettext as _
 from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.ratings import NEW
-from scoring.statistics import Tally
 from tournament.charts import score_chart
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
 from tournament.selectors.players import (
-    EventRecord,
     OwnGames,
+    OwnIndex,
     own_games,
     player_named,
     player_of,
@@ -62,7 +62,9 @@ def player_detail(
         player = player_of(player_id)
         if player is None:
             raise Http404
-        body = {"page": _player_body(player, own_games(player)), "sections": [], "waiting": []}
+        own = own_games(player)
+        page = _player_body(player, OwnIndex.of(own), lambda: own)
+        body = {"page": page, "sections": [], "waiting": []}
         return _render(request, player_id, player.name, body, PlayerEvents(player.name, {}, None))
     return _render(request, player_id, entered.name, _PlayerPage(player_id, entered), entered)
 
@@ -104,7 +106,7 @@ class _PlayerPage:
         # Their own games, kept until one of them changes or an event is renamed — not by the
         # events' versions (selectors/players.py).
         shown = [(pk, name, slug) for pk, (_stamp, name, slug) in self.entered.events.items()]
-        return _player_body(player, player_own_games(player, shown))
+        return _player_body(player, *player_own_games(player, shown))
 
     @cached_property
     def sections(self) -> list[dict[str, Any]]:
@@ -157,49 +159,56 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
     return {"now": history[-1].rating, "games": len(history), "chart": chart}
 
 
-def _player_body(player: Player, own: OwnGames) -> dict[str, Any]:
+def _player_body(player: Player, index: OwnIndex, own: Callable[[], OwnGames]) -> dict[str, Any]:
     """What a player's page shows from their own games: the title, and — each rendered only
-    when player_page.html does not hold it for `key` already — the top, and per event the
-    figures and the rest of the section (player_page.html puts the rest)."""
-    records = own.records
-    totals = {"stats": own.overall, "games": sum(r.games for r in records), "events": len(records)}
+    when player_page.html does not hold it for `key` already, the games (`own()`) read only
+    then — the top, and per event the figures and the rest of the section (player_page.html
+    puts the rest)."""
+
+    def intro() -> str:
+        games = own()
+        records = games.records
+        totals = {
+            "stats": games.overall,
+            "games": sum(r.games for r in records),
+            "events": len(records),
+        }
+        return render_to_string(
+            "tournament/_player_intro.html", {"player": player, "totals": totals}
+        )
+
     sections = []
-    for record in records:
-        section = _Section(player, record, own.per_event.get(record.event.pk))
+    for event_id, total in index.sections:
+        section = _Section(player, event_id, own)
         sections.append(
-            {
-                "event_id": record.event.pk,
-                "total": record.total,
-                "figures": section.figures,
-                "html": section.html,
-            }
+            {"event_id": event_id, "total": total, "figures": section.figures, "html": section.html}
         )
     return {
         "title": player.name,
-        "intro": lambda: render_to_string(
-            "tournament/_player_intro.html", {"player": player, "totals": totals}
-        ),
+        "intro": intro,
         "sections": sections,
-        "key": (player.pk, player.name, own.key, get_language()),
+        "key": (player.pk, player.name, index.key, get_language()),
     }
 
 
 class _Section:
     """One event's part of a player's page, drawn when the template asks for it."""
 
-    def __init__(self, player: Player, record: EventRecord, stats: Tally | None) -> None:
-        self.player, self.record, self.stats = player, record, stats
+    def __init__(self, player: Player, event_id: int, own: Callable[[], OwnGames]) -> None:
+        self.player, self.event_id, self.own = player, event_id, own
 
     @cached_property
     def context(self) -> dict[str, Any]:
-        points = self.record.cumulative()
+        games = self.own()
+        record = next(r for r in games.records if r.event.pk == self.event_id)
+        points = record.cumulative()
         chart = score_chart(
             [self.player.name],
             0,
             [[total] for _n, total in points],
             [round_heading(n) for n, _t in points],
         )
-        return {"record": self.record, "chart": chart, "stats": self.stats}
+        return {"record": record, "chart": chart, "stats": games.per_event.get(self.event_id)}
 
     def figures(self) -> str:
         return render_to_string("tournament/_player_figures.html", self.context)
