@@ -9,8 +9,9 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 
-from tournament.models import Entry, Event, Game, Hand, Round, Seat
+from tournament.models import Event, Game, Hand, Player, Round, Seat
 from tournament.services.confirmation import AtTable, held
 from tournament.services.errors import ServiceError
 from tournament.services.game_change import GameChange, game_change, game_create
@@ -25,23 +26,22 @@ from tournament.services.game_data import (
 )
 
 
-def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> dict[str, Any]:
-    entries = {
-        e.player.name: e.player
-        for e in Entry.objects.filter(event=event, player__name__in=ev.seats).select_related(
-            "player"
-        )
-    }
-    others = Seat.objects.filter(
-        round__event=event, round__number=ev.round, player__name__in=ev.seats
+def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> dict[str, Player]:
+    """The seats' players by name, checked (`check_seats`): each entered in the event, none
+    at another table of the round. One query: the entered players among the names, each with
+    the table they already sit at in the round, if any (`exclude_game`'s seats aside)."""
+    elsewhere = Seat.objects.filter(
+        round__event=event, round__number=ev.round, player=OuterRef("pk")
     ).order_by()  # the default order joins four tables for nothing
     if exclude_game is not None:
-        others = others.exclude(game=exclude_game)
-    taken = {
-        (ev.round, name): table for name, table in others.values_list("player__name", "game__table")
-    }
-    check_seats(ev, entries, taken)
-    return entries
+        elsewhere = elsewhere.exclude(game=exclude_game)
+    found = Player.objects.filter(entries__event=event, name__in=ev.seats).annotate(
+        elsewhere=Subquery(elsewhere.values("game__table")[:1])
+    )
+    players = {p.name: p for p in found}
+    taken = {(ev.round, p.name): p.elsewhere for p in players.values() if p.elsewhere is not None}
+    check_seats(ev, players, taken)
+    return players
 
 
 def _write_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> list[Seat]:
@@ -74,17 +74,23 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
     ev = game_evaluate(event.rules, data)
     with game_create(event, user=user) as change:
         change.require_open(ev.round)
-        existing = Game.objects.filter(round__event=event, round__number=ev.round, table=ev.table)
-        game = existing.select_related("round").first()
-        if game is not None:
+        # The round with the game already at the table, if any: one query for both.
+        there = Game.objects.filter(round=OuterRef("pk"), table=ev.table).values("pk")[:1]
+        rnd = Round.objects.filter(event=event, number=ev.round).annotate(there=there).first()
+        if rnd is not None and rnd.there is not None:
+            game = Game.objects.select_related("round").get(pk=rnd.there)
             if game_has_result(game) and _same(game, ev):
                 return game
             raise _recorded_already(ev)
         players = _check_players(event, ev, None)
-        rnd, _created = Round.objects.get_or_create(event=event, number=ev.round)
+        if rnd is None:
+            rnd = Round.objects.create(event=event, number=ev.round)
         game = Game(round=rnd, table=ev.table)
         try:
-            with transaction.atomic():  # a savepoint: the unique indexes decide between racers
+            # No savepoint: the event is locked, so only a bug can break a unique index
+            # here, and the error leaves the whole write (PostgreSQL refuses any statement
+            # after it in the transaction; nothing runs one).
+            with transaction.atomic(savepoint=False):
                 game_fill(game, ev).save()
                 seats = _write_rows(game, ev, players)
         except IntegrityError:
