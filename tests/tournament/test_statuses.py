@@ -100,8 +100,12 @@ def test_the_final_s_tab_names_nobody_before_the_qualifier_decides(language):
     for page in tabs(baba_day(slug=f"final-tab-{language}", played=5).slug):
         assert note in page
         assert 'id="standings-table"' not in page and "data-rows-total" not in page
+        # Nor a download of it: the files would list the overall table under its name.
+        assert "standings.csv?stage=final" not in page
     for page in tabs(baba_day(slug=f"final-tab-6-{language}", played=6).slug):
         assert note[:8] not in page
+        if 'id="standings-page"' in page:
+            assert "standings.csv?stage=final" in page
         assert page.count('<tr class="status-') == 4  # the four through, the final's table
 
 
