@@ -43,6 +43,11 @@ def test_hand_by_hand_game_on_a_phone_changes_the_standings(live_server, phone):
     page.click("button.primary")
     assert page.url.endswith(f"/games/{game.pk}/hands/")
     assert page.locator(".next .label").inner_text() == "E1-0"
+    # Every row's label fits its column on a phone ("Yakuman" ran into its ×1 button).
+    page.locator("fieldset[data-for='ron'] details.rare summary").first.click()
+    for label in page.locator(".pick-label:not(.visually-hidden):visible").all():
+        widths = label.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1], (label.inner_text(), widths)
 
     # East 1: seat 2 rons seat 1, 3 han 40 fu. Ron is chosen at first: only its fields show.
     # (expect waits for entry.js, which is deferred and may run after the page's load event)

@@ -75,7 +75,7 @@ def game_record(*, event: Event, data: Any, user: Any = None) -> Game:
     with game_create(event, user=user) as change:
         change.require_open(ev.round)
         # The round with the game already at the table, if any: one query for both.
-        there = Game.objects.filter(round=OuterRef("pk"), table=ev.table).values("pk")[:1]
+        there = Subquery(Game.objects.filter(round=OuterRef("pk"), table=ev.table).values("pk")[:1])
         rnd = Round.objects.filter(event=event, number=ev.round).annotate(there=there).first()
         if rnd is not None and rnd.there is not None:
             game = Game.objects.select_related("round").get(pk=rnd.there)
