@@ -284,13 +284,6 @@ def published_rows_stamp(event: Event) -> str:
     return event_stamp((event.pk, ranked.created, ranked.rows_since))
 
 
-def published_stage_names(event: Event) -> list[str]:
-    """The event's stages by name, in order, as the published standings were ranked with them
-    — every one, where the standings may stop early (a tie across a cut ends the ranking
-    there): no query of its own."""
-    return [s.name for s in _published_ranked(event).stages]
-
-
 def published_over(event: Event) -> bool:
     """Every stage closed (`event_over`), from the stages the published standings were
     ranked with (closing one moves the event's structure on): no query of its own."""

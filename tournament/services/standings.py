@@ -63,12 +63,11 @@ def entries_recount(event_id: int, player_ids: Iterable[int] | None = None) -> i
         return len(ids)
     figures = count_figures(seats.values_list(*FIGURE_FIELDS))
     entries = Entry.objects.filter(event_id=event_id).only("player_id", *FIGURE_COLUMNS)
-    changed = {
-        entry.player_id: wanted
-        for entry in entries
-        for wanted in (figures.get(entry.player_id, EMPTY),)
-        if any(getattr(entry, k) != v for k, v in wanted.items())
-    }
+    changed = {}
+    for entry in entries:
+        wanted = figures.get(entry.player_id, EMPTY)
+        if any(getattr(entry, k) != v for k, v in wanted.items()):
+            changed[entry.player_id] = wanted
     _write_figures(event_id, changed)
     return len(changed)
 

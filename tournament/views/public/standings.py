@@ -29,7 +29,6 @@ from tournament.selectors.standings import (
     published_player_ids,
     published_row_count,
     published_rows_stamp,
-    published_stage_names,
     published_standings,
     shared_progress,
 )
@@ -177,7 +176,7 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     pages). From the standings this process holds for the version; no query of its own
     unless whether the event has teams is not shared yet."""
     result = published_standings(event)
-    names = published_stage_names(event)
+    names = list(result.named)  # every stage, where the ranking stops at a tie across a cut
     staged = len(names) > 1 or any(s.stage.advance for s in result.stages)
     stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
     shown = [stage] if stage is not None else result.stages
