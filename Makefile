@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: test test-sqlite test-postgres demo serve lint fmt clean pg-up chromium bench load chaos
+.PHONY: test test-sqlite test-postgres test-slow demo serve lint fmt clean pg-up chromium bench load chaos
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,16 +15,31 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-test: $(STAMP) chromium
+# `make test`: ruff, then every test on SQLite (the engine, the Django suite, the browser and
+# gunicorn tests), then the Django suite (tests/tournament) again on PostgreSQL — on every core
+# (pytest-xdist, -n auto: a worker per core, each with a test database of its own), the
+# settings of tests/settings.py. Tests marked `slow` (production's password hasher, long
+# Hypothesis runs) wait for `make test-slow`, which CI runs too (.ci/run). One file, one
+# database, one test: README "Tests".
+# Python writes its bytecode here even where the shell says not to: pytest keeps each test
+# module's rewritten asserts there, and rewriting 130 modules again costs every worker 7 s.
+PYTEST = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto --dist worksteal
+test: $(STAMP) chromium pg-up
 	$(PY) -m ruff check .
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 
-test-sqlite: $(STAMP)
-	DATABASE_URL= $(PY) -m pytest
+test-sqlite: $(STAMP) chromium
+	DATABASE_URL= $(PYTEST) -m "not slow" $(ARGS)
 
 test-postgres: $(STAMP) pg-up
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+	DATABASE_URL=$(PG_URL) $(PYTEST) -m "not slow" tests/tournament $(ARGS)
+
+# The slow tests, as `make test` runs the rest: all of them on SQLite, the Django suite's on
+# PostgreSQL.
+test-slow: $(STAMP) chromium pg-up
+	DATABASE_URL= $(PYTEST) -m slow $(ARGS)
+	DATABASE_URL=$(PG_URL) $(PYTEST) -m slow tests/tournament $(ARGS)
 
 # Start the machine's PostgreSQL if it is not answering (CI and developer machines have one).
 pg-up:
@@ -32,10 +47,12 @@ pg-up:
 	@for i in 1 2 3 4 5 6 7 8 9 10; do pg_isready -q -h 127.0.0.1 -p 5432 && exit 0; sleep 1; done; \
 	  echo "PostgreSQL is not answering on 127.0.0.1:5432" >&2; exit 1
 
-# The browser tests drive Debian's Chromium through Playwright (never a downloaded browser).
+# The browser tests drive Debian's Chromium through Playwright (never a downloaded browser):
+# its headless shell, as Playwright's own headless runs do (tests/browser/conftest.py).
 chromium:
-	@test -x /usr/bin/chromium || apt-get install -y -q chromium >/dev/null 2>&1 || \
-	  (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
+	@test -x /usr/bin/chromium-headless-shell || \
+	  apt-get install -y -q chromium-headless-shell >/dev/null 2>&1 || \
+	  (apt-get update -q >/dev/null && apt-get install -y -q chromium-headless-shell >/dev/null)
 
 # The task queue's worker (issue 46: the ratings' replays, off the results writes) runs beside
 # the server and stops with it: the shell's EXIT trap ends it, and Ctrl-C or a TERM exits the

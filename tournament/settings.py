@@ -1,13 +1,14 @@
-"""One settings module, driven by the environment (healthchecks style).
+"""The site's settings, driven by the environment (healthchecks style).
 
 DEBUG is off unless the environment turns it on, and then the defaults are the safe ones:
-a SECRET_KEY must be given, cookies are secure, hosts are explicit.
+a SECRET_KEY must be given, cookies are secure, hosts are explicit. Nothing here asks whether
+it runs under tests: the test suite has a settings module of its own (tests/settings.py,
+pytest's DJANGO_SETTINGS_MODULE), which starts from this one and says what it changes.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from email.utils import parseaddr
 from pathlib import Path
 
@@ -30,11 +31,10 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", False)
-TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
+    if not DEBUG:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for local development).")
     SECRET_KEY = "insecure-development-key-never-use-in-production"
 
@@ -63,18 +63,9 @@ INSTALLED_APPS = [
 
 # Background work (issue 46: the ratings' replay, off the results write): queued in the site's
 # own database, SQLite or PostgreSQL, so nothing else needs installing; `make demo` and `make
-# serve` run `manage.py db_worker` beside the server. Tests run a task as it is enqueued (after
-# the write's commit), or call services/ratings.py `ratings_catch_up` where no commit happens.
-TASKS = {
-    "default": {
-        "BACKEND": (
-            "django_tasks.backends.immediate.ImmediateBackend"
-            if TESTING
-            else "django_tasks_db.DatabaseBackend"
-        ),
-        "QUEUES": ["default"],
-    }
-}
+# serve` run `manage.py db_worker` beside the server (tests/settings.py: the tests run a task
+# as it is enqueued).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # Web Push to players (issue 49, CONTRACT §7): the VAPID key pair (RFC 8292) that signs every
 # message, made once and kept like SECRET_KEY — a new pair orphans every subscription made
@@ -86,8 +77,6 @@ VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", BASE_DIR / ".vapid-key"))
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip() or (
     VAPID_KEY_FILE.read_text().strip() if VAPID_KEY_FILE.is_file() else ""
 )
-if TESTING:  # tests make their own (a `make demo` run before them must not change them)
-    VAPID_PRIVATE_KEY = ""
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 # Who the push services may write to about our messages (RFC 8292 §2.1 `sub`).
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
@@ -98,17 +87,15 @@ WEB_PUSH_SERVICES = envlist(
     "WEB_PUSH_SERVICES",
     "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
 )
-# Tests' stand-in push service listens on http://127.0.0.1: allowed there only.
-WEB_PUSH_LOCAL = TESTING
+# A push service on this machine (http://127.0.0.1): the tests' stand-in only (tests/settings.py).
+WEB_PUSH_LOCAL = False
 
 # The organizer's channels (issue 49, services/channels.py): the apprise services an event's
 # channel URLs may name (https://github.com/caronc/apprise/wiki). Discord, Slack and Telegram
 # post to their own hosts; e-mail goes to the mail server the URL names. Services that post to
 # any address (json://, form://) are left out, so an event's URL cannot aim the site at a
-# machine of the venue's network; the tests' stand-in endpoint (json://127.0.0.1) needs json.
-CHANNEL_SERVICES = envlist("CHANNEL_SERVICES", "discord,slack,tgram,mailto,mailtos") + (
-    ["json"] if TESTING else []
-)
+# machine of the venue's network (the tests' stand-in endpoint adds json: tests/settings.py).
+CHANNEL_SERVICES = envlist("CHANNEL_SERVICES", "discord,slack,tgram,mailto,mailtos")
 
 # The API is public and read-only: any site may GET it from a browser; nothing else is open.
 CORS_URLS_REGEX = r"^/api/.*$"
@@ -239,14 +226,15 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or TESTING
+            if DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
 
-# Development and tests serve static files straight from static/; production from STATIC_ROOT.
-WHITENOISE_USE_FINDERS = DEBUG or TESTING
+# Development (and the tests) serve static files straight from static/; production from
+# STATIC_ROOT.
+WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
 LOGIN_URL = "login"
@@ -254,8 +242,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 # Safe defaults when DEBUG is off (`manage.py check --deploy` passes with no warnings); each
-# can be relaxed by the environment. Tests run plain HTTP, so they skip the HTTPS redirect.
-PRODUCTION = not (DEBUG or TESTING)
+# can be relaxed by the environment. The tests run plain HTTP: tests/settings.py turns PRODUCTION
+# and what follows from it off.
+PRODUCTION = not DEBUG
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", PRODUCTION)
@@ -301,7 +290,7 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
 # Sign-up's e-mails (issue 50) go from here; `make demo` (DEBUG) prints them to the console
-# instead of sending, unless EMAIL_BACKEND says otherwise (Django's locmem one under tests).
+# instead of sending, unless EMAIL_BACKEND says otherwise (tests/settings.py: Django's locmem).
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", SERVER_EMAIL)
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from tests.browser.test_venue_screen import SMALLEST_TEXT, _page
+from tests.browser.test_venue_screen import PAGE_SECONDS, SMALLEST_TEXT, _page
 from tests.tournament.factories import make_event
 from tournament.services.rounds import round_seat
 
@@ -43,6 +43,7 @@ def test_a_seated_round_turns_its_pages_a_window_of_tables_at_a_time(live_server
     context, page = _page(browser, 1920, 1080, "en-GB")
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
+    page.clock.install()  # the page turns when the test runs the clock (PAGE_SECONDS)
     page.goto(f"{live_server.url}/events/{slug}/screen/")
     assert page.locator(CARDS).count() == 100  # what the page holds: one answer's most
     shown = page.locator(f"{CARDS}:visible").count()
@@ -56,9 +57,10 @@ def test_a_seated_round_turns_its_pages_a_window_of_tables_at_a_time(live_server
     assert page.locator("[data-screen-more]").is_hidden()
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
     # The page turns: the next tables, from those the page holds.
+    page.clock.run_for(PAGE_SECONDS * 1000)
     page.wait_for_function(
         "() => document.querySelector('[data-page-of]').textContent.includes('page 2')",
-        timeout=20000,
+        timeout=5000,
     )
     page.wait_for_function(NEXT, arg=f"Table {shown + 1}", timeout=10000)
 
@@ -68,7 +70,8 @@ def test_a_seated_round_turns_its_pages_a_window_of_tables_at_a_time(live_server
     page.wait_for_function(NEXT, arg="Table 1", timeout=10000)
     assert any(f"from=0&rows={shown}" in url for url in asked), asked
     assert counter.inner_text().strip() == f"· page 1 of {pages}"
-    page.wait_for_function(NEXT, arg=f"Table {shown + 1}", timeout=20000)
+    page.clock.run_for(PAGE_SECONDS * 1000)
+    page.wait_for_function(NEXT, arg=f"Table {shown + 1}", timeout=5000)
     assert any(f"from={shown}&rows={shown}" in url for url in asked), asked
     assert page.locator(CARDS).count() == shown  # the window asked for, no more
     assert page.problems == []

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from tests.browser.test_venue_screen import SMALLEST_TEXT, _page
+from tests.browser.test_venue_screen import PAGE_SECONDS, SMALLEST_TEXT, _page
 from tests.tournament.factories import league_data
 from tournament.services.imports import event_import
 
@@ -29,6 +29,7 @@ def test_a_large_field_turns_its_pages_a_window_at_a_time(live_server, browser):
     context, page = _page(browser, 1920, 1080, "en-GB")
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
+    page.clock.install()  # the page turns when the test runs the clock (PAGE_SECONDS)
     page.goto(f"{live_server.url}/events/{slug}/screen/")
     assert page.locator(ROWS).count() == 100  # what the page holds: one answer's most
     shown = page.locator(f"{ROWS}:visible").count()
@@ -52,9 +53,10 @@ def test_a_large_field_turns_its_pages_a_window_at_a_time(live_server, browser):
     assert page.locator(f"{ROWS}:visible td.player").first.inner_text() == first
     assert counter.inner_text().strip() == f"· page 1 of {pages}"
     # The page turns: the next rows, asked for as it does.
+    page.clock.run_for(PAGE_SECONDS * 1000)
     page.wait_for_function(
         "() => document.querySelector('[data-page-of]').textContent.includes('page 2')",
-        timeout=20000,
+        timeout=5000,
     )
     page.wait_for_function(
         f"""(first) => {{

@@ -8,16 +8,22 @@ broken inside a name."""
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM
+from tests.browser.conftest import launch
 from tournament.demo import demo_events
 from tournament.services.imports import event_import
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 SHOTS = os.environ.get("SHOTS")  # a folder: the screenshots are kept there
+# How long the venue screen shows a page before it turns (static/js/screen.js). The paging
+# tests install Playwright's clock and run it that far, rather than wait for it (12 s a page).
+SCREEN_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "screen.js"
+PAGE_SECONDS = int(re.search(r"PAGE_SECONDS = (\d+);", SCREEN_JS.read_text())[1])
 
 
 def _baba() -> None:
@@ -104,14 +110,16 @@ def test_the_venue_screen_fills_the_room_s_screen_in_large_type(live_server, bro
 def test_a_long_list_pages_itself(live_server, browser):
     _baba()
     context, page = _page(browser, 1920, 540, "en-GB")  # half a screen: the list needs pages
+    page.clock.install()
     page.goto(f"{live_server.url}/events/baba-demo/screen/?stage=")  # every stage: 16 rows
     counter = page.locator("[data-page-of]")
     assert counter.is_visible() and "page 1 of" in counter.inner_text()
     visible = page.locator("#standings-table tbody tr:visible")
     first = visible.first.locator("td.player").inner_text()
+    page.clock.run_for(PAGE_SECONDS * 1000)
     page.wait_for_function(
         "() => document.querySelector('[data-page-of]').textContent.includes('page 2')",
-        timeout=15000,
+        timeout=5000,
     )
     after = page.locator("#standings-table tbody tr:visible").first
     assert after.locator("td.player").inner_text() != first
@@ -132,15 +140,10 @@ def test_on_a_phone_the_status_is_on_the_first_screen(live_server, browser):
 
 
 @pytest.fixture(scope="module")
-def projector(browser):
+def projector(playwright):
     """Chromium as the venue's computer runs it: Playwright hides scroll bars unless told not
     to, and in the room a page that overflows loses their width (a table cut off at 1920)."""
-    launched = browser.browser_type.launch(
-        executable_path=str(CHROMIUM),
-        headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-        ignore_default_args=["--hide-scrollbars"],
-    )
+    launched = launch(playwright, ignore_default_args=["--hide-scrollbars"])
     yield launched
     launched.close()
 

@@ -35,7 +35,8 @@ postgres_only = pytest.mark.skipif(
 
 
 def production_env() -> dict[str, str]:
-    skip = ("DEBUG", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")  # the browser tests set the last
+    # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE; pytest-django, the tests' settings module.
+    skip = ("DEBUG", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE")
     env = {k: v for k, v in os.environ.items() if k not in skip}
     env.update(SECRET_KEY="a-production-key-" + "x" * 50, ALLOWED_HOSTS="results.example.org")
     return env
@@ -51,6 +52,52 @@ def test_deploy_check_passes_with_production_settings():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no issues" in run.stdout
+
+
+# What production settings make of a process that has imported pytest: the same as any other
+# (the settings once guessed "under tests" from sys.modules, and such a process booted with the
+# development key, the immediate task backend and local push endpoints).
+SETTINGS_SEEN = """
+import pytest, django
+django.setup()
+from django.conf import settings as s
+print(s.TASKS["default"]["BACKEND"], s.WEB_PUSH_LOCAL, "json" in s.CHANNEL_SERVICES,
+      s.PRODUCTION, s.VAPID_PRIVATE_KEY, s.PASSWORD_HASHERS[0].rsplit(".", 1)[1])
+"""
+
+
+def test_production_settings_never_guess_they_run_under_tests():
+    env = {
+        **production_env(),
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",  # what manage.py and wsgi.py name
+        "VAPID_PRIVATE_KEY": "kept",
+        "PYTHONPATH": str(ROOT),
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", SETTINGS_SEEN, "test"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [
+        "django_tasks_db.DatabaseBackend",
+        "False",
+        "False",
+        "True",
+        "kept",
+        "PBKDF2PasswordHasher",
+    ]
+    del env["SECRET_KEY"]
+    refused = subprocess.run(
+        [sys.executable, "-c", SETTINGS_SEEN, "test"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0 and "Set SECRET_KEY (or DEBUG=1" in refused.stderr
 
 
 def start_wsgi(env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -122,7 +169,7 @@ def login(client: Client, username: str, password: str, ip: str = "10.0.0.1"):
 
 
 @pytest.mark.django_db
-def test_wrong_passwords_lock_the_account_for_a_while_even_with_the_right_one():
+def test_wrong_passwords_lock_the_account_for_a_while_even_with_the_right_one(password_hasher):
     make_user("alice")
     make_user("bob")
     client = Client()
@@ -154,7 +201,7 @@ def test_a_right_password_forgets_earlier_mistakes():
 
 
 @pytest.mark.django_db
-def test_many_names_tried_from_one_address_are_stopped():
+def test_many_names_tried_from_one_address_are_stopped(password_hasher):
     make_user("dave")
     for i in range(PER_ADDRESS):
         login(Client(), f"nobody{i}", "guess", ip="10.9.9.9")
@@ -299,7 +346,7 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
 
 
 @pytest.mark.django_db
-def test_the_admins_log_in_goes_through_the_same_lock():
+def test_the_admins_log_in_goes_through_the_same_lock(password_hasher):
     user = make_user("staff")
     user.is_staff = True
     user.save()
