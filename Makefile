@@ -16,30 +16,34 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # `make test`: ruff, then every test on SQLite (the engine, the Django suite, the browser and
-# gunicorn tests), then the Django suite (tests/tournament) again on PostgreSQL — on every core
-# (pytest-xdist, -n auto: a worker per core, each with a test database of its own), the
-# settings of tests/settings.py. Tests marked `slow` (production's password hasher, long
-# Hypothesis runs) wait for `make test-slow`, which CI runs too (.ci/run). One file, one
-# database, one test: README "Tests".
+# gunicorn tests), then the Django suite (tests/tournament) again on PostgreSQL, with the
+# settings of tests/settings.py, side by side (pytest-xdist: worker processes, each with a test
+# database, a live server and a browser of its own). One worker more than the machine has
+# cores: the browser tests wait on the pages' own timers (a table's page asks every 4 s), and
+# on two cores a third worker takes the SQLite run from 252 s to 197 s (a fourth: 206 s).
+# Tests marked `slow` (production's password hasher) wait for `make test-slow`, which CI runs
+# too (.ci/run). One file, one database, one test: README "Tests"; figures: docs/testing.md.
 # Python writes its bytecode here even where the shell says not to: pytest keeps each test
 # module's rewritten asserts there, and rewriting 130 modules again costs every worker 7 s.
-PYTEST = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto --dist worksteal
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+PYTEST = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 test: $(STAMP) chromium pg-up
 	$(PY) -m ruff check .
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 
+# TESTS= a folder, a file or a test (`make test-postgres TESTS=tests/tournament/test_entry.py`).
 test-sqlite: $(STAMP) chromium
-	DATABASE_URL= $(PYTEST) -m "not slow" $(ARGS)
+	DATABASE_URL= $(PYTEST) -m "not slow" $(TESTS)
 
 test-postgres: $(STAMP) pg-up
-	DATABASE_URL=$(PG_URL) $(PYTEST) -m "not slow" tests/tournament $(ARGS)
+	DATABASE_URL=$(PG_URL) $(PYTEST) -m "not slow" $(or $(TESTS),tests/tournament)
 
 # The slow tests, as `make test` runs the rest: all of them on SQLite, the Django suite's on
 # PostgreSQL.
 test-slow: $(STAMP) chromium pg-up
-	DATABASE_URL= $(PYTEST) -m slow $(ARGS)
-	DATABASE_URL=$(PG_URL) $(PYTEST) -m slow tests/tournament $(ARGS)
+	DATABASE_URL= $(PYTEST) -m slow $(TESTS)
+	DATABASE_URL=$(PG_URL) $(PYTEST) -m slow $(or $(TESTS),tests/tournament)
 
 # Start the machine's PostgreSQL if it is not answering (CI and developer machines have one).
 pg-up:
