@@ -380,3 +380,39 @@ def test_the_admins_log_in_still_lets_staff_in():
     make_user("player")
     refused = Client().post("/admin/login/", {"username": "player", "password": "pw"})
     assert refused.status_code == 200 and "_auth_user_id" not in refused.client.session
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_the_database_dropped_between_requests_is_replaced_not_a_failed_request():
+    """Issue 63, item 7: PostgreSQL dropped the connection an app thread kept between requests
+    (DB_CONN_MAX_AGE; a restart): the thread's next request opens a new one instead of failing.
+    Through Django's own WSGI handler, which starts each request as production's server does
+    (the test Client leaves the connections alone)."""
+    from wsgiref.util import setup_testing_defaults
+
+    from django.core.handlers.wsgi import WSGIHandler
+
+    make_event(slug="kept", players=PLAYERS[:4])
+    handler = WSGIHandler()
+
+    def status() -> str:
+        environ = {"PATH_INFO": "/events/kept/", "HTTP_HOST": "localhost"}
+        setup_testing_defaults(environ)
+        answered: list[str] = []
+        b"".join(handler(environ, lambda s, headers, *exc: answered.append(s)))
+        return answered[0]
+
+    assert status() == "200 OK"
+    kept = connection.connection.info.backend_pid  # kept for the thread's next request
+    settings = connection.settings_dict
+    with psycopg.connect(
+        host=settings["HOST"],
+        port=settings["PORT"] or 5432,
+        user=settings["USER"],
+        dbname=settings["NAME"],
+        autocommit=True,
+    ) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [kept])
+    assert status() == "200 OK"
+    assert connection.connection.info.backend_pid != kept
