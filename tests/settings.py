@@ -12,9 +12,11 @@ import os
 from unittest import mock
 
 # Production settings refuse to load without a SECRET_KEY unless DEBUG is on: read them with
-# the tests' key and DEBUG off (whatever the shell says), and leave the environment as it was —
-# a process a test starts (manage.py check --deploy, gunicorn) gets none of it.
-with mock.patch.dict(os.environ, {"SECRET_KEY": "tests-only-key-" + "x" * 40, "DEBUG": ""}):
+# the tests' key, DEBUG off and no REDIS_URL (the cache in each process's memory; tests that
+# need a Redis start their own: tests/redis_support.py), whatever the shell says, and leave the
+# environment as it was — a process a test starts (manage.py check --deploy) gets none of it.
+read_with = {"SECRET_KEY": "tests-only-key-" + "x" * 40, "DEBUG": "", "REDIS_URL": ""}
+with mock.patch.dict(os.environ, read_with):
     from tournament.settings import *  # noqa: F403 (every setting, then the changes below)
     from tournament.settings import CHANNEL_SERVICES
 
@@ -33,21 +35,8 @@ TASKS = {
     }
 }
 
-# Mail kept in django.core.mail.outbox; the cache in each process's memory, whatever REDIS_URL
-# the shell has (tests that need a Redis start their own: tests/redis_support.py).
+# Mail kept in django.core.mail.outbox.
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "tests",
-        "OPTIONS": {"MAX_ENTRIES": 1000},
-    },
-    "guesses": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "tests:guesses",
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
-    },
-}
 
 # Tests make their own VAPID keys (the `vapid` fixture): a `make demo` run before them, which
 # keeps one in .vapid-key, must not change what they see.

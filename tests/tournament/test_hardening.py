@@ -73,13 +73,17 @@ def test_production_settings_never_guess_they_run_under_tests():
         "VAPID_PRIVATE_KEY": "kept",
         "PYTHONPATH": str(ROOT),
     }
-    run = subprocess.run(
-        [sys.executable, "-c", SETTINGS_SEEN, "test"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+
+    def boot() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-c", SETTINGS_SEEN, "test"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+
+    run = boot()
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == [
         "django_tasks_db.DatabaseBackend",
@@ -90,13 +94,7 @@ def test_production_settings_never_guess_they_run_under_tests():
         "PBKDF2PasswordHasher",
     ]
     del env["SECRET_KEY"]
-    refused = subprocess.run(
-        [sys.executable, "-c", SETTINGS_SEEN, "test"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    refused = boot()
     assert refused.returncode != 0 and "Set SECRET_KEY (or DEBUG=1" in refused.stderr
 
 
@@ -301,6 +299,19 @@ def test_two_saves_of_one_game_at_once_one_wins_the_other_gets_a_conflict():
     assert AuditEntry.objects.filter(event=event, action="game.record").count() == 1
 
 
+def drop_connection(pid: int) -> None:
+    """What a PostgreSQL restart does to one of the app's connections."""
+    settings = connection.settings_dict
+    with psycopg.connect(
+        host=settings["HOST"],
+        port=settings["PORT"] or 5432,
+        user=settings["USER"],
+        dbname=settings["NAME"],
+        autocommit=True,
+    ) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypatch):
@@ -317,16 +328,7 @@ def test_database_gone_mid_save_fails_cleanly_and_keeps_the_game_whole(monkeypat
 
     def cut_then_audit(**kwargs):
         # The seats are rewritten by now; the server drops this connection before the commit.
-        pid = connection.connection.info.backend_pid
-        settings = connection.settings_dict
-        with psycopg.connect(
-            host=settings["HOST"],
-            port=settings["PORT"] or 5432,
-            user=settings["USER"],
-            dbname=settings["NAME"],
-            autocommit=True,
-        ) as admin:
-            admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+        drop_connection(connection.connection.info.backend_pid)
         return real(**kwargs)
 
     monkeypatch.setattr(games, "results_changed", cut_then_audit)
@@ -405,14 +407,6 @@ def test_a_connection_the_database_dropped_between_requests_is_replaced_not_a_fa
 
     assert status() == "200 OK"
     kept = connection.connection.info.backend_pid  # kept for the thread's next request
-    settings = connection.settings_dict
-    with psycopg.connect(
-        host=settings["HOST"],
-        port=settings["PORT"] or 5432,
-        user=settings["USER"],
-        dbname=settings["NAME"],
-        autocommit=True,
-    ) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", [kept])
+    drop_connection(kept)
     assert status() == "200 OK"
     assert connection.connection.info.backend_pid != kept
