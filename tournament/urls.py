@@ -173,6 +173,29 @@ urlpatterns = [
     # The address an organizer types from memory (helper-51 met a 404 there).
     path("login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # A log-in link by e-mail, the way in no lock closes (views/accounts.py); the admin's log-in
+    # page links to it under the name Django's admin looks for.
+    path("accounts/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "admin/password_reset/",
+        RedirectView.as_view(pattern_name="password_reset"),
+        name="admin_password_reset",
+    ),
+    path(
+        "accounts/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="registration/reset_sent.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(template_name="registration/reset_done.html"),
+        name="password_reset_complete",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     # The admin's log-in through the same lock as the site's (views/accounts.py), before
     # admin.site.urls, whose own log-in would count nothing.

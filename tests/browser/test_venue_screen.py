@@ -273,7 +273,10 @@ def test_the_addresses_players_open_are_whole_and_readable(live_server, projecto
     event.checkin_required, event.checkin_code = True, "AB12CD"
     event.save()
     context, page = _page(projector, 1920, 1080, locale)
-    page.goto(f"{live_server.url}/events/{event.slug}/screen/")
+    from tournament.services.checkin import checkin_screen_key
+
+    # The projector opened by the dashboard's private link: the code with it (issue 63).
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/?key={checkin_screen_key(event)}")
     for kind in ("checkin", "seat"):
         link = page.locator(f"[data-link={kind}]")
         text = link.locator(".address").inner_text().replace("\n", "")

@@ -21,9 +21,10 @@ from tournament.services.checkin import (
     checkin_code_shown,
     checkin_mark,
     checkin_require,
+    checkin_screen_key,
 )
 from tournament.services.rounds import round_seat
-from tournament.services.throttle import LIMITS
+from tournament.services.throttle import LIMITS, WINDOW
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +84,7 @@ def test_wrong_codes_stop_one_phone_not_the_player_next_to_it(event):
         )
     stopped = check_in(guesser, EIGHT[1], checkin_code_shown(event))
     assert stopped.status_code == 429 and "Too many wrong codes" in text(stopped)
+    assert 0 < int(stopped["Retry-After"]) <= WINDOW
     assert not Entry.objects.get(event=event, player__name=EIGHT[1]).present
     other = Client()  # another phone at the same Wi-Fi
     assert check_in(other, EIGHT[2], checkin_code_shown(event)).status_code == 302
@@ -287,10 +289,43 @@ def test_the_venue_screen_draws_the_code_of_its_moment_though_its_body_is_cached
     event = baba_day(slug="moment", played=0, seat_next=True)
     checkin_require(event=event, required=True)
     stop_clock(monkeypatch, NOON)
-    first = text(client.get("/events/moment/screen/"))
+    private = f"/events/moment/screen/?key={checkin_screen_key(event)}"
+    first = text(client.get(private))
     assert checkin_code_shown(event, at=NOON) in first
     assert 'data-reload-in="270"' in first  # the page is drawn again when the code changes
     stop_clock(monkeypatch, minutes_after(5))
-    second = text(client.get("/events/moment/screen/"))
+    second = text(client.get(private))
     assert checkin_code_shown(event, at=minutes_after(5)) in second
     assert checkin_code_shown(event, at=NOON) not in second
+
+
+def test_the_public_screen_shows_no_check_in_code_the_private_link_and_the_organizer_do(
+    monkeypatch,
+):
+    # Issue 63: /screen/ needs no log-in and showed the code of the moment: from another
+    # address anyone checked the room in.
+    from tests.tournament.factories import baba_day
+
+    event = baba_day(slug="door", played=0, seat_next=True)
+    checkin_require(event=event, required=True)
+    stop_clock(monkeypatch, NOON)
+    code = checkin_code_shown(event, at=NOON)
+    public = text(Client().get("/events/door/screen/"))
+    assert 'data-link="checkin"' in public  # the players are still told where to check in
+    assert code not in public and "data-reload-in" not in public
+    key = checkin_screen_key(event)
+    for wrong in ("x", key[:-1] + ("1" if key.endswith("0") else "0"), "", key.upper()):
+        answer = Client().get(f"/events/door/screen/?key={wrong}")
+        assert answer.status_code == 200 and code not in text(answer)
+    assert code in text(Client().get(f"/events/door/screen/?key={key}"))
+    owner = logged_in(organizer_for(event))
+    assert code in text(owner.get("/events/door/screen/"))
+    stranger = logged_in(get_user_model().objects.create_user("s", "s@example.com", "pw"))
+    assert code not in text(stranger.get("/events/door/screen/"))
+    # The dashboard gives the private link.
+    dashboard = text(owner.get("/events/door/manage/"))
+    assert f"/events/door/screen/?key={key}" in dashboard
+    # Another event's key opens nothing here.
+    other = baba_day(slug="other-door", played=0, seat_next=True)
+    checkin_require(event=other, required=True)
+    assert code not in text(Client().get(f"/events/door/screen/?key={checkin_screen_key(other)}"))

@@ -155,18 +155,118 @@ def test_behind_the_proxy_the_address_it_saw_is_the_one_locked():
 
 
 @pytest.mark.django_db
-def test_one_account_from_many_addresses_meets_a_far_higher_ceiling(monkeypatch):
+def test_one_account_from_many_networks_meets_a_ceiling_that_stops_only_networks_that_failed(
+    monkeypatch,
+):
     per_address = LIMITS["login", "account"]
     monkeypatch.setitem(LIMITS, ("login", "account_anywhere"), 3 * per_address)
     make_user("organizer")
     for n in range(3):
         for _ in range(per_address):
             assert login("organizer", "guess", f"203.0.113.{n}").status_code == 200
-    # Three addresses' worth, from everywhere: the account waits, from a fourth address too.
-    assert login("organizer", "pw", "198.51.100.2").status_code == 429
-    # Other accounts do not.
+    # Three networks' worth, from everywhere. A network that has failed this account once
+    # waits, with the right password too …
+    assert login("organizer", "guess", "198.51.100.7").status_code == 200  # its first try
+    assert login("organizer", "pw", "198.51.100.7").status_code == 429
+    # … a network that has not failed it gets in (issue 63: 21 addresses of a /64 × 5 wrong
+    # passwords refused the organizer's right one from anywhere).
+    assert login("organizer", "pw", "198.51.100.2").status_code == 302
+    # Other accounts do not wait.
     make_user("referee")
-    assert login("referee", "pw", "198.51.100.2").status_code == 302
+    assert login("referee", "pw", "198.51.100.9").status_code == 302
+
+
+# --- issue 63, item 3: limits count networks, an IPv6 /64 one ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("remote", "network"),
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        ("2001:db8:1:2:a:b:c:d", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::1", "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.7", "203.0.113.7"),  # an IPv4 client through a dual-stack socket
+        ("not an address", None),
+    ],
+)
+def test_a_client_is_counted_as_its_network(rf, remote, network):
+    assert throttle.client_network(rf.get("/", REMOTE_ADDR=remote)) == network
+
+
+@override_settings(BEHIND_PROXY=True)
+def test_behind_the_proxy_the_network_is_the_one_the_proxy_saw(rf):
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="x, 2001:db8:9:9::5")
+    assert throttle.client_network(request) == "2001:db8:9:9::/64"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["login", "admin-login"])
+def test_one_ipv6_64_guessing_from_many_addresses_is_one_client(page):
+    # Issue 63: 21 addresses of one /64 × 5 wrong passwords, and the organizer's right
+    # password from a new address got 429 at both log-ins.
+    make_user("organizer", is_staff=True, is_superuser=True)
+    statuses = [
+        Client()
+        .post(
+            url(page),
+            {"username": "organizer", "password": "guess"},
+            REMOTE_ADDR=f"2001:db8:bad:1::{n:x}",
+        )
+        .status_code
+        for n in range(21 * LIMITS["login", "account"])
+    ]
+    # The /64 is stopped after its own five for the account, not after 21 × 5.
+    assert statuses.index(429) == LIMITS["login", "account"]
+    right = {"username": "organizer", "password": "pw"}
+    same_64 = Client().post(url(page), right, REMOTE_ADDR="2001:db8:bad:1::beef")
+    assert same_64.status_code == 429 and 0 < int(same_64["Retry-After"]) <= throttle.WINDOW
+    elsewhere = Client().post(url(page), right, REMOTE_ADDR="2001:db8:600d:1::1")
+    assert elsewhere.status_code == 302
+
+
+@pytest.mark.django_db
+def test_every_per_address_backstop_counts_a_64(monkeypatch):
+    # 60 check-in guesses from one /64, each from another address and phone: never a 429.
+    monkeypatch.setitem(LIMITS, ("checkin", "address"), 20)
+    passed = takes_each("checkin", [f"2001:db8:bad:1::{n:x}" for n in range(60)])
+    assert passed == 20
+    assert takes_each("checkin", ["2001:db8:bad:2::1"]) == 1  # the next /64 is another network
+
+
+def takes_each(kind: str, addresses: list[str]) -> int:
+    """How many tries were let through, one from each address, each a phone of its own."""
+    from django.test import RequestFactory
+
+    passed = 0
+    for n, remote in enumerate(addresses):
+        network = throttle.client_network(RequestFactory().get("/", REMOTE_ADDR=remote))
+        try:
+            guess_take(kind, phone=f"phone-{n}-{remote}", address=network)
+            passed += 1
+        except Throttled:
+            pass
+    return passed
+
+
+@pytest.mark.django_db
+def test_the_dashboard_names_a_held_64_and_lifts_it(monkeypatch):
+    monkeypatch.setitem(LIMITS, ("seat", "address"), 3)
+    game, link = seated()
+    event = game.round.event
+    for n in range(4):
+        seat_code(Client(REMOTE_ADDR=f"2001:db8:5:6::{n + 1}"), link, "ZZZZZZ")
+    organizer = logged_in(organizer_for(event))
+    shown = organizer.get(url("event-manage", event.slug), HTTP_ACCEPT_LANGUAGE="en").text
+    assert "Too many wrong codes from the venue's network (2001:db8:5:6::/64)" in shown
+    reply = organizer.post(
+        url("network-release", event.slug), {"address": "2001:db8:5:6::/64"}, follow=True
+    )
+    assert "Codes typed on the network 2001:db8:5:6::/64 are accepted again." in reply.text
+    phone = Client(REMOTE_ADDR="2001:db8:5:6::99")
+    assert seat_code(phone, link, link.seat_codes[1]).status_code == 302
+    # A network named another way is refused, nothing lifted.
+    reply = organizer.post(url("network-release", event.slug), {"address": "2001:db8::/48"})
+    assert reply.status_code == 302
 
 
 # --- 5: counts shared by every thread, and kept across a restart -----------------------------

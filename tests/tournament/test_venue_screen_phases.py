@@ -19,7 +19,7 @@ from tests.tournament.organize_support import text
 from tests.tournament.test_tournament_day import finish
 from tournament.models import Game, Round
 from tournament.selectors.tables import round_phase, round_seating, stage_in_play
-from tournament.services.checkin import checkin_code_shown
+from tournament.services.checkin import checkin_code_shown, checkin_screen_key
 from tournament.services.clock import round_clock_start
 from tournament.services.games import game_correct
 from tournament.services.hands import game_hand_add, game_hand_undo
@@ -266,7 +266,12 @@ def test_the_addresses_read_as_words_and_as_qr_codes(client):
         sent = f"http://testserver/events/{quote('秋の大会')}/{path}/"
         qr = segno.make(sent, error="m").svg_inline(omitsize=True)
         assert qr in html  # the code of the address as sent, drawn here (no image fetched)
-    assert "コード" in page and checkin_code_shown(event) in page
+    assert checkin_code_shown(event) not in page  # the public screen: no code (issue 63)
+    private = client.get(
+        f"/events/{event.slug}/screen/?key={checkin_screen_key(event)}",
+        headers={"accept-language": "ja"},
+    )
+    assert "コード" in text(private) and checkin_code_shown(event) in text(private)
     # Play begun: the check-in and the seat finder give way to the standings.
     round_clock_start_at(event)
     assert "screen-link" not in screen(client, event)

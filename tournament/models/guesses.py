@@ -13,9 +13,11 @@ class GuessLock(models.Model):
 
     key = models.CharField(_("count"), max_length=80)  # throttle._key: kind, who, a hash
     until = models.DateTimeField(_("until"))
-    # The network's own address when the count was an address's (the backstop of codes typed
-    # in a hall): the organizer's dashboard names it and can lift it. None for a phone's.
-    address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    # The network when the count was an address's (the backstop of codes typed in a hall), as
+    # throttle.client_network writes it — an IPv4 address or an IPv6 /64 (`2001:db8:1:2::/64`,
+    # at most 43 characters): the organizer's dashboard names it and can lift it. None for a
+    # phone's.
+    address = models.CharField(_("network"), max_length=43, null=True, blank=True)
 
     class Meta:
         verbose_name = _("guess lock")

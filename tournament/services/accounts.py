@@ -1,9 +1,13 @@
-"""Log-in throttling: a few wrong passwords for one account from one address, or many from one
-address, and log-ins from there stop for a while — even with the right password — so guessing
-gets nowhere, while the organizer logging in from anywhere else is not stopped by them. One
-account's wrong passwords from every address have a ceiling of their own, far higher: only
-many addresses reach it. Both log-ins (the site's and the admin's) count here, in the guess
-counts of services/throttle.py."""
+"""Log-in throttling: a few wrong passwords for one account from one network, or many from
+one network, and log-ins from there stop for a while — even with the right password — so
+guessing gets nowhere, while the organizer logging in from any other network is not stopped
+by them (locked by account and network, as django-axes' `["username", "ip_address"]` does).
+One account's wrong passwords from every network have a ceiling of their own, far higher,
+which stops only networks that have failed that account: a network that has not is never
+refused the right password, so a guesser past the ceiling gets one try per network it has
+not used, and the owner from home or the venue gets in. Both log-ins (the site's and the
+admin's) count here, in the guess counts of services/throttle.py; a log-in link by e-mail
+(Django's password reset, `reset_guess`) is the way in that no lock closes."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import logging
 
 from django.contrib.auth.forms import UsernameField
 
-from tournament.services.throttle import Guess, guess_take
+from tournament.services.throttle import Guess, Throttled, guess_counted, guess_take
 
 log = logging.getLogger(__name__)
 
@@ -24,17 +28,32 @@ def login_account(username: str) -> str:
     return UsernameField().to_python(username.replace("\x00", ""))[:150].casefold()
 
 
-def login_guess(username: str, address: str | None) -> Guess:
-    """This log-in's place in its account's count at this address, its address's, and its
-    account's from everywhere. Raises Throttled (not even checked: a locked account gives
-    nothing away, right password or not)."""
+def login_guess(username: str, network: str | None) -> Guess:
+    """This log-in's place in its account's count at this network, its network's, and its
+    account's from everywhere — the last refusing only a network that has failed this account
+    in the window. Raises Throttled (not even checked: a locked account gives nothing away,
+    right password or not)."""
     account = login_account(username)
+    here = f"{account}\x00{network or '?'}"  # NUL: no name or address holds one
+    failed_here = guess_counted("login", account=here)
     return guess_take(
         "login",
-        account=f"{account}\x00{address or '?'}",  # NUL: no name or address holds one
-        address=address,
+        account=here,
+        address=network,
         account_anywhere=account,
+        unchecked=() if failed_here else ("account_anywhere",),
     )
+
+
+def reset_guess(email: str, network: str | None) -> bool:
+    """Whether a log-in link may be mailed to `email` now: Throttled if this network has asked
+    for too many; False (answer as if sent, send nothing) if this address has had its share."""
+    guess_take("reset", address=network)
+    try:
+        guess_take("reset", account=email.strip().casefold()[:254])
+    except Throttled:
+        return False
+    return True
 
 
 def login_failed(username: str, address: str | None) -> None:

@@ -113,6 +113,25 @@ def checkin_code_seconds_left(*, at: datetime | None = None) -> int:
     return max(1, int((_window(at) + 1) * CHECKIN_CODE_SECONDS - now))
 
 
+def checkin_screen_key(event: Event) -> str:
+    """The key of the venue screen's private link (`/events/<slug>/screen/?key=…`, given on the
+    dashboard, like a table link): the public screen shows no check-in code (issue 63: anyone
+    reading it from elsewhere checked the room in); the projector opened by this link, or by
+    the event's organizers and referees, does. Made from the event's check-in secret and the
+    site's key: nobody works it out from the public pages. "" without check-in."""
+    if not event.checkin_code:
+        return ""
+    digest = salted_hmac(
+        "tournament.checkin.screen", f"{event.pk}:{event.checkin_code}", algorithm="sha256"
+    )
+    return digest.hexdigest()[:24]
+
+
+def checkin_screen_key_right(event: Event, key: str) -> bool:
+    right = checkin_screen_key(event)
+    return bool(right) and secrets.compare_digest(key.encode(), right.encode())
+
+
 def checkin_code_right(event: Event, code: str, *, at: datetime | None = None) -> bool:
     """Whether `code` is the code shown now or in the window before (typed any case and width,
     spaces and dashes aside). Older codes are refused: a photo of yesterday's screen is no key."""

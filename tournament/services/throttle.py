@@ -2,10 +2,11 @@
 do not exist — counted per client, and past a limit refused for a while, so nothing can be
 guessed by trying it all, while nobody is refused for what someone else tried.
 
-A client is what sent the guess: its address (`client_address`, the one the log-in has always
-used: behind our proxy, the address the proxy saw) and, where a phone has a session, that
-phone. A phone's limit is low; an address's (a venue's Wi-Fi is one address for every phone
-in the hall) is many phones' worth, a backstop only a script changing phones reaches. What is
+A client is what sent the guess: its network (`client_network`: an IPv4 address, an IPv6
+/64 — one client may hold every address of it; behind our proxy, the address the proxy saw)
+and, where a phone has a session, that phone. The counts name the network "address". A
+phone's limit is low; an address's (a venue's Wi-Fi is one address for every phone in the
+hall) is many phones' worth, a backstop only a script changing phones reaches. What is
 never guessed is never counted: a valid table link opens whatever anyone else tried, and a
 right code gives its try back.
 
@@ -60,12 +61,17 @@ _loading = threading.Lock()
 
 # (what is guessed, who guesses): tries within WINDOW.
 LIMITS: dict[tuple[str, str], int] = {
-    # Wrong passwords for one account from one address: a stranger elsewhere cannot lock the
-    # organizer out (issue 44); the one address guessing is stopped.
+    # Wrong passwords for one account from one network: a stranger elsewhere cannot lock the
+    # organizer out (issue 44); the one network guessing is stopped.
     ("login", "account"): 5,
-    ("login", "address"): 20,  # wrong passwords from one address, any accounts
-    # One account from every address: a ceiling only many addresses (20 at 5 each) reach.
+    ("login", "address"): 20,  # wrong passwords from one network, any accounts
+    # One account from every network: a ceiling only many networks (20 at 5 each) reach, and
+    # which stops only networks that have failed that account (services/accounts.py).
     ("login", "account_anywhere"): 100,
+    # Log-in links by e-mail (the way in no lock closes): mails asked from one network, and
+    # mails sent to one account (past it the answer is the same, and no mail goes).
+    ("reset", "address"): 20,
+    ("reset", "account"): 3,
     ("seat", "phone"): 10,  # wrong seat codes from one phone, any tables
     ("seat", "address"): 300,
     ("code", "phone"): 30,  # wrong table codes typed at /t/ from one phone
@@ -85,22 +91,46 @@ LIMITS: dict[tuple[str, str], int] = {
 }
 
 
-def _ip(text: str) -> str | None:
+# An IPv6 client holds a whole /64: RFC 4291 §2.5.4 gives every interface identifier 64 bits
+# and a home or phone network one /64 (RFC 6177, RFC 7934 §6), and a client there may change
+# its address at will (privacy addresses, RFC 8981). Counted per address, 21 addresses of one
+# /64 locked the organizer out in two minutes; counted per /64, they are one client.
+IPV6_NETWORK = 64
+
+
+def _network(text: str) -> str | None:
+    """The network a client is counted as: its IPv4 address (an IPv4-mapped IPv6 address too),
+    or its IPv6 /64 written as a network (`2001:db8:1:2::/64`); None if `text` is no address."""
     try:
-        return str(ipaddress.ip_address(text.strip()))
+        address = ipaddress.ip_address(text.strip())
     except ValueError:
         return None
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_NETWORK), strict=False))
+    return str(address)
 
 
-def client_address(request: HttpRequest) -> str | None:
-    """The caller's address. Behind our own proxy (BEHIND_PROXY), the one it appended last to
+def network_named(text: str) -> str | None:
+    """The network `text` names as `client_network` writes it (an address, or an IPv6 /64),
+    or None: what the dashboard's "Lift it" posts back."""
+    base, slash, length = text.strip().partition("/")
+    if slash and length != ("64" if ":" in base else "32"):
+        return None
+    return _network(base)
+
+
+def client_network(request: HttpRequest) -> str | None:
+    """The caller's network, what every per-address limit counts (an IPv4 address, an IPv6
+    /64). Behind our own proxy (BEHIND_PROXY), of the address it appended last to
     X-Forwarded-For — the only entry it vouches for; the rest is whatever the client sent.
     Without BEHIND_PROXY the header is ignored. A forwarded entry that is not an address
-    falls back to the connection's own, so garbage never switches the address limit off."""
-    own = _ip(request.META.get("REMOTE_ADDR", ""))
+    falls back to the connection's own, so garbage never switches the network limit off."""
+    own = _network(request.META.get("REMOTE_ADDR", ""))
     if settings.BEHIND_PROXY:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1]
-        return _ip(forwarded) or own
+        return _network(forwarded) or own
     return own
 
 
@@ -179,15 +209,16 @@ def _give_back(key: str) -> None:
         _cache().decr(key)
 
 
-def guess_take(kind: str, **who: str | None) -> Guess:
+def guess_take(kind: str, *, unchecked: tuple[str, ...] = (), **who: str | None) -> Guess:
     """Take this try's place in each count of `kind` (`phone=…`, `address=…`, `account=…`,
     narrowest first; a None is not counted). Raises Throttled — the try not made, and no
-    place kept in any count — if one was full."""
+    place kept in any count — if one was full. A count named in `unchecked` takes the try's
+    place but never refuses it."""
     counts = _counts(kind, who)
     taken: list[str] = []
     for w, (key, limit) in counts.items():
         taken.append(key)
-        if _count(key) > limit:
+        if _count(key) > limit and w not in unchecked:
             for place in taken:
                 _give_back(place)
             wait = _wait([key])
@@ -195,6 +226,12 @@ def guess_take(kind: str, **who: str | None) -> Guess:
             _lock_keep(key, wait, address=who["address"] if network else None)
             raise Throttled(wait)
     return Guess({w: key for w, (key, _limit) in counts.items()})
+
+
+def guess_counted(kind: str, **who: str) -> bool:
+    """Whether the one count named (`account=…`) holds a try now (one cache read)."""
+    ((w, value),) = who.items()
+    return bool(_cache().get(_key(kind, w, value)))
 
 
 def _wait(keys: list[str]) -> int:

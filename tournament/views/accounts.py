@@ -1,4 +1,6 @@
-"""Log-in, throttled (services/accounts.py): the site's and the admin's, through one lock."""
+"""Log-in, throttled (services/accounts.py): the site's and the admin's, through one lock; and
+the way in that no lock closes, a log-in link by e-mail (Django's password reset, which logs
+the owner in once the new password is set)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,18 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.services.accounts import login_failed, login_guess, login_succeeded
-from tournament.services.throttle import Throttled, client_address
+from tournament.services.accounts import (
+    login_failed,
+    login_guess,
+    login_succeeded,
+    reset_guess,
+)
+from tournament.services.throttle import Throttled, client_network
+from tournament.views.table.phone import stopped
 
 
 class LoginView(auth_views.LoginView):
@@ -24,7 +32,7 @@ class LoginView(auth_views.LoginView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         username = request.POST.get("username", "")
         try:
-            self.guess = login_guess(username, client_address(request))
+            self.guess = login_guess(username, client_network(request))
         except Throttled as stop:
             # Not even checked: a locked account gives nothing away, right password or not.
             form = self.get_form_class()(request, initial={"username": username})
@@ -34,9 +42,7 @@ class LoginView(auth_views.LoginView):
                 stop.minutes,
             ) % {"n": stop.minutes}
             context = self.get_context_data(form=form, locked=locked)
-            response = self.render_to_response(context, status=429)
-            response["Retry-After"] = str(stop.seconds)
-            return response
+            return stopped(self.render_to_response(context, status=429), stop)
         return super().post(request, *args, **kwargs)
 
     def get_redirect_url(self) -> str:
@@ -46,7 +52,7 @@ class LoginView(auth_views.LoginView):
         return "" if url and urlsplit(url).path == self.request.path else url
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        login_failed(form.data.get("username", ""), client_address(self.request))
+        login_failed(form.data.get("username", ""), client_network(self.request))
         return super().form_invalid(form)
 
     def form_valid(self, form: Any) -> HttpResponse:
@@ -81,3 +87,43 @@ class AdminLoginView(LoginView):
             username=self.request.user.get_username(),
         )
         return context
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """A log-in link by e-mail: the organizer locked out (or without their password) gets in
+    through their mailbox, which no count of wrong passwords closes. The answer is the same
+    whether the address has an account or not (Django's); mails asked from one network and
+    sent to one address are counted (services/accounts.py `reset_guess`)."""
+
+    template_name = "registration/reset_form.html"
+    success_url = reverse_lazy("password_reset_done")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        try:
+            send = reset_guess(form.cleaned_data["email"], client_network(self.request))
+        except Throttled as stop:
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many log-in links asked from this network. Try again in %(n)d minute.",
+                    "Too many log-in links asked from this network. Try again in %(n)d minutes.",
+                    stop.minutes,
+                )
+                % {"n": stop.minutes},
+            )
+            return stopped(
+                self.render_to_response(self.get_context_data(form=form), status=429), stop
+            )
+        if not send:  # this address had its share: answered as sent, nothing sent
+            return redirect(self.success_url)
+        # A mail server that refuses is logged by Django's form, and answered as sent: the
+        # answer never says whether an account has the address.
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The link mailed: a new password, and the owner is logged in."""
+
+    template_name = "registration/reset_confirm.html"
+    post_reset_login = True
+    success_url = reverse_lazy("password_reset_complete")

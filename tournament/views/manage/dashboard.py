@@ -3,8 +3,6 @@ making an event. The forms of the other manage/ screens come back here with thei
 
 from __future__ import annotations
 
-import ipaddress
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -46,7 +44,7 @@ from tournament.selectors.tables import (
     table_states,
 )
 from tournament.selectors.teams import event_teams
-from tournament.services.checkin import checkin_code_shown
+from tournament.services.checkin import checkin_code_shown, checkin_screen_key
 from tournament.services.errors import ServiceError
 from tournament.services.events import (
     Registered,
@@ -56,7 +54,7 @@ from tournament.services.rounds import (
     round_keep_refusal,
     table_size,
 )
-from tournament.services.throttle import network_release, networks_held
+from tournament.services.throttle import network_named, network_release, networks_held
 from tournament.views.conditional import answer_by_tag, page_tag
 
 
@@ -140,6 +138,7 @@ def dashboard_page(
             "present": (present := sum(1 for e in in_play if e.present)),
             "absent_count": active - present,
             "checkin_code": checkin_code_shown(event),  # changes every few minutes
+            "screen_key": checkin_screen_key(event),  # the projector's private link
             "table_size": table_size(event),
             "rounds": rounds,
             "state_round": state_round,
@@ -211,10 +210,7 @@ def table_states_part(request: HttpRequest, event: Event, tag: str) -> HttpRespo
 def network_release_view(request: HttpRequest, event: Event) -> HttpResponse:
     """Lift a network's backstop of wrong codes: phones there may type codes again; a phone
     over its own limit stays stopped."""
-    try:
-        address = str(ipaddress.ip_address(request.POST.get("address", "").strip()))
-    except ValueError:
-        address = None
+    address = network_named(request.POST.get("address", ""))
     if address is None:
         messages.error(request, _("That is not a network address; nothing was lifted."))
     elif network_release(event=event, user=request.user, address=address):

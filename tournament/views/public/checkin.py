@@ -19,8 +19,8 @@ from tournament.services.checkin import (
     checkin_self,
 )
 from tournament.services.errors import ServiceError
-from tournament.services.throttle import Throttled, client_address, guess_take
-from tournament.views.table.phone import phone_id
+from tournament.services.throttle import Throttled, client_network, guess_take
+from tournament.views.table.phone import phone_id, stopped
 
 CHECKIN_KEY = "checkin:{event}"  # the session's note of the player this phone checked in
 
@@ -37,7 +37,7 @@ def event_checkin(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     held = checkin_phone_player(event, request.session.get(CHECKIN_KEY.format(event=event.pk)))
     form = CheckinForm(request.POST or None)
-    status = 200
+    status: int | Throttled = 200
     if form.is_bound:
         status = 400
         if form.is_valid():
@@ -45,12 +45,15 @@ def event_checkin(request: HttpRequest, slug: str) -> HttpResponse:
             if status == 302:
                 return redirect("event-checkin", event.slug)
     context = {"event": event, "form": form, "held": held}
+    if isinstance(status, Throttled):
+        return stopped(render(request, "tournament/checkin.html", context, status=429), status)
     return render(request, "tournament/checkin.html", context, status=status)
 
 
-def _checkin_try(request: HttpRequest, event: Event, form: CheckinForm) -> int:
+def _checkin_try(request: HttpRequest, event: Event, form: CheckinForm) -> int | Throttled:
+    """The answer's status, or the limit that stopped this try (its wait said on `form`)."""
     try:
-        guess = guess_take("checkin", phone=phone_id(request), address=client_address(request))
+        guess = guess_take("checkin", phone=phone_id(request), address=client_network(request))
     except Throttled as stop:
         minutes = max(1, -(-stop.seconds // 60))
         form.add_error(
@@ -64,7 +67,7 @@ def _checkin_try(request: HttpRequest, event: Event, form: CheckinForm) -> int:
             )
             % {"n": minutes},
         )
-        return 429
+        return stop
     if not checkin_code_right(event, form.cleaned_data["code"]):
         form.add_service_error(ServiceError("checkin.code_wrong", "code"))
         return 400

@@ -26,7 +26,7 @@ from tournament.services.push import (
     push_subscribe,
     subscription_parse,
 )
-from tournament.services.throttle import Throttled, client_address, guess_take
+from tournament.services.throttle import Throttled, client_network, guess_take
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def push_subscribe_view(request: HttpRequest, slug: str) -> HttpResponse:
     # Each subscription takes a place in its address's count (services/throttle.py), as a
     # sign-up does: a script cannot fill the table from one address.
     try:
-        guess = guess_take("push", address=client_address(request))
+        guess = guess_take("push", address=client_network(request))
     except Throttled as stop:
         answer = JsonResponse({"error": _too_many(stop)}, status=429)
         answer["Retry-After"] = str(stop.seconds)

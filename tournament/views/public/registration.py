@@ -26,7 +26,7 @@ from tournament.services.registration import (
     signup_withdraw,
     waiting_place,
 )
-from tournament.services.throttle import Throttled, client_address, guess_take
+from tournament.services.throttle import Throttled, client_network, guess_take
 
 
 def _event(slug: str) -> Event:
@@ -58,7 +58,7 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                guess = guess_take("signup", address=client_address(request))
+                guess = guess_take("signup", address=client_network(request))
             except Throttled as stop:
                 form.add_error(None, _too_many(stop))
                 status = 429
@@ -105,7 +105,7 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     signup = signup_by_token(event, token)
     if signup is None:
         try:
-            guess_take("signup_link", address=client_address(request))
+            guess_take("signup_link", address=client_network(request))
         except Throttled as stop:
             return HttpResponse(_too_many(stop), status=429, content_type="text/plain")
         raise Http404

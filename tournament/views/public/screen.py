@@ -22,6 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring.names import NAME_MAX
 from tournament.models import Event, SitOut
+from tournament.permissions import can_referee
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug, first_stage_end
@@ -44,6 +45,7 @@ from tournament.selectors.versions import event_over_now, event_running
 from tournament.services.checkin import (
     checkin_code_seconds_left,
     checkin_code_shown,
+    checkin_screen_key_right,
 )
 from tournament.services.push import push_enabled
 from tournament.views.conditional import by_event_version
@@ -73,7 +75,7 @@ WINDOW_FIRST_MOST = 10_000_000  # `?from=` past any field: read as its last rows
 
 
 @require_GET
-@known_query(*STANDINGS_PARAMETERS, "from", "rows")
+@known_query(*STANDINGS_PARAMETERS, "from", "rows", "key")
 @vary_on_headers("X-Requested-With")  # the page and the table it fetches share an address
 def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The room's screen (a projector, 1920×1080): once a round is seated and until play starts,
@@ -105,7 +107,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
     # The body is fetched with the address's own query: the plain address keeps following
     # the stage in play, `?stage=` stays on every stage. The window is the screen's to ask.
     kept = request.GET.copy()
-    for name in ("from", "rows"):
+    for name in ("from", "rows", "key"):
         kept.pop(name, None)
     context = {
         "event": event,
@@ -212,13 +214,21 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
             "address_html": mark_safe(parts),
             "qr": qr_svg(uri, sized=False),
         }
-        if kind == "checkin":
+        if kind == "checkin" and _shows_code(request, event):
             # Drawn with the page, never in the cached body: the code changes every few
             # minutes, and the screen reloads itself when it does (screen.js, data-reload-in).
             link["code"] = checkin_code_shown(event)
             link["reload_in"] = checkin_code_seconds_left()
         links.append(link)
     return links
+
+
+def _shows_code(request: HttpRequest, event: Event) -> bool:
+    """Whether this screen shows the check-in code: opened by the dashboard's private screen
+    link, or by the event's organizers or referees — never the public address (issue 63: a
+    code read from anywhere checked the room in)."""
+    key = request.GET.get("key", "")
+    return checkin_screen_key_right(event, key) or can_referee(request.user, event)
 
 
 def _room_phase(event: Event) -> RoundPhase:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament.selectors.tables import table_link_by_code
 from tournament.services.tables import normalize_code
-from tournament.services.throttle import WINDOW, Throttled, client_address, guess_take
+from tournament.services.throttle import WINDOW, Throttled, client_network, guess_take
 from tournament.views.table.forms import CodeForm
 from tournament.views.table.phone import CODE_PHONE_COOKIE, PHONE_KEY, stopped, wait_text
 
@@ -29,7 +29,7 @@ def table_code(request: HttpRequest) -> HttpResponse:
         return render(request, "tournament/table_code.html", {"form": form}, status=400)
     phone, new_phone = _code_phone(request)
     try:
-        guess = guess_take("code", phone=phone, address=client_address(request))
+        guess = guess_take("code", phone=phone, address=client_network(request))
     except Throttled as stop:
         form.add_error("code", wait_text(stop))
         page = render(request, "tournament/table_code.html", {"form": form}, status=429)

@@ -25,7 +25,7 @@ from tournament.selectors.tables import round_clock, table_link_by_token
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
 from tournament.services.tables import table_seat_prove
-from tournament.services.throttle import Throttled, client_address, guess_take
+from tournament.services.throttle import Throttled, client_network, guess_take
 from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.entry_shared import (
     entered_result,
@@ -82,7 +82,7 @@ def _open_link(request: HttpRequest, token: str) -> TableLink | HttpResponse:
     link = table_link_by_token(token)
     if link is None:
         try:
-            guess_take("link", address=client_address(request))
+            guess_take("link", address=client_network(request))
         except Throttled as stop:
             page = render(
                 request, "tournament/table_gone.html", {"message": wait_text(stop)}, status=429
@@ -204,7 +204,7 @@ class TablePage:
         the wait said on `form`. A slip's QR code counts for its phone only: a network held
         back by other phones' guesses never stops a player scanning their own slip (its link
         holds the table's token, so only someone with the table's sheet can try one)."""
-        address = None if slip else client_address(self.request)
+        address = None if slip else client_network(self.request)
         try:
             return guess_take("seat", phone=phone_id(self.request), address=address)
         except Throttled as stop:
