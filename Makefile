@@ -58,11 +58,14 @@ chromium:
 	  apt-get install -y -q chromium-headless-shell >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q chromium-headless-shell >/dev/null)
 
-# The task queue's worker (issue 46: the ratings' replays, off the results writes) runs beside
-# the server and stops with it: the shell's EXIT trap ends it, and Ctrl-C or a TERM exits the
-# shell. Without --no-reload, DEBUG's autoreloader would leave a child behind.
-WORKER = $(PY) manage.py db_worker --no-reload & worker=$$!; \
-	  trap 'kill $$worker 2>/dev/null' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM;
+# The task queue's worker (issue 46: the ratings' replays, off the results writes; sign-up
+# mails, push messages, channel posts) runs beside the server and stops with it. It outlives a
+# database outage itself (manage.py task_worker); one that dies anyway is started again after
+# 5 s, said on the terminal. The shell's EXIT trap ends the loop and the worker, and Ctrl-C or a
+# TERM exits the shell. Without --no-reload, DEBUG's autoreloader would leave a child behind.
+WORKER = while :; do $(PY) manage.py task_worker --no-reload; \
+	    echo "task worker stopped (exit $$?): started again in 5 s" >&2; sleep 5; done & worker=$$!; \
+	  trap 'pkill -P $$worker; kill $$worker 2>/dev/null' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM;
 
 # The VAPID key pair that signs Web Push to players (README "Production"), made once like the
 # secret key: kept in .vapid-key unless VAPID_PRIVATE_KEY is given (settings.py reads either).

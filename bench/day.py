@@ -504,7 +504,7 @@ def run_day(args: argparse.Namespace) -> None:
     prefix = ["taskset", "-c", str(SERVER_CPU), "prlimit", f"--as={MEMORY}", "--"]
     limits = (
         f"gunicorn :{port} ({args.workers} sync workers, production settings, Redis cache), "
-        f"manage.py db_worker and redis-server :{args.redis_port}, each started as "
+        f"manage.py task_worker and redis-server :{args.redis_port}, each started as "
         f"`{' '.join(prefix)} …` (CPU {SERVER_CPU} alone, 512 MiB of address space a "
         f"process); PostgreSQL: the machine's, database {args.database_name}, not limited"
     )
@@ -513,7 +513,7 @@ def run_day(args: argparse.Namespace) -> None:
     server = start_server(
         env, args.workers, f"/events/{SLUG}/", workdir / "gunicorn-day.log", port, prefix
     )
-    worker = start_worker(env, workdir / "db_worker-day.log", prefix)
+    worker = start_worker(env, workdir / "task_worker-day.log", prefix)
     # The import left three rounds' ratings to replay: the worker does that before the phones
     # start, as it would have long before round 4 (its boot and that replay on CPU 0 were the
     # first seconds' slowest work) — the run measures the round, not the import.
@@ -548,7 +548,7 @@ def run_day(args: argparse.Namespace) -> None:
     )
     print(
         f"  memory      peak resident, server processes together: {sum(memory):.0f} MB "
-        f"(gunicorn master and workers, db_worker, redis-server: "
+        f"(gunicorn master and workers, task_worker, redis-server: "
         + ", ".join(f"{m:.0f}" for m in memory)
         + " MB)"
     )

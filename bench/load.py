@@ -4,7 +4,7 @@ standings, game and player pages for 60 s while a writer records a hand-by-hand 
 second through the service, and a checker polls the live fragment on both servers in turn. It
 prints requests/s, p50/p95/p99, errors and each worker's peak memory; it checks that every
 written game is in the standings readers are served at the end, and that no reader ever saw an
-older version of the event after a newer one. The task queue's worker (`manage.py db_worker`)
+older version of the event after a newer one. The task queue's worker (`manage.py task_worker`)
 runs beside the servers, as `make serve` runs it: the results writes queue rating replays, and
 the end says how many were still queued and how long the worker took to drain them.
 
@@ -252,7 +252,7 @@ def start_worker(
 ) -> subprocess.Popen:
     """The task queue's worker (django-tasks-db), as `make serve` runs it beside the server."""
     return subprocess.Popen(
-        [*(prefix or []), sys.executable, "manage.py", "db_worker", "--no-reload", "-v", "0"],
+        [*(prefix or []), sys.executable, "manage.py", "task_worker", "--no-reload", "-v", "0"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -439,7 +439,7 @@ def main(argv: list[str] | None = None) -> None:
         start_server(env, args.workers, "/events/bench/", workdir / f"gunicorn-{p}.log", p)
         for p in ports
     ]
-    worker = start_worker(env, workdir / "db_worker.log")
+    worker = start_worker(env, workdir / "task_worker.log")
     # The import left the whole event's ratings to replay (25,000 games at 10,000 players: 6 s
     # of a core): the worker does that before the clients start, as it would long before a
     # real day's first reader — the run measures the day, not the import.

@@ -19,6 +19,7 @@ import queue
 import socket
 import threading
 import time
+from datetime import datetime
 
 from django.conf import settings
 from django.core import mail
@@ -110,6 +111,27 @@ class Outage:
             f"{self.what} answers again in process {_here()} after {seconds:.0f} s "
             f"({total} failures in this process during the outage).",
         )
+
+
+class QueueStalled(Exception):
+    """The task queue has not moved: a task due minutes ago is not taken."""
+
+
+task_queue_outage = Outage("The task queue", mail_log)
+
+
+def task_queue_seen(stalled_since: datetime | None) -> None:
+    """What a reader of the queue found (selectors/tasks.py): a stalled queue is an outage of
+    its own, logged and mailed at its start and at its end like the database's."""
+    if stalled_since is None:
+        task_queue_outage.ended()
+        return
+    task_queue_outage.failed(
+        QueueStalled(
+            f"a task due since {stalled_since:%Y-%m-%d %H:%M:%S %Z} has not been taken: is "
+            "`manage.py task_worker` running?"
+        )
+    )
 
 
 def _here() -> str:

@@ -54,7 +54,7 @@ INSTALLED_APPS = [
     "ninja",  # the read-only JSON API (tournament/api.py): its docs page's templates
     "corsheaders",
     "django_tasks",  # the task framework (Django 6's django.tasks, backported): issue 46
-    "django_tasks_db",  # its queue kept in our database, run by `manage.py db_worker`
+    "django_tasks_db",  # its queue kept in our database, run by `manage.py task_worker`
     # The country list and its names in Japanese (a player's country, issue 48): an app, so
     # Django finds its translations.
     "django_countries",
@@ -63,7 +63,7 @@ INSTALLED_APPS = [
 
 # Background work (issue 46: the ratings' replay, off the results write): queued in the site's
 # own database, SQLite or PostgreSQL, so nothing else needs installing; `make demo` and `make
-# serve` run `manage.py db_worker` beside the server (tests/settings.py: the tests run a task
+# serve` run `manage.py task_worker` beside the server (tests/settings.py: the tests run a task
 # as it is enqueued).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 

@@ -1,6 +1,6 @@
 """Work done beside the requests, through Django's task framework (DEP 14: `django_tasks`, the
 backport of Django 6's `django.tasks`; settings.TASKS): queued in the site's database and run
-by `manage.py db_worker` (`make demo`, `make serve`)."""
+by `manage.py task_worker` (`make demo`, `make serve`)."""
 
 from __future__ import annotations
 

@@ -185,7 +185,7 @@ def test_rebuild_ratings_clears_the_rows_it_covers():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_database_queue_and_its_worker_run_the_replay():
-    """The production backend, as `manage.py db_worker` runs it: the task is a row written
+    """The production backend, as `manage.py task_worker` runs it: the task is a row written
     after the write's commit, taken and run by the worker."""
     ev = event("a", "2026-11-01")
     with override_settings(
@@ -196,7 +196,7 @@ def test_the_database_queue_and_its_worker_run_the_replay():
         assert Rating.objects.get(series=None, player__name="Player 0003").games == 2
         handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
         try:
-            call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+            call_command("task_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
         finally:
             for number, handler in handlers.items():  # the worker sets its own
                 signal.signal(number, handler)

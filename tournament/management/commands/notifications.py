@@ -18,7 +18,7 @@ class Command(BaseCommand):
         "posts. With --once: everything due "
         "now, then exit (messages to be tried again later stay queued). Without: keep "
         "sending as messages come, until stopped — for a site that does not run "
-        "`manage.py db_worker`, whose task sends them otherwise."
+        "`manage.py task_worker`, whose task sends them otherwise."
     )
 
     def add_arguments(self, parser):

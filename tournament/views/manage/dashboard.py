@@ -3,6 +3,8 @@ making an event. The forms of the other manage/ screens come back here with thei
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,6 +24,7 @@ from tournament.forms.events import (
 from tournament.i18n import team_rule_text
 from tournament.models import Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
+from tournament.outages import task_queue_seen
 from tournament.permissions import (
     can_manage,
     event_creator_required,
@@ -43,6 +46,7 @@ from tournament.selectors.tables import (
     seating_report,
     table_states,
 )
+from tournament.selectors.tasks import task_queue_stalled_since
 from tournament.selectors.teams import event_teams
 from tournament.services.checkin import checkin_code_shown, checkin_screen_key
 from tournament.services.errors import ServiceError
@@ -148,6 +152,8 @@ def dashboard_page(
             # Networks whose backstop of wrong codes is full (one query): codes typed there
             # wait until the organizer lifts it or it ends (services/throttle.py).
             "networks_held": networks_held(),
+            # A task queue that stopped moving (no worker): said here, and logged (one query).
+            "queue_stalled": queue_stalled(),
             "table_entry_choices": TABLE_ENTRY_CHOICES,
             "table_mode_choices": TABLE_MODE_CHOICES,
             # A referee sees the tables and rounds; settings, seating, stages and players are
@@ -203,6 +209,12 @@ def table_states_part(request: HttpRequest, event: Event, tag: str) -> HttpRespo
     context = {"event": event, "state_round": number, "states": states, "live_tag": tag}
     context["phase"] = round_phase(event)
     return render(request, "tournament/manage/_table_states.html", context)
+
+
+def queue_stalled() -> datetime | None:
+    stalled = task_queue_stalled_since()
+    task_queue_seen(stalled)
+    return stalled
 
 
 @organizer_required
