@@ -22,6 +22,11 @@ scores, its version counts its saves, one audit entry each; and the whole event,
 imported into an empty database (which checks every game through the engine again), gives the
 same standings.
 
+The task queue's worker (`manage.py task_worker`) runs beside the server through every fault,
+working off the ratings' replays each save queues: printed per fault, whether it is alive, the
+tasks it did, and how long after the fault was mended the queue was empty again (issue 63:
+`db_worker` died on PostgreSQL's first refusal and the queue stood still for good).
+
 Also printed, per fault: the lines the servers logged at WARNING or worse and the mails ADMINS
 got (a small SMTP sink on a loopback port stands in for the mail server). An outage is one line
 and one mail at its start and at its end per worker process, not one per request
@@ -60,11 +65,13 @@ from typing import Any
 from bench.load import (
     add_place_options,
     manage,
+    queue_counts,
     resolve_ports,
     served_event,
     server_env,
     start_redis,
     start_server,
+    start_worker,
 )
 from bench.run import fresh_database
 
@@ -311,9 +318,13 @@ def run_fault(
     games: dict,
     paths: list,
     sink: MailSink,
+    worker: subprocess.Popen,
 ) -> bool:
     """One fault under load; prints its figures; whether every target was met."""
     before = json.loads(manage(env, "shell", "-v", "0", "-c", STATE))
+    tasks_before = queue_counts(env["DATABASE_URL"])
+    worker_log = workdir / "task_worker.log"
+    worker_lines_before = len(logged_lines(worker_log))
     server_log = workdir / "gunicorn.log"
     logged_before = server_log.read_text().count("Traceback")
     lines_before = len(logged_lines(server_log))
@@ -349,6 +360,16 @@ def run_fault(
             t.join(60)
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
             cluster("start")
+    # The task queue's worker, which saw the same fault: every task the saves queued (the
+    # ratings' replays) done, and how long after the fault was mended the queue was empty.
+    caught_up = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        tasks = queue_counts(env["DATABASE_URL"])
+        if not tasks.get("READY") and not tasks.get("RUNNING"):
+            caught_up = time.monotonic() - marks[2]
+            break
+        time.sleep(0.2)
     state = json.loads(manage(env, "shell", "-v", "0", "-c", STATE))
 
     phases = ("before", "down", "mending", "after")
@@ -407,12 +428,31 @@ def run_fault(
     print(f"  mails to ADMINS                  {len(mails)} (target at most {most})")
     for subject in mails[:8]:
         print(f"    {subject}")
+    done = tasks.get("SUCCESSFUL", 0) - tasks_before.get("SUCCESSFUL", 0)
+    alive = worker.poll() is None
+    print(
+        f"  task worker alive (target yes)   {'yes' if alive else 'NO'}; {done} tasks done, "
+        f"{tasks.get('READY', 0)} waiting, {tasks.get('FAILED', 0)} failed in all"
+    )
+    if caught_up is None:
+        print("  queue caught up                  NO, 120 s after the fault was mended")
+    else:
+        print(f"  queue caught up                  {caught_up:.1f} s after the fault was mended")
+    worker_lines = logged_lines(worker_log)[worker_lines_before:]
+    print(f"  task worker's lines, WARNING+    {len(worker_lines)} (target at most 3)")
+    for line in worker_lines[:4]:
+        print(f"    {line[:150]}")
     if fault.name == "worker":
         most = len(lines)  # a killed worker is gunicorn's line each time, not an outage
     for item in wrong[:5]:
         print("  WRONG", item)
-    quiet = len(lines) <= most and len(mails) <= 2 * WORKERS
-    return not errors and not lost and not wrong and back == 0 and audit == saves and quiet
+    # The task worker's outage: a line and a mail at its start and at its end, and a line for
+    # a task it queued again.
+    quiet = len(lines) <= most and len(mails) <= 2 * WORKERS + 2 and len(worker_lines) <= 3
+    worked = alive and caught_up is not None
+    return (
+        not errors and not lost and not wrong and back == 0 and audit == saves and quiet and worked
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -443,12 +483,15 @@ def main(argv: list[str] | None = None) -> None:
 
     redis = [start_redis(workdir, args.redis_port)]
     server = start_server(env, WORKERS, f"/events/{SLUG}/", workdir / "gunicorn.log", Phone.port)
+    worker = start_worker(env, workdir / "task_worker.log")
     met = True
     try:
         for name in args.faults.split(","):
             fault = Fault(name, server, redis, args.redis_port)
-            met &= run_fault(fault, args, env, workdir, games, paths, sink)
+            met &= run_fault(fault, args, env, workdir, games, paths, sink, worker)
     finally:
+        worker.terminate()
+        worker.wait(20)
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode != 0:
             cluster("start")
         server.terminate()
