@@ -46,6 +46,7 @@ VAPID_PUBLIC_KEY = ""
 # allowed here, never in production.
 WEB_PUSH_LOCAL = True
 CHANNEL_SERVICES = [*CHANNEL_SERVICES, "json"]
+CHANNEL_LOCAL = True  # this machine only, never the venue's network (test_channels.py)
 
 # Plain HTTP on a test server, static files straight from static/ (never collected).
 PRODUCTION = False

@@ -92,10 +92,14 @@ WEB_PUSH_LOCAL = False
 
 # The organizer's channels (issue 49, services/channels.py): the apprise services an event's
 # channel URLs may name (https://github.com/caronc/apprise/wiki). Discord, Slack and Telegram
-# post to their own hosts; e-mail goes to the mail server the URL names. Services that post to
-# any address (json://, form://) are left out, so an event's URL cannot aim the site at a
-# machine of the venue's network (the tests' stand-in endpoint adds json: tests/settings.py).
+# post to their own hosts; e-mail goes to the mail server the URL names, which must be a
+# machine of the public internet (issue 63: checked when saved and again when sent). Services
+# that post to any address (json://, form://) are left out all the same (the tests' stand-in
+# endpoint adds json: tests/settings.py). A service added here is held to its URL's host
+# unless services/channels.py OWN_HOSTS names it as posting to hosts of its own.
 CHANNEL_SERVICES = envlist("CHANNEL_SERVICES", "discord,slack,tgram,mailto,mailtos")
+# A channel on this machine (127.0.0.1, ::1): the tests' stand-in only (tests/settings.py).
+CHANNEL_LOCAL = False
 
 # The API is public and read-only: any site may GET it from a browser; nothing else is open.
 CORS_URLS_REGEX = r"^/api/.*$"

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import io
 import random
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -21,7 +26,7 @@ from tournament.exports.formats import format_points
 from tournament.models import ChannelPost, Event, Game, Notification, Seat, SitOut, Stage
 from tournament.selectors.standings import event_standings
 from tournament.services.channel_send import TRIES, channel_posts_send
-from tournament.services.channels import channels_set
+from tournament.services.channels import ChannelLinesError, channels_parse, channels_set
 from tournament.services.games import game_correct
 from tournament.services.rounds import round_seat
 from tournament.services.stages import stage_close
@@ -320,3 +325,274 @@ def test_a_site_without_web_push_still_posts_to_its_channels(event, hook, settin
 def test_an_event_without_channels_queues_nothing(event, hook):
     round_seat(event=event, rng=random.Random(5))
     assert not ChannelPost.objects.exists()
+
+
+# --- only the public services they name (issue 63, item 6) -------------------------------
+
+
+class Listener:
+    """A TCP port of this machine that counts who connects (and hangs up on them): a mail
+    server, a metadata service or anything else of the server's own network."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join()
+        self.sock.close()
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    port = Listener()
+    yield port
+    port.close()
+
+
+@pytest.fixture
+def resolver(monkeypatch) -> dict[str, str]:
+    """Names the test makes up, each to the address it says (`resolver[name] = address`),
+    for the site's checks and for apprise's own connections alike; every other name as the
+    system resolves it."""
+    names: dict[str, str] = {}
+    system = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> list:
+        if host not in names:
+            return system(host, port, *args, **kwargs)
+        address = names[host]
+        if ":" in address:
+            return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, port or 0, 0, 0))]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return names
+
+
+def refused(typed: str) -> list[tuple[str, int]]:
+    """Each line refused, as (code, line)."""
+    with pytest.raises(ChannelLinesError) as caught:
+        channels_parse(typed)
+    return [(e.code, e.params.get("line")) for e in caught.value.errors]
+
+
+HOSTILE = [
+    # The issue's: a mail server at the metadata service, on the venue's network, a Discord
+    # webhook "at" this machine.
+    ("mailto://u:p@169.254.169.254:80?to=a@example.org", "channel.address"),
+    ("mailtos://u:p@192.168.1.1:587?to=a@example.org", "channel.address"),
+    ("discord://127.0.0.1:8151/webhook_token", "channel.address"),
+    # The mail server named by the smtp= option, in every form of an address.
+    ("mailtos://u:p@example.org?smtp=127.0.0.1", "channel.address"),
+    ("mailtos://u:p@example.org?SMTP=10.0.0.5", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=2130706433", "channel.resolves"),
+    ("mailtos://u:p@example.org?smtp=0x7f.1", "channel.resolves"),
+    ("mailtos://u:p@example.org?smtp=017700000001", "channel.resolves"),
+    ("mailtos://u:p@example.org?smtp=localhost", "channel.resolves"),
+    ("mailtos://u:p@example.org?smtp=[::1]", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=::ffff:169.254.169.254", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=fd00:ec2::254", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=0.0.0.0", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=224.0.0.1", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=100.100.100.200", "channel.address"),
+    ("mailtos://u:p@example.org?smtp=64:ff9b::a9fe:a9fe", "channel.address"),
+    ("mailto://u:p@2130706433?to=a@example.org", "channel.resolves"),
+    # The tests' own service (json://) is held to the same rule.
+    ("json://[::1]:8000/x", "channel.address"),
+    ("json://017700000001:8000/x", "channel.resolves"),
+    # Options that have apprise read a file of the server or fetch another address.
+    (f"discord://1234567890/{SECRET}?template=http://169.254.169.254/latest", "channel.option"),
+    (
+        f"https://discord.com/api/webhooks/1234567890/{SECRET}?Template=file:///etc/passwd",
+        "channel.option",
+    ),
+    ("slack://T1JJ3T3L2/A1BRTD4JD/TIiajkdnlazkcOXrIdevi7?template=/etc/hostname", "channel.option"),
+    ("tgram://123456789:abcdefg_hijklmnop/12345?template=http://10.0.0.5/", "channel.option"),
+    ("mailtos://u:p@gmail.com?pgppub=/etc/passwd", "channel.option"),
+    ("mailtos://u:p@gmail.com?to=a@127.0.0.1&wkd=yes", "channel.option"),
+]
+
+
+@pytest.mark.parametrize(("typed", "code"), HOSTILE)
+def test_a_channel_that_reaches_a_machine_off_the_public_internet_is_refused(typed, code, settings):
+    settings.CHANNEL_LOCAL = False  # production's
+    assert refused(f"{typed}\n") == [(code, 1)]
+
+
+def test_a_name_that_leads_to_an_address_off_the_public_internet_is_refused(resolver, settings):
+    settings.CHANNEL_LOCAL = False
+    resolver["metadata.google.internal"] = "169.254.169.254"
+    resolver["mail.venue.example"] = "10.0.0.25"
+    resolver["smtp.example.net"] = "93.184.215.14"
+    typed = (
+        "mailtos://u:p@metadata.google.internal?to=a@example.org\n"
+        "mailtos://u:p@example.org?smtp=mail.venue.example\n"
+        "mailtos://u:p@example.org?smtp=smtp.example.net\n"  # public: taken
+        "mailtos://u:p@example.org?smtp=nowhere.invalid\n"
+    )
+    assert refused(typed) == [
+        ("channel.resolves", 1),
+        ("channel.resolves", 2),
+        ("channel.no_address", 4),
+    ]
+
+
+def test_the_public_services_are_taken(resolver, settings):
+    settings.CHANNEL_LOCAL = False
+    resolver["smtp.gmail.com"] = "142.250.102.108"
+    resolver["smtp.example.net"] = "2a00:1450:4001:82b::200e"
+    typed = [
+        f"https://discord.com/api/webhooks/4174216298/{SECRET}",  # no address looked up
+        f"discord://4174216298/{SECRET}?avatar_url=https://example.org/a.png",
+        "https://hooks.slack.com/services/T1JJ3T3L2/A1BRTD4JD/TIiajkdnlazkcOXrIdevi7",
+        "tgram://123456789:abcdefg_hijklmnop/12345",
+        "mailtos://user:password@gmail.com",  # apprise's provider: smtp.gmail.com
+        "mailtos://user:password@example.org?smtp=smtp.example.net&to=club@example.org",
+    ]
+    assert channels_parse("\n".join(typed)) == typed
+
+
+def test_the_tests_own_machine_is_the_only_one_they_open(settings):
+    # Production opens none; the tests' settings open this machine only (their stand-ins).
+    from tournament import settings as production
+
+    assert production.CHANNEL_LOCAL is False
+    assert settings.CHANNEL_LOCAL is True
+    assert channels_parse("json://127.0.0.1:8000/x") == ["json://127.0.0.1:8000/x"]
+    assert refused("json://192.168.1.1:8000/x\nmailto://u:p@169.254.169.254?to=a@b.org") == [
+        ("channel.address", 1),
+        ("channel.address", 2),
+    ]
+
+
+def test_the_organizer_is_told_which_line_and_why_in_their_language(event, settings):
+    settings.CHANNEL_LOCAL = False
+    organizer = logged_in(organizer_for(event))
+    typed = (
+        f"discord://1234567890/{SECRET}\n"
+        "mailto://u:p@169.254.169.254:80?to=a@example.org\n"
+        "mailtos://u:p@example.org?smtp=0x7f.1\n"
+        f"discord://1234567890/{SECRET}?template=http://127.0.0.1/"
+    )
+    for language, said in (
+        (
+            "en",
+            [
+                "line 2: 169.254.169.254 is not on the public internet",
+                "line 3: 0x7f.1 leads to 127.0.0.1, which is not on the public internet",
+                "line 4: this site does not take apprise&#x27;s template= option",
+            ],
+        ),
+        (
+            "ja",
+            [
+                "2行目：169.254.169.254はインターネットに公開されたサーバーではありません",
+                "3行目：0x7f.1の接続先127.0.0.1はインターネットに公開されたサーバーではありません",
+                "4行目：appriseのtemplate=オプションは使えません",
+            ],
+        ),
+    ):
+        reply = organizer.post(
+            url("event-channels", event.slug),
+            {"channels": typed, "language": "en"},
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert reply.status_code == 400
+        body = text(reply)
+        assert all(line in body for line in said), body
+        assert "line 1" not in body and "1行目" not in body
+    event.refresh_from_db()
+    assert event.channels == {}
+
+
+def test_a_channel_saved_before_the_check_is_never_connected_to(
+    event, hook, listener, settings, caplog
+):
+    settings.CHANNEL_LOCAL = False
+    # Written as a site without the check kept them: a mail server on this machine (the
+    # issue's listener saw EHLO), the metadata service, the stand-in webhook on 127.0.0.1.
+    urls = [
+        f"mailto://u:p@127.0.0.1:{listener.port}?to=a@example.org&from=club@example.org",
+        f"mailto://u:p@example.org:{listener.port}?smtp=127.0.0.1&to=a@example.org",
+        f"mailtos://u:p@example.org:{listener.port}?smtp=2130706433",
+        f"discord://1234567890/{SECRET}?template=http://127.0.0.1:{listener.port}/",
+        hook.url("club"),
+    ]
+    site = {"urls": urls, "language": "en", "site": "http://testserver"}
+    Event.objects.filter(pk=event.pk).update(channels=site)
+    event.refresh_from_db()
+    round_seat(event=event, rng=random.Random(2))
+    assert ChannelPost.objects.count() == len(urls)
+    posted = channel_posts_send()
+    assert listener.connections == 0 and hook.received == {}
+    assert posted == 0
+    assert not ChannelPost.objects.exists()  # settled at once, never tried again
+    said = [r.getMessage() for r in caplog.records if "did not post" in r.getMessage()]
+    assert len(said) == len(urls) and not any(SECRET in line for line in said)
+    assert any("json channel: channel.address host=127.0.0.1" in line for line in said)
+    assert any("mailto channel: channel.address host=127.0.0.1" in line for line in said)
+    assert any("channel.option option=template" in line for line in said)
+
+
+def test_a_name_that_leads_elsewhere_when_posting_is_not_posted_to(
+    event, hook, resolver, settings, caplog
+):
+    settings.CHANNEL_LOCAL = False
+    port = hook.address.rsplit(":", 1)[1]
+    resolver["hooks.example.net"] = "93.184.215.14"  # public when saved
+    typed = f"json://hooks.example.net:{port}/club/{SECRET}"
+    set_channels(event, channels_parse(typed))
+    round_seat(event=event, rng=random.Random(2))
+    resolver["hooks.example.net"] = "127.0.0.1"  # this machine by the time it is sent
+    assert channel_posts_send() == 0
+    assert hook.received == {}  # apprise would have reached the stand-in through the name
+    assert not ChannelPost.objects.exists()
+    [said] = [r.getMessage() for r in caplog.records if "did not post" in r.getMessage()]
+    assert "channel.resolves host=hooks.example.net address=127.0.0.1" in said
+
+
+def test_a_channel_that_answers_with_a_redirect_is_not_followed(event, hook):
+    # A service that answers "go to 127.0.0.1:…/elsewhere" would take the post to a host
+    # nobody checked: apprise follows redirects unless told not to (and ?redirect=yes).
+    target = f"http://{hook.address}/elsewhere/{SECRET}"
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(307)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        address = f"127.0.0.1:{server.server_address[1]}"
+        set_channels(event, [f"json://{address}/club/{SECRET}?redirect=yes"])
+        round_seat(event=event, rng=random.Random(2))
+        assert channel_posts_send() == 0  # failed: tried again later
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert hook.received == {}

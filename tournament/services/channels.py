@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import ChannelPost, Event, Game, Round, SeatingPlan, Stage
+from tournament.public_hosts import address_named, address_public, host_addresses
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
@@ -30,21 +31,92 @@ URL_MOST = 2000  # ChannelPost.url's column
 LANGUAGES = ("ja", "en")
 
 
-def channel_kind(url: str) -> str | None:
-    """The apprise service a URL names ("discord", "slack", "tgram", "mailto", "json", …; a
-    pasted https://discord.com/api/webhooks/… or https://hooks.slack.com/… too), or None if
-    apprise knows no service by it or the URL lacks what the service needs (its tokens)."""
+# The services that post to hosts of their own whatever the URL says (apprise 2.3's plugins:
+# discord.com/api/webhooks, hooks.slack.com or slack.com/api, api.telegram.org): the URL's
+# "host" is a token there, not a machine.
+OWN_HOSTS = frozenset({"discord", "slack", "tgram"})
+# apprise's options that have the sender read a file of this machine or fetch another address:
+# Discord's, Slack's and Telegram's message template (a path or a URL, read when posting) and
+# e-mail's PGP (key files, keys made in a folder, or fetched from the recipient's domain: WKD).
+OPTIONS_REFUSED = ("template", "pgp", "pgppub", "pgpprv", "wkd")
+
+
+def channel_plugin(url: str) -> Any | None:
+    """apprise's notifier for the URL, or None when apprise knows no service by it or the URL
+    lacks what the service needs (its tokens)."""
     import apprise  # only the organizer's screen and the sender load it
 
-    plugin = apprise.Apprise.instantiate(url)
-    if plugin is None:
-        return None
+    return apprise.Apprise.instantiate(url)
+
+
+def _protocols(plugin: Any) -> list[str]:
+    """The names a notifier's service goes by ("mailtos", "mailto")."""
     names: list[str] = []
     for protocol in (plugin.secure_protocol, plugin.protocol):  # a str, a tuple, or None
         names += [protocol] if isinstance(protocol, str) else list(protocol or ())
-    allowed = set(settings.CHANNEL_SERVICES)
-    known = [n for n in names if n in allowed]
+    return names
+
+
+def channel_kind(url: str) -> str | None:
+    """The apprise service a URL names ("discord", "slack", "tgram", "mailto", "json", …; a
+    pasted https://discord.com/api/webhooks/… or https://hooks.slack.com/… too), "" for a
+    service the site does not post to (settings.CHANNEL_SERVICES), or None if apprise knows
+    no service by it or the URL lacks what the service needs (its tokens)."""
+    return _kind(channel_plugin(url))
+
+
+def _kind(plugin: Any | None) -> str | None:
+    """channel_kind of apprise's notifier for a URL."""
+    if plugin is None:
+        return None
+    names = _protocols(plugin)
+    known = [n for n in names if n in set(settings.CHANNEL_SERVICES)]
     return known[0] if known else ("" if names else None)
+
+
+def channel_hosts(plugin: Any) -> list[str]:
+    """The hosts a post through `plugin` connects to, as its URL names them: e-mail's mail
+    server (the URL's host, its `smtp=`, or the server apprise knows for the provider:
+    gmail.com → smtp.gmail.com); the URL's host for a service that posts there (json://);
+    none for the services with hosts of their own (OWN_HOSTS)."""
+    smtp = getattr(plugin, "smtp_host", None)
+    if isinstance(smtp, str):
+        return [smtp]
+    if OWN_HOSTS & set(_protocols(plugin)):
+        return []
+    return [str(plugin.host or "")]
+
+
+def channel_refusal(url: str, plugin: Any) -> tuple[str, dict[str, str]] | None:
+    """Why the site does not post to `url` (`plugin`: apprise's notifier for it), as an error
+    code and its params, or None: an option that reads a file or another address
+    ("channel.option"); a host that is not a public machine, by number ("channel.address") or
+    by an address its name leads to now ("channel.resolves"); a host with no address now
+    ("channel.no_address"). Resolves names: as slow as the resolver."""
+    from apprise.utils.parse import parse_url
+
+    options = (parse_url(url, verify_host=False) or {}).get("qsd") or {}  # keys lower-cased
+    for option in OPTIONS_REFUSED:
+        if option in options:
+            return "channel.option", {"option": option}
+    loopback = settings.CHANNEL_LOCAL
+    # Any service's host that reads as an address must be a public one, even where it is a
+    # token and never connected to (discord://127.0.0.1/…): nobody means it.
+    named = address_named(str(plugin.host or ""))
+    if named is not None and not address_public(named, loopback=loopback):
+        return "channel.address", {"host": str(plugin.host)}
+    for host in channel_hosts(plugin):
+        try:
+            addresses = host_addresses(host)
+        except OSError:
+            return "channel.no_address", {"host": host}
+        for address in addresses:
+            if address_public(address, loopback=loopback):
+                continue
+            if address_named(host) == address:
+                return "channel.address", {"host": host}
+            return "channel.resolves", {"host": host, "address": str(address)}
+    return None
 
 
 class ChannelLinesError(ServiceError):
@@ -61,12 +133,17 @@ def _line_error(number: int, url: str) -> ServiceError | None:
     """Why the URL on line `number` is refused, or None."""
     if len(url) > URL_MOST:
         return ServiceError("channel.long", "channels", line=number, most=URL_MOST)
-    kind = channel_kind(url)
+    plugin = channel_plugin(url)
+    kind = _kind(plugin)
     if kind is None:
         return ServiceError("channel.unknown", "channels", line=number)
     if not kind:
         services = ", ".join(settings.CHANNEL_SERVICES)
         return ServiceError("channel.service", "channels", line=number, services=services)
+    refusal = channel_refusal(url, plugin)
+    if refusal is not None:
+        code, params = refusal
+        return ServiceError(code, "channels", line=number, **params)
     return None
 
 

@@ -105,6 +105,24 @@ MESSAGES: dict[str, str] = {
     ),
     "channel.long": gettext_noop("line {line}: a channel URL is at most {most} characters"),
     "channel.many": gettext_noop("at most {most} channels"),
+    # A channel's host that is not a machine of the public internet (issue 63).
+    "channel.address": gettext_noop(
+        "line {line}: {host} is not on the public internet (it is this server, a local network "
+        "or a cloud's internal service): the site posts only to public services — use the "
+        "address the service gives you"
+    ),
+    "channel.resolves": gettext_noop(
+        "line {line}: {host} leads to {address}, which is not on the public internet (this "
+        "server, a local network or a cloud's internal service): the site posts only to "
+        "public services — use the address the service gives you"
+    ),
+    "channel.no_address": gettext_noop(
+        "line {line}: {host} has no address on the internet now: check the server's name"
+    ),
+    "channel.option": gettext_noop(
+        "line {line}: this site does not take apprise's {option}= option (it would read a "
+        "file of the server or fetch another address): remove it"
+    ),
     # --- whole-day seating plans (services/plans.py) ---
     "plan.too_big": gettext_noop("the plan file is over {most} kB"),
     "plan.encoding": gettext_noop("the plan file is not UTF-8 text"),
