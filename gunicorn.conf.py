@@ -24,3 +24,8 @@ def envbool(name: str, default: bool) -> bool:
 # proxy in front of it on loopback, README "Behind a proxy").
 if not envbool("BEHIND_PROXY", False):
     forwarded_allow_ips = ""
+
+# gunicorn's control socket (gunicornc, 25.1+) is one path per user by default
+# ($XDG_RUNTIME_DIR/gunicorn.ctl): a second `make serve` on the machine took the first one's
+# (issue 63). Nothing here uses gunicornc; signals (README "Production") do what it would.
+control_socket_disable = True

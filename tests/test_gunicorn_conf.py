@@ -21,8 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 RESOLVE = """
 import sys
 from gunicorn.app.wsgiapp import WSGIApplication
+name = sys.argv[1]  # the setting printed
 sys.argv = ["gunicorn", "tournament.wsgi", "-c", "gunicorn.conf.py", "-b", "127.0.0.1:8001"]
-print(repr(WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg.forwarded_allow_ips))
+cfg = WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").cfg
+print(repr(getattr(cfg, name)))
 """
 
 
@@ -31,7 +33,7 @@ def forwarded_allow_ips(behind_proxy: str | None) -> list[str]:
     if behind_proxy is not None:
         env["BEHIND_PROXY"] = behind_proxy
     printed = subprocess.run(
-        [sys.executable, "-c", RESOLVE],
+        [sys.executable, "-c", RESOLVE, "forwarded_allow_ips"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -61,3 +63,17 @@ def test_make_serve_starts_gunicorn_with_this_configuration():
         ["make", "-n", "serve"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert re.search(r"gunicorn tournament\.wsgi .*-c gunicorn\.conf\.py", dry), dry
+
+
+def test_two_servers_on_one_machine_do_not_share_gunicorn_s_control_socket():
+    # Issue 63: gunicorn's control socket is one path per user by default; a second `make
+    # serve` took the first one's. Nothing here uses it: off.
+    printed = subprocess.run(
+        [sys.executable, "-c", RESOLVE, "control_socket_disable"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert printed.strip() == "True"

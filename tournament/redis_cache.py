@@ -57,7 +57,9 @@ def _or_stand_in(name: str) -> Any:
         except REDIS_DOWN as exc:
             self.went_down(exc)
             return getattr(self.stand_in, name)(*args, **kwargs)
-        if self.down_since is not None:
+        # Any cache object's answer ends the process's outage, not only one that had failed
+        # (Django makes one per thread: the end waited 47–51 s for a thread that had, issue 63).
+        if self.down_since is not None or outage.ongoing:
             self.came_back()
         return answer
 
@@ -93,9 +95,8 @@ class RedisCache(DjangoRedisCache):
 
     def came_back(self) -> None:
         with self.switching:
-            since, self.down_since = self.down_since, None
-        if since is not None:
-            outage.ended()
+            self.down_since = None
+        outage.ended()  # once for the process, whichever thread's cache answered first
 
     # Every method of Django's cache API the site calls, directly or through BaseCache's own
     # (get_or_set, …), each on Redis or the stand-in.

@@ -91,6 +91,23 @@ def test_redis_gone_is_this_processs_memory_logged_once_and_back_when_it_is(
     assert any("answers again" in r.getMessage() for r in caplog.records)
 
 
+def test_the_outage_ends_at_the_first_answer_of_any_thread_s_cache(
+    redis_server, caplog, monkeypatch
+):
+    # Issue 63: Django makes a cache per thread; the end was noticed only when a thread whose
+    # own cache had failed used it again (47–51 s late).
+    monkeypatch.setattr(redis_cache, "outage", Outage("Redis", redis_cache.log))
+    failed, other = backend_on(redis_server.url), backend_on(redis_server.url)
+    redis_server.kill()
+    caplog.set_level(logging.WARNING, logger="tournament.redis_cache")
+    failed.get("x")  # this thread's cache meets the outage
+    assert redis_cache.outage.ongoing
+    redis_server.start()
+    other.get("x")  # another thread's, which never failed, gets an answer
+    assert not redis_cache.outage.ongoing
+    assert sum("answers again" in r.getMessage() for r in caplog.records) == 1
+
+
 @pytest.fixture
 def redis_caches(redis_server, settings):
     """The site's caches on this test's Redis, as production has them (REDIS_URL)."""
