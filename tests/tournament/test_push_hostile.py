@@ -326,3 +326,55 @@ def test_a_vapid_subject_the_library_refuses_keeps_the_messages_and_says_so(
     run = outboxes_send()
     assert run.failed == ["push"] and Notification.objects.count() == 2  # kept, not given up
     assert push_service.received == {}
+
+
+# --- item 5: nobody displaces a browser they do not hold ----------------------------------
+
+
+def test_made_up_subscriptions_for_a_player_leave_their_phone_subscribed(
+    event, push_service, vapid, django_capture_on_commit_callbacks
+):
+    phone = Browser(f"{push_service.base}/phone")
+    body = {"player": player_id("P00"), "subscription": phone.subscription(), "language": "en"}
+    hall = Client(REMOTE_ADDR="203.0.113.9")
+    assert _post(hall, event, body)[0] == 201
+    script = Client(REMOTE_ADDR="198.51.100.66")  # player ids are public: anyone may try
+    for n in range(7):
+        made_up = {**body, "subscription": Browser(f"{push_service.base}/fake{n}").subscription()}
+        assert _post(script, event, made_up)[0] == 201
+    mine = PushSubscription.objects.filter(player_id=player_id("P00"))
+    assert mine.count() == 8 and mine.filter(endpoint=phone.endpoint).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd = round_seat(event=event, rng=random.Random(2))
+    [message] = messages(push_service, phone)
+    assert message["body"].startswith(f"Round {rnd.number}: table ")
+
+
+def test_only_the_exact_endpoint_stops_a_subscription(event, vapid, push_service):
+    phone = Browser(f"{push_service.base}/Phone-Secret")
+    body = {"player": player_id("P00"), "subscription": phone.subscription(), "language": "en"}
+    assert _post(Client(), event, body)[0] == 201
+    other = make_event(slug="elsewhere", players=["Other"])
+    near_misses = [
+        phone.endpoint.lower(),
+        phone.endpoint.upper(),
+        phone.endpoint[:-1],
+        phone.endpoint + "/",
+        phone.endpoint + " ",
+        push_service.base + "/",
+        "%",
+        "*",
+    ]
+    for slug, endpoint in [(event.slug, e) for e in near_misses] + [(other.slug, phone.endpoint)]:
+        reply = Client().post(
+            url("push-stop", slug), json.dumps({"endpoint": endpoint}), "application/json"
+        )
+        assert reply.status_code == 204  # the same answer as a stop that ended one
+    assert PushSubscription.objects.filter(endpoint=phone.endpoint).exists()
+    # A request that does not know the endpoint cannot replace its keys either: another
+    # endpoint is another row.
+    assert _post(Client(), event, {**_good(event, phone.endpoint + "x")})[0] == 201
+    assert (
+        PushSubscription.objects.get(endpoint=phone.endpoint).p256dh
+        == (phone.subscription()["keys"]["p256dh"])
+    )

@@ -35,10 +35,12 @@ from tournament.models import (
 )
 from tournament.services.errors import ServiceError
 
-# A player's browsers kept at an event: their phone, a tablet, a friend's phone — past this,
-# the oldest goes, so a script posting subscriptions grows no table and the organizer's write
-# queues a bounded number of messages per player.
-MOST_PER_PLAYER = 5
+# No cap on a player's browsers (issue 63): player ids are public and nothing tells a made-up
+# subscription from a phone's, so a cap either drops the real phone (the oldest went past
+# five) or turns it away (a full player). A subscription ends only by a 404/410 from its push
+# service, its own browser's "Stop" (which names its endpoint, the browser's secret), or with
+# its event; how many rows a script writes is bounded by the per-network count of
+# `POST /events/<slug>/push/` (services/throttle.py ("push", "address")).
 LANGUAGES = ("ja", "en")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 KEY_MOST = {"p256dh": 100, "auth": 50}  # PushSubscription's columns
@@ -189,8 +191,9 @@ def subscription_parse(data: Any) -> dict[str, Any]:
 @transaction.atomic
 def push_subscribe(*, event: Event, fields: dict[str, Any]) -> PushSubscription:
     """Keep a browser's subscription for a player of the event (`subscription_parse`'s
-    fields): the same browser asking again replaces its row (another player, new keys), and
-    past MOST_PER_PLAYER the player's oldest goes."""
+    fields): the same browser asking again replaces its row (another player, new keys) — the
+    endpoint is its secret, so only it can. No other row is touched: however many browsers
+    follow a player, none displaces another (no cap by count: see the top of this module)."""
     player_id = fields["player_id"]
     if not Entry.objects.filter(event=event, player_id=player_id).exists():
         raise ServiceError("push.player", "player")
@@ -199,16 +202,13 @@ def push_subscribe(*, event: Event, fields: dict[str, Any]) -> PushSubscription:
         endpoint=fields["endpoint"],
         defaults={k: v for k, v in fields.items() if k != "endpoint"},
     )
-    mine = PushSubscription.objects.filter(event=event, player_id=player_id)
-    extra = list(mine.order_by("-created_at", "-pk").values_list("pk", flat=True)[MOST_PER_PLAYER:])
-    if extra:
-        PushSubscription.objects.filter(pk__in=extra).delete()
     return kept
 
 
 def push_stop(*, event: Event, endpoint: Any) -> bool:
     """The browser's subscription at the event ended ("Stop notifications"); whether there
-    was one. The endpoint is the browser's own secret: knowing it is the right to stop it."""
+    was one. The endpoint is the browser's own secret: knowing it is the right to stop it, so
+    only the exact endpoint stops a row (no prefix, no other case, no other event's)."""
     if not _text(endpoint, 1000):
         raise ServiceError("push.endpoint", "endpoint")
     deleted, _kinds = PushSubscription.objects.filter(event=event, endpoint=endpoint).delete()
