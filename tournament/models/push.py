@@ -22,7 +22,8 @@ KIND_CHOICES = [
 class PushSubscription(models.Model):
     """A browser's push subscription (the Push API's endpoint and keys) for a player of an
     event: no account, as the find-your-seat page needs none. A 404 or 410 from the push
-    service deletes it; so does the page's "Stop notifications"."""
+    service deletes it; so does the page's "Stop notifications", and the sender finding it
+    one the site refuses (services/push_send.py). No other browser's row ever does."""
 
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="+"

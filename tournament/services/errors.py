@@ -90,6 +90,10 @@ MESSAGES: dict[str, str] = {
         "the subscription's endpoint must be the https address of a browser's push service"
     ),
     "push.keys": gettext_noop("the subscription needs both of its keys, p256dh and auth"),
+    "push.key": gettext_noop(
+        "this key is not one a browser makes: p256dh is a P-256 public key (65 bytes), auth "
+        "16 bytes, each in base64url"
+    ),
     "push.language": gettext_noop("language must be ja or en"),
     "push.off": gettext_noop("this site does not send notifications"),
     # --- the organizer's channels (services/channels.py, issue 49) ---

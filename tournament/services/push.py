@@ -10,14 +10,19 @@ message is sent: a seating taken back before then takes its messages with it.
 
 from __future__ import annotations
 
+import base64
+import ipaddress
+import re
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from urllib3.util import parse_url
 
 from tournament.models import (
     Entry,
@@ -30,13 +35,24 @@ from tournament.models import (
 )
 from tournament.services.errors import ServiceError
 
-# A player's browsers kept at an event: their phone, a tablet, a friend's phone — past this,
-# the oldest goes, so a script posting subscriptions grows no table and the organizer's write
-# queues a bounded number of messages per player.
-MOST_PER_PLAYER = 5
+# No cap on a player's browsers (issue 63): player ids are public and nothing tells a made-up
+# subscription from a phone's, so a cap either drops the real phone (the oldest went past
+# five) or turns it away (a full player). A subscription ends only by a 404/410 from its push
+# service, its own browser's "Stop" (which names its endpoint, the browser's secret), or with
+# its event; how many rows a script writes is bounded by the per-network count of
+# `POST /events/<slug>/push/` (services/throttle.py ("push", "address")).
 LANGUAGES = ("ja", "en")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 KEY_MOST = {"p256dh": 100, "auth": 50}  # PushSubscription's columns
+KEY_BYTES = {"p256dh": 65, "auth": 16}  # RFC 8291 §3: an uncompressed P-256 point; 16 bytes
+BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")  # PushSubscription.toJSON()'s keys
+# An endpoint is printable ASCII with no space, backslash or fragment: every push service's
+# URL is, and each of those is read differently by urlsplit and by urllib3 (requests), so
+# that one would check a host and the other connect to another.
+ENDPOINT = re.compile(r"[!-~]+")
+# A host name as a browser writes one: lower case, no trailing dot, no brackets, no port.
+LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+HOST = re.compile(rf"(?:{LABEL}\.)+{LABEL}")
 
 
 def push_enabled() -> bool:
@@ -45,19 +61,83 @@ def push_enabled() -> bool:
 
 
 def _endpoint_allowed(endpoint: str) -> bool:
-    """An https address of a known push service (settings.WEB_PUSH_SERVICES) — the site sends
-    to no other machine — or, for the tests' stand-in, http on this machine."""
+    """An https address on port 443 of a known push service (settings.WEB_PUSH_SERVICES) — the
+    site sends to no other machine — or, for the tests' stand-in, http on this machine.
+
+    Read as the sender will connect: pywebpush posts with requests, which takes the host and
+    port from urllib3's `parse_url`; urlsplit and urllib3 must read the same scheme, host and
+    port, with no user part, or the endpoint is refused (issue 63: `https://127.0.0.1:8150\\@
+    fcm.googleapis.com/x` was checked as fcm.googleapis.com and would have reached 127.0.0.1)."""
+    if not ENDPOINT.fullmatch(endpoint) or "\\" in endpoint or "#" in endpoint:
+        return False
     try:
-        parts = urlsplit(endpoint)
-        host = (parts.hostname or "").lower()
-        parts.port  # noqa: B018 — a port that is not a number raises here
+        split = urlsplit(endpoint)
+        split_port = split.port  # a port that is not a number raises here
+        sent = parse_url(endpoint)  # LocationParseError is a ValueError
     except ValueError:
         return False
-    if settings.WEB_PUSH_LOCAL and host in LOOPBACK and parts.scheme in ("http", "https"):
-        return True
-    if parts.scheme != "https" or not host:
+    host = split.hostname or ""
+    sent_host = (sent.host or "").removeprefix("[").removesuffix("]")  # urllib3 keeps [::1]'s
+    if "@" in split.netloc or sent.auth is not None:
         return False
-    return any(host == s or host.endswith("." + s) for s in settings.WEB_PUSH_SERVICES)
+    if (split.scheme, host, split_port) != (sent.scheme, sent_host, sent.port):
+        return False
+    if settings.WEB_PUSH_LOCAL and host in LOOPBACK and split.scheme in ("http", "https"):
+        return True
+    # The canonical form only: https, the host as the browser writes it, no port but 443.
+    if not endpoint.startswith("https://") or split_port not in (None, 443):
+        return False
+    if not HOST.fullmatch(split.netloc.removesuffix(":443")) or _is_address(host):
+        return False
+    services = (s.strip().lower().rstrip(".") for s in settings.WEB_PUSH_SERVICES)
+    return any(s and (host == s or host.endswith("." + s)) for s in services)
+
+
+def _is_address(host: str) -> bool:
+    """`10.0.0.1` — a host named by number, never a push service's."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host.rsplit(".", 1)[-1].isdigit()  # 1.2.3 and the like, which resolvers take
+    return True
+
+
+def _key_bytes(value: str) -> bytes | None:
+    """A key's bytes as pywebpush decodes them (base64url, padding optional), or None."""
+    if not BASE64URL.fullmatch(value):
+        return None
+    bare = value.rstrip("=")
+    try:
+        return base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
+    except ValueError:  # binascii.Error: a length no base64 has
+        return None
+
+
+def _key_problem(p256dh: str, auth: str) -> str | None:
+    """Which of a subscription's keys the push library would refuse, or None: p256dh must be
+    an uncompressed P-256 point that loads as a public key (http_ece loads it so to encrypt),
+    auth 16 bytes (RFC 8291 §3.2) — checked here so that a message is never made for keys no
+    browser made."""
+    point = _key_bytes(p256dh)
+    if point is None or len(point) != KEY_BYTES["p256dh"] or point[0] != 4:
+        return "p256dh"
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:  # not a point of the curve
+        return "p256dh"
+    secret = _key_bytes(auth)
+    if secret is None or len(secret) != KEY_BYTES["auth"]:
+        return "auth"
+    return None
+
+
+def subscription_problem(*, endpoint: str, p256dh: str, auth: str) -> str | None:
+    """The field of a stored subscription that the site would refuse today, or None: the
+    sender checks each row again before it sends (services/push_send.py), so a row written
+    before a check existed, or by hand, never reaches the network."""
+    if not _endpoint_allowed(endpoint):
+        return "endpoint"
+    return _key_problem(p256dh, auth)
 
 
 def _text(value: Any, most: int) -> bool:
@@ -93,6 +173,9 @@ def subscription_parse(data: Any) -> dict[str, Any]:
         value = keys.get(name)
         if not _text(value, most):
             raise ServiceError("push.keys", f"subscription.keys.{name}")
+    bad = _key_problem(keys["p256dh"], keys["auth"])
+    if bad:  # refused now, not by the sender later: nothing could ever be sent to it
+        raise ServiceError("push.key", f"subscription.keys.{bad}")
     language = data.get("language")
     if language not in LANGUAGES:
         raise ServiceError("push.language", "language")
@@ -108,8 +191,9 @@ def subscription_parse(data: Any) -> dict[str, Any]:
 @transaction.atomic
 def push_subscribe(*, event: Event, fields: dict[str, Any]) -> PushSubscription:
     """Keep a browser's subscription for a player of the event (`subscription_parse`'s
-    fields): the same browser asking again replaces its row (another player, new keys), and
-    past MOST_PER_PLAYER the player's oldest goes."""
+    fields): the same browser asking again replaces its row (another player, new keys) — the
+    endpoint is its secret, so only it can. No other row is touched: however many browsers
+    follow a player, none displaces another (no cap by count: see the top of this module)."""
     player_id = fields["player_id"]
     if not Entry.objects.filter(event=event, player_id=player_id).exists():
         raise ServiceError("push.player", "player")
@@ -118,16 +202,13 @@ def push_subscribe(*, event: Event, fields: dict[str, Any]) -> PushSubscription:
         endpoint=fields["endpoint"],
         defaults={k: v for k, v in fields.items() if k != "endpoint"},
     )
-    mine = PushSubscription.objects.filter(event=event, player_id=player_id)
-    extra = list(mine.order_by("-created_at", "-pk").values_list("pk", flat=True)[MOST_PER_PLAYER:])
-    if extra:
-        PushSubscription.objects.filter(pk__in=extra).delete()
     return kept
 
 
 def push_stop(*, event: Event, endpoint: Any) -> bool:
     """The browser's subscription at the event ended ("Stop notifications"); whether there
-    was one. The endpoint is the browser's own secret: knowing it is the right to stop it."""
+    was one. The endpoint is the browser's own secret: knowing it is the right to stop it, so
+    only the exact endpoint stops a row (no prefix, no other case, no other event's)."""
     if not _text(endpoint, 1000):
         raise ServiceError("push.endpoint", "endpoint")
     deleted, _kinds = PushSubscription.objects.filter(event=event, endpoint=endpoint).delete()
