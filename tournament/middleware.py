@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
@@ -111,20 +112,41 @@ def _has_nul(request: HttpRequest) -> bool:
     )
 
 
+def _form_not_utf8(request: HttpRequest) -> bool:
+    """A form body (application/x-www-form-urlencoded) that is not percent-encoded UTF-8, as
+    every browser sends it: Django reads raw bytes in it as Latin-1 and invalid UTF-8 as
+    U+FFFD, so a player would be named "ÿþ" or "��" (issue 63)."""
+    if request.method != "POST" or request.content_type != "application/x-www-form-urlencoded":
+        return False
+    body = request.body
+    if not body.isascii():
+        return True
+    try:
+        unquote_to_bytes(body.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 class RefuseNulMiddleware:
     """A NUL character is in no slug, token, code or parameter, and PostgreSQL text cannot
     hold one (every address carrying one reached the database and answered 500 there).
     Refused at the edge, 400, before any view reads the address: JSON under /api/, a page
     elsewhere. Forms need no help: Django's form fields refuse a NUL next to the field, with
-    what was typed kept."""
+    what was typed kept. A form body that is not UTF-8 is refused here too (`_form_not_utf8`)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not _has_nul(request):
+        if _has_nul(request):
+            message = _("The address holds a NUL character (U+0000); remove it.")
+        elif _form_not_utf8(request):
+            message = _(
+                "The form was not sent as UTF-8. Send it from the page, or encode it as UTF-8."
+            )
+        else:
             return self.get_response(request)
-        message = _("The address holds a NUL character (U+0000); remove it.")
         if request.path.startswith("/api/"):
             return JsonResponse({"error": message, "field": ""}, status=400)
         html = render_to_string(

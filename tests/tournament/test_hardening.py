@@ -410,3 +410,30 @@ def test_a_connection_the_database_dropped_between_requests_is_replaced_not_a_fa
     drop_connection(kept)
     assert status() == "200 OK"
     assert connection.connection.info.backend_pid != kept
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"players=\xff\xfe",  # raw bytes: Django read them as Latin-1, "ÿþ"
+        b"players=%FF%FE",  # percent-encoded, not UTF-8: "��"
+        "players=山田".encode(),  # raw UTF-8: read as Latin-1, "å±±ç\x94°"
+    ],
+)
+def test_a_form_body_that_is_not_percent_encoded_utf8_is_refused_not_misread(body):
+    # Issue 63, item 9: a non-UTF-8 form body was read as Latin-1 (a player named "ÿþ").
+    event = make_event(slug="enc", players=PLAYERS)
+    admin = logged_in(organizer_for(event))
+    reply = admin.generic(
+        "POST",
+        address("players-add", event.slug),
+        body,
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert reply.status_code == 400 and "not sent as UTF-8" in reply.text
+    assert event.entries.count() == len(PLAYERS)
+    # The same name percent-encoded, as a browser sends it, is read as typed.
+    sent = admin.post(address("players-add", event.slug), {"players": "山田"})
+    assert sent.status_code == 302
+    assert event.entries.filter(player__name="山田").exists()
