@@ -122,6 +122,8 @@ urlpatterns = [
     path("events/<event:slug>/seat/", screen.find_seat, name="find-seat"),
     path("events/<event:slug>/checkin/", checkin.event_checkin, name="event-checkin"),
     path("events/<event:slug>/register/", registration_views.signup_page, name="signup"),
+    # Check your mail (issue 63): before the private links, whose tokens are never this short.
+    path("events/<event:slug>/register/sent/", registration_views.signup_sent, name="signup-sent"),
     path(
         "events/<event:slug>/register/<str:token>/",
         registration_views.signup_entry,

@@ -1,6 +1,7 @@
 """Sign-up on a phone (issue 50), in both languages: the form fits a 390-pixel screen without
-sideways scrolling, a field refused says so beside it with what was typed kept, and the private
-link it leads to fits too and withdraws the entry once its box is ticked."""
+sideways scrolling, a field refused says so beside it with what was typed kept, the page after
+it says to check the mail, and the private link mailed (issue 63: opening it confirms) fits too
+and withdraws the entry once its box is ticked."""
 
 from __future__ import annotations
 
@@ -35,7 +36,12 @@ def test_sign_up_and_withdraw_on_a_phone(live_server, browser, locale, words):
         page.fill("input[name=email]", "hanako@example.org")
         with page.expect_navigation():
             page.click("main form button[type=submit]")
-        page.wait_for_selector("[data-state=waiting]")
+        page.wait_for_selector("[data-sent]")
+        assert "hanako@example.org" in page.inner_text("main")
+        assert page.evaluate(FITS)
+        token = SignUp.objects.get(name="Baba Hanako").token  # the link in the mail
+        page.goto(f"{live_server.url}/events/phone-su/register/{token}/")
+        page.wait_for_selector("[data-confirmed]")
         assert words in page.inner_text("[data-state=waiting]")
         assert page.evaluate(FITS)
         page.check("input[name=confirm]")

@@ -107,3 +107,15 @@ def baba_day(
         round_seat(event=event, rng=random.Random(1))
     event.refresh_from_db()
     return event
+
+
+def signed_up(event: Event, name: str, email: str | None = None, **more: Any) -> Any:
+    """A sign-up made and its address confirmed, as a player does by opening the link mailed
+    to them (CONTRACT §8: only then it counts). Returns the SignUp as it stands after."""
+    from tournament.services.registration import signup_confirm, signup_create
+
+    email = email or f"{name.lower().replace(' ', '.')}@example.org"
+    signup = signup_create(event=event, name=name, email=email, **more)
+    signup_confirm(signup=signup)
+    signup.refresh_from_db()
+    return signup

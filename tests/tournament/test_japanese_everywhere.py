@@ -25,11 +25,12 @@ from django.test import Client
 from django.urls import Resolver404, resolve
 
 from scoring import PRESETS
+from tests.tournament.factories import signed_up
 from tournament.models import Event, Game, Player, Series, SignUp, TableLink, Venue
 from tournament.services.events import event_create, event_table_entry_set
 from tournament.services.penalties import penalty_give
 from tournament.services.profiles import entry_profile_set
-from tournament.services.registration import registration_set, signup_create
+from tournament.services.registration import registration_set
 from tournament.services.rounds import round_seat
 from tournament.services.series import series_add_event, series_create
 from tournament.services.tables import game_dispute
@@ -146,13 +147,14 @@ def _signing_up() -> list[str]:
     event = event_create(name="秋の申込杯", players=["森一郎", "森二郎", "森三郎"])
     registration_set(event=event, open=True, capacity=4)
     signups = [
-        signup_create(event=event, name=name, email=f"{k}@example.org", language="ja")
+        signed_up(event, name, f"{k}@example.org", language="ja")
         for k, name in enumerate(("田中一郎", "伊藤花子", "渡辺健"), start=101)
     ]
     registration_set(event=event, approval=True)
-    signups.append(signup_create(event=event, name="小林真央", email="104@example.org"))
+    signups.append(signed_up(event, "小林真央", "104@example.org"))
     base = f"/events/{event.slug}/"
-    return [f"{base}register/", *(f"{base}register/{s.token}/" for s in signups)]
+    pages = [f"{base}register/", f"{base}register/sent/"]  # issue 63: check your mail
+    return [*pages, *(f"{base}register/{s.token}/" for s in signups)]
 
 
 def _names() -> list[str]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.factories import make_event
+from tests.tournament.factories import make_event, signed_up
 from tournament.models import Registration
 from tournament.services.errors import ServiceError
 from tournament.services.imports import event_export, event_import
-from tournament.services.registration import registration_set, signup_create
+from tournament.services.registration import registration_set
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +29,8 @@ def test_import_reads_and_export_writes_it():
     assert event_export(again)["registration"] == settings
     # the file's players count toward the capacity: 14 places left
     registration_set(event=again, capacity=3)
-    assert signup_create(event=again, name="Chiba", email="c@example.org").state == "registered"
-    assert signup_create(event=again, name="Doi", email="d@example.org").state == "waiting"
+    assert signed_up(again, "Chiba").state == "registered"
+    assert signed_up(again, "Doi").state == "waiting"
 
 
 def test_no_registration_no_key():

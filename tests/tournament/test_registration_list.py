@@ -15,14 +15,14 @@ from django.core import mail
 from django.test import Client, override_settings
 from django.utils import translation
 
-from tests.tournament.factories import make_event, scores_game
+from tests.tournament.factories import make_event, scores_game, signed_up
 from tests.tournament.organize_support import logged_in, organizer_for
 from tournament.auditlog import entry_sentence
 from tournament.models import AuditEntry, Entry, SignUp
 from tournament.selectors.standings import event_standings
 from tournament.services.errors import ServiceError
 from tournament.services.events import entry_withdraw
-from tournament.services.registration import registration_set, signup_create, signup_withdraw
+from tournament.services.registration import registration_set, signup_withdraw
 from tournament.services.registration_list import signup_move
 
 pytestmark = pytest.mark.django_db
@@ -35,9 +35,7 @@ def _event(capacity=None, players=None, slug="su"):
 
 
 def _sign(event, name, email=None):
-    return signup_create(
-        event=event, name=name, email=email or f"{name.lower().replace(' ', '.')}@example.org"
-    )
+    return signed_up(event, name, email)
 
 
 def _entry(event, name):
@@ -245,7 +243,7 @@ def test_the_form_says_where_a_sign_up_now_goes():
     _sign(event, "Baba")
     _sign(event, "Chiba")
     page = Client().get("/events/su/register/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "満員です。今申し込むと、キャンセル待ち 2 番目になります。" in page
+    assert "満員です。今申込を確定すると、キャンセル待ち 2 番目になります。" in page
     page = Client().get(f"/events/su/register/{SignUp.objects.get(name='Chiba').token}/")
     assert 'class="stack narrow tick"' in page.content.decode()  # the box beside its sentence
 

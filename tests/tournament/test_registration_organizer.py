@@ -10,11 +10,11 @@ import pytest
 from django.test import Client
 from openpyxl import load_workbook
 
-from tests.tournament.factories import make_event
+from tests.tournament.factories import make_event, signed_up
 from tests.tournament.organize_support import logged_in, make_user, organizer_for
 from tournament.auditlog import entry_sentence
 from tournament.models import AuditEntry, SignUp
-from tournament.services.registration import registration_set, signup_create
+from tournament.services.registration import registration_set
 
 pytestmark = pytest.mark.django_db
 URL = "/events/su/manage/signups/"
@@ -25,7 +25,7 @@ def event():
     event = make_event(slug="su", players=[])
     registration_set(event=event, open=True, capacity=1)
     for name in ("Aoki", "Baba", "Chiba"):
-        signup_create(event=event, name=name, email=f"{name.lower()}@example.org")
+        signed_up(event, name)
     return event
 
 
@@ -71,7 +71,7 @@ def test_remove_moves_the_list_and_is_logged(event):
 def test_approve_one_or_all_and_refuse(event):
     registration_set(event=event, approval=True, capacity=None)
     for name in ("Doi", "Endo", "Fujii"):
-        signup_create(event=event, name=name, email=f"{name.lower()}@example.org")
+        signed_up(event, name)
     client = logged_in(organizer_for(event))
     doi, endo = SignUp.objects.get(name="Doi"), SignUp.objects.get(name="Endo")
     client.post(URL, {"do": "approve", "signup": str(doi.pk)})

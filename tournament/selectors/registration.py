@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from tournament.models import Entry, Event, SignUp
-from tournament.models.registration import PENDING, WAITING
+from tournament.models.registration import CONFIRM_WITHIN, PENDING, UNCONFIRMED, WAITING
 
 
 def entry_lists(event: Event) -> dict[str, list[str]]:
     """`{"registered": [...], "waiting": [...]}`, names only, each in order: the players in
     play in the order they were registered (pasted or signed up), then the waiting list.
-    Pending sign-ups are in neither (CONTRACT §8). Two queries."""
+    Pending sign-ups are in neither (CONTRACT §8), nor unconfirmed ones (they count once their
+    address is confirmed). Two queries."""
     registered = (
         Entry.objects.filter(event=event, withdrawn=False, substitute=False)
         .order_by("pk")
@@ -24,11 +27,24 @@ def entry_lists(event: Event) -> dict[str, list[str]]:
 
 
 def signups_for_organizers(event: Event) -> dict[str, list[SignUp]]:
-    """Every sign-up still holding a place, by state, in order, with e-mails: organizers only."""
+    """Every sign-up still holding a place, by state, in order, with e-mails: organizers only.
+    Those awaiting their address's confirmation (within their day) apart, under UNCONFIRMED:
+    the page counts them, never lists them (anyone may type any name and address); past their
+    day they are among the "other"."""
     rows = SignUp.objects.filter(event=event).order_by("position")
-    lists: dict[str, list[SignUp]] = {"registered": [], WAITING: [], PENDING: [], "other": []}
+    lists: dict[str, list[SignUp]] = {
+        "registered": [],
+        WAITING: [],
+        PENDING: [],
+        UNCONFIRMED: [],
+        "other": [],
+    }
+    cutoff = timezone.now() - CONFIRM_WITHIN
     for signup in rows:
-        lists.get(signup.state, lists["other"]).append(signup)
+        if signup.state == UNCONFIRMED and signup.created_at <= cutoff:
+            lists["other"].append(signup)
+        else:
+            lists.get(signup.state, lists["other"]).append(signup)
     return lists
 
 

@@ -58,10 +58,6 @@ MESSAGES: dict[str, str] = {
     # --- sign-up and the waiting list (services/registration.py, CONTRACT §8) ---
     "signup.closed": gettext_noop("this event does not take sign-ups now"),
     "signup.email": gettext_noop("type your e-mail address, such as name@example.org"),
-    "signup.email_taken": gettext_noop(
-        "this e-mail address has signed up for this event already: the e-mail sent then has "
-        "the link to that entry"
-    ),
     "signup.name_taken": gettext_noop(
         "{name} is signed up for this event already: if that is someone else, add something "
         "that tells you apart, such as an initial"

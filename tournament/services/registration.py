@@ -1,29 +1,38 @@
-"""Sign-up and the waiting list (issue 50, CONTRACT §8). Every write takes the event's lock
-first (services/locks.py), so two sign-ups for the last place at once are one registered and
-one waiting, never both registered. A sign-up registered is an Entry of the event (made as the
-organizer's pasted names are, services/events._register), so check-in starts from them; the
-capacity counts the event's entries in play, pasted names too. E-mails go once the write
-commits (services/registration_mail.py), never inside the request's time."""
+"""Sign-up and the waiting list (issue 50, CONTRACT §8). A sign-up counts only once its address
+is confirmed (issue 63): made unconfirmed, holding nothing, it takes a place or a number on the
+waiting list when the link mailed to it is opened (`signup_confirm`), so a script that cannot
+read the mail fills nothing; unconfirmed for a day, it expires. Every write takes the event's
+lock first (services/locks.py), so two confirmations for the last place at once are one
+registered and one waiting, never both registered. A sign-up registered is an Entry of the
+event (made as the organizer's pasted names are, services/events._register), so check-in starts
+from them; the capacity counts the event's entries in play, pasted names too. E-mails go once
+the write commits (services/registration_mail.py), never inside the request's time."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from datetime import timedelta
+from typing import Any, Literal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Max, QuerySet, Value
 from django.db.models.functions import Replace
+from django.utils import timezone
 
 from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event, Seat
 from tournament.models.registration import (
     ACTIVE_STATES,
+    ADDRESS_STATES,
+    CONFIRM_WITHIN,
+    EXPIRED,
     PENDING,
     REFUSED,
     REGISTERED,
+    UNCONFIRMED,
     WAITING,
     WITHDRAWN,
     Registration,
@@ -38,6 +47,11 @@ from tournament.services.registration_mail import mail_queue
 
 TOKEN_BYTES = 24  # 192 bits from `secrets`: CONTRACT §3/§8 ask at least 128
 EMAIL_MAX = 254  # RFC 5321's longest path, as Django's EmailField
+# The owner of an address signed up again is told at most once in this time: a script repeating
+# the address cannot fill their inbox through us.
+TELL_AGAIN_EVERY = timedelta(minutes=15)
+# What opening a private link did (`signup_confirm`).
+Confirmation = Literal["confirmed", "unchanged", "expired", "closed", "name_taken"]
 
 
 def registration_of(event: Event) -> Registration:
@@ -144,8 +158,9 @@ def _place(event: Event, settings: Registration) -> str:
 def signup_check(
     event: Event, *, name: Any, email: Any, ema: Any = "", country: Any = ""
 ) -> dict[str, str]:
-    """The fields as a sign-up keeps them, each refused naming its field; a name or e-mail
-    already signed up (or a name registered by the organizer) too."""
+    """The fields as a sign-up keeps them, each refused naming its field; a name signed up
+    (confirmed) or registered by the organizer too. An address already used is not refused
+    here: that would tell a stranger who has signed up (`signup_create`)."""
     with engine_errors("name"):
         name = normalize_name(name, "name")
     fields = {
@@ -154,10 +169,7 @@ def signup_check(
         "ema_number": check_ema(ema if ema is not None else "", "ema"),
         "country": check_country(country if country is not None else "", "country"),
     }
-    active = SignUp.objects.filter(event=event, state__in=ACTIVE_STATES)
-    if active.filter(email=fields["email"]).exists():
-        raise ServiceError("signup.email_taken", "email")
-    taken = _same_name(event, active, name)
+    taken = _same_name(event, SignUp.objects.filter(event=event, state__in=ACTIVE_STATES), name)
     if taken is not None:
         raise ServiceError("signup.name_taken", "name", name=taken)
     return fields
@@ -177,6 +189,35 @@ def _same_name(event: Event, active: QuerySet[SignUp], name: str) -> str | None:
     return next((n for n in found if name_key(n) == name_key(name)), None)
 
 
+def _stale(signup: SignUp) -> bool:
+    """Unconfirmed for longer than CONFIRM_WITHIN: it holds nothing, even before it is marked."""
+    return signup.state == UNCONFIRMED and signup.created_at <= timezone.now() - CONFIRM_WITHIN
+
+
+def signup_expired(signup: SignUp) -> bool:
+    """The sign-up expired unconfirmed (marked so, or due to be): its link says so."""
+    return signup.state == EXPIRED or _stale(signup)
+
+
+def signups_expire(event: Event) -> int:
+    """Mark the event's sign-ups unconfirmed past their day as expired, their addresses
+    forgotten (never proved to be their owners'): done lazily, by the next write that needs
+    the addresses free (under the event's lock), so no scheduled job is needed. How many."""
+    cutoff = timezone.now() - CONFIRM_WITHIN
+    stale = SignUp.objects.filter(event=event, state=UNCONFIRMED, created_at__lte=cutoff)
+    return stale.update(state=EXPIRED, email="")
+
+
+def _tell_again(signup: SignUp) -> None:
+    """The address's owner is told that it was signed up again (with their link), at most
+    once every TELL_AGAIN_EVERY."""
+    now = timezone.now()
+    if signup.told_again_at is not None and signup.told_again_at > now - TELL_AGAIN_EVERY:
+        return
+    SignUp.objects.filter(pk=signup.pk).update(told_again_at=now)
+    mail_queue(signup.pk, "again")
+
+
 @transaction.atomic
 def signup_create(
     *,
@@ -188,34 +229,78 @@ def signup_create(
     language: str = "en",
     site: str = "",
 ) -> SignUp:
-    """A player signs up: registered (an entry of the event), waiting (place on the list), or
-    pending (approval on). An e-mail with the private link follows once this commits."""
+    """A player signs up: unconfirmed, holding nothing, and e-mailed the private link that
+    confirms it (`signup_confirm`) once this commits. An address already used in the event
+    (a sign-up confirmed, or unconfirmed within its day) makes no new sign-up: its owner is
+    e-mailed their link instead, and theirs is returned — the caller answers exactly as for a
+    first sign-up (CONTRACT §8: a stranger learns nothing of who has signed up).
+
+    Nothing is logged and the event's version does not move: nothing anyone sees has changed
+    (a script's sign-ups that are never confirmed leave no trace in the organizer's log)."""
     event_lock(event.pk)
     settings = registration_of(event)
     if not settings.open:
         raise ServiceError("signup.closed", "")
+    signups_expire(event)
     fields = signup_check(event, name=name, email=email, ema=ema, country=country)
-    state = PENDING if settings.approval else _place(event, settings)
+    used = SignUp.objects.filter(event=event, email=fields["email"], state__in=ADDRESS_STATES)
+    if (owner := used.first()) is not None:
+        _tell_again(owner)
+        return owner
     signup = SignUp.objects.create(
         event=event,
-        state=state,
+        state=UNCONFIRMED,
         position=_next_position(event),
         token=secrets.token_urlsafe(TOKEN_BYTES),
         language="ja" if language == "ja" else "en",
         site=site[:200],
         **fields,
     )
-    if state == REGISTERED:
+    mail_queue(signup.pk, "signed")
+    return signup
+
+
+@transaction.atomic
+def signup_confirm(*, signup: SignUp) -> Confirmation:
+    """The private link opened: an unconfirmed sign-up counts from now — registered while there
+    is room and nobody waits, else at the back of the waiting list (its position given now, so
+    the list is in the order addresses were confirmed), or pending with approval on. Opening it
+    again changes nothing ("unchanged"). Past its day it is marked expired ("expired"); while
+    registration is closed it stays as it is ("closed"); a name confirmed by someone else
+    meanwhile ends it ("name_taken": the address is free to sign up again, told apart)."""
+    event = signup.event
+    event_lock(event.pk)
+    signup.refresh_from_db(fields=["state", "created_at"])
+    if signup.state == EXPIRED:
+        return "expired"
+    if signup.state != UNCONFIRMED:
+        return "unchanged"
+    if _stale(signup):
+        SignUp.objects.filter(pk=signup.pk).update(state=EXPIRED, email="")
+        signup.state = EXPIRED
+        return "expired"
+    settings = registration_of(event)
+    if not settings.open:
+        return "closed"
+    active = SignUp.objects.filter(event=event, state__in=ACTIVE_STATES)
+    if _same_name(event, active, signup.name) is not None:
+        SignUp.objects.filter(pk=signup.pk).update(state=EXPIRED)
+        signup.state = EXPIRED
+        return "name_taken"
+    signup.state = PENDING if settings.approval else _place(event, settings)
+    signup.position = _next_position(event)
+    signup.save(update_fields=["state", "position"])
+    if signup.state == REGISTERED:
         _enter(event, [signup])
+    # Logged as the sign-up: to the organizer it is made now, when it counts.
     change_record(
         event=event,
         user=None,
         action="signup.create",
-        summary=f"{signup.name} signed up ({state})",
-        after={"player": signup.name, "state": state},
+        summary=f"{signup.name} signed up ({signup.state})",
+        after={"player": signup.name, "state": signup.state},
     )
-    mail_queue(signup.pk, "signed")
-    return signup
+    return "confirmed"
 
 
 def waiting_place(signup: SignUp) -> int | None:
@@ -231,10 +316,15 @@ def waiting_place(signup: SignUp) -> int | None:
 def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
     """The player (their link) or the organizer withdraws a sign-up; a registered one's place
     goes to the first waiting, in this same transaction. Returns who moved up. A sign-up
-    withdrawn or refused already is left as it is (a second tap)."""
+    withdrawn or refused already is left as it is (a second tap); one unconfirmed is withdrawn
+    without a word or a line in the log (it held nothing, and nobody saw it)."""
     event = signup.event
     event_lock(event.pk)
     signup.refresh_from_db(fields=["state"])
+    if signup.state == UNCONFIRMED:
+        SignUp.objects.filter(pk=signup.pk).update(state=WITHDRAWN)
+        signup.state = WITHDRAWN
+        return []
     if signup.state not in ACTIVE_STATES:
         return []
     was = signup.state

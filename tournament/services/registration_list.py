@@ -12,11 +12,17 @@ from django.db import transaction
 from django.db.models import Q
 
 from tournament.models import Entry, SignUp
-from tournament.models.registration import ACTIVE_STATES, REGISTERED, WAITING, WITHDRAWN
+from tournament.models.registration import (
+    ACTIVE_STATES,
+    ADDRESS_STATES,
+    REGISTERED,
+    WAITING,
+    WITHDRAWN,
+)
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
-from tournament.services.registration import registered_count, registration_of
+from tournament.services.registration import registered_count, registration_of, signups_expire
 
 MOVES = ("top", "up", "down")  # the buttons of a waiting sign-up's row
 
@@ -76,7 +82,8 @@ def signup_back(entry: Entry) -> None:
     """A withdrawn player taken back (services/events.entry_withdraw, under the event's lock,
     before anything is saved): within the capacity only (`reinstate_check`). Their last
     sign-up withdrawn is registered again (their private link says so), unless its name or
-    e-mail has been taken by a sign-up since."""
+    e-mail has been taken by a sign-up since (an unconfirmed one holds the e-mail for its day:
+    one live sign-up per address)."""
     reinstate_check(entry)
     signup = (
         SignUp.objects.filter(event_id=entry.event_id, name=entry.player.name, state=WITHDRAWN)
@@ -85,8 +92,10 @@ def signup_back(entry: Entry) -> None:
     )
     if signup is None:
         return
-    taken = SignUp.objects.filter(event_id=entry.event_id, state__in=ACTIVE_STATES).filter(
-        Q(name=signup.name) | Q(email=signup.email)
+    signups_expire(entry.event)
+    taken = SignUp.objects.filter(event_id=entry.event_id).filter(
+        Q(state__in=ACTIVE_STATES, name=signup.name)
+        | Q(state__in=ADDRESS_STATES, email=signup.email)
     )
     if not taken.exists():
         SignUp.objects.filter(pk=signup.pk).update(state=REGISTERED)

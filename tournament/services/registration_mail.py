@@ -18,7 +18,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-KINDS = ("signed", "moved", "approved", "refused", "withdrawn")
+# signed: the link that confirms a new sign-up; again: the address was signed up again (to its
+# owner, with their link — CONTRACT §8); the rest follow the organizer's or the list's moves.
+KINDS = ("signed", "again", "moved", "approved", "refused", "withdrawn")
 
 
 def mail_queue(signup_id: int, kind: str) -> None:
@@ -41,6 +43,19 @@ def signup_link(signup) -> str:
 
 
 def _state_line(signup, place: int | None) -> str:
+    from tournament.services.registration import signup_expired
+
+    if signup_expired(signup):
+        return _(
+            "This sign-up has expired: its address was not confirmed within a day, and it holds "
+            "no place. To take part, sign up again while sign-ups are open."
+        )
+    if signup.state == "unconfirmed":
+        return _(
+            "To confirm your sign-up, open the link below within a day: only then does it count "
+            "— it takes a place, or a number on the waiting list, in the order addresses are "
+            "confirmed."
+        )
     if signup.state == "registered":
         return _("You are registered.")
     if signup.state == "waiting":
@@ -72,7 +87,10 @@ def mail_text(signup, kind: str) -> tuple[str, str]:
 
     event = signup.event.name
     link = signup_link(signup)
-    see = _("Your entry, and to withdraw it: %(link)s") % {"link": link}
+    if signup.state == "unconfirmed":  # opening the link confirms it (signup_confirm)
+        see = _("To confirm, see or withdraw your sign-up: %(link)s") % {"link": link}
+    else:
+        see = _("Your entry, and to withdraw it: %(link)s") % {"link": link}
     if kind == "refused":
         subject = _("%(event)s: your sign-up") % {"event": event}
         body = _(
@@ -93,10 +111,23 @@ def mail_text(signup, kind: str) -> tuple[str, str]:
     if kind == "moved":
         subject = _("%(event)s: you have a place") % {"event": event}
         lead = _("A place came free: you are registered for %(event)s.") % {"event": event}
+    elif kind == "again":
+        # Someone signed this address up again: its owner hears of it, and where they stand;
+        # the stranger who typed it saw only "check your mail".
+        subject = _("%(event)s: your address was signed up again") % {"event": event}
+        lead = _(
+            "Someone — perhaps you — signed up for %(event)s again with this e-mail address. "
+            "Nothing has changed: a second sign-up with one address is not made."
+        ) % {"event": event}
+        lead = _then(lead, _state_line(signup, waiting_place(signup)))
     elif kind == "approved":
         subject = _("%(event)s: your sign-up is confirmed") % {"event": event}
         lead = _("The organizer confirmed your sign-up for %(event)s.") % {"event": event}
         lead = _then(lead, _state_line(signup, waiting_place(signup)))
+    elif signup.state == "unconfirmed":
+        subject = _("%(event)s: confirm your sign-up") % {"event": event}
+        lead = _("Thank you for signing up for %(event)s.") % {"event": event}
+        lead = _then(lead, _state_line(signup, None))
     else:
         subject = _("%(event)s: your sign-up") % {"event": event}
         lead = _("Thank you for signing up for %(event)s.") % {"event": event}
@@ -105,6 +136,11 @@ def mail_text(signup, kind: str) -> tuple[str, str]:
     if where:
         lead += "\n" + where
     keep = _("Keep this e-mail: the link is yours only.")
+    if signup.state == "unconfirmed":  # the address may have been typed by someone else
+        keep += "\n" + _(
+            "If you did not sign up, ignore this e-mail: a sign-up not confirmed expires in a "
+            "day and holds nothing."
+        )
     return subject, f"{hello}\n\n{lead}\n\n{see}\n{keep}\n"
 
 
@@ -113,7 +149,7 @@ def mail_send(signup_id: int, kind: str) -> bool:
     from tournament.models import SignUp
 
     signup = SignUp.objects.select_related("event__venue").filter(pk=signup_id).first()
-    if signup is None or kind not in KINDS:
+    if signup is None or kind not in KINDS or not signup.email:  # an expired one forgot it
         return False
     with translation.override(signup.language):
         subject, body = mail_text(signup, kind)

@@ -45,7 +45,6 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
-from django.db.models import Max
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -79,9 +78,10 @@ LIMITS: dict[tuple[str, str], int] = {
     ("link", "address"): 300,  # /t/<token>/ links that do not exist
     ("checkin", "phone"): 10,  # wrong check-in codes from one phone, any events
     ("checkin", "address"): 300,
-    # Sign-ups from one address (issue 50): a club's Wi-Fi signing its members up is well
-    # under this; a script filling the list is not. A sign-up refused (a typo) gives its back.
-    ("signup", "address"): 30,
+    # Sign-ups from one address (issue 50): a venue's whole crowd on its one Wi-Fi signs up
+    # under this. A sign-up counts only once its address is confirmed (issue 63), so a script
+    # fills nothing here; this caps the e-mails it makes us send. A refused one gives its back.
+    ("signup", "address"): 300,
     ("signup_link", "address"): 300,  # private sign-up links that do not exist
     # "Notify me" from one address (issue 49): a hall's Wi-Fi is one address for every phone
     # in it — a 256-player day turns notifications on well under this, phones asking again
@@ -281,16 +281,19 @@ def _locks_load() -> set[str]:
 NETWORK_KINDS = tuple(k for k, w in LIMITS if w == "address" and k != "login")
 
 
-def networks_held() -> list[tuple[str, int]]:
-    """Networks (addresses) whose backstop is full now, each with minutes left (one query)."""
+def networks_held() -> list[tuple[str, str, int]]:
+    """Networks (addresses) whose backstop is full now: (address, the kind whose count is full
+    — the dashboard names the limit reached —, minutes left), by address (one query)."""
     now = timezone.now()
     rows = (
         GuessLock.objects.filter(address__isnull=False, until__gt=now)
-        .values("address")
-        .annotate(last=Max("until"))
-        .order_by("address")
+        .values_list("address", "key", "until")
+        .order_by("address", "key")
     )
-    return [(r["address"], math.ceil((r["last"] - now).total_seconds() / 60)) for r in rows]
+    return [
+        (address, key.split(":", 1)[0], math.ceil((until - now).total_seconds() / 60))
+        for address, key, until in rows
+    ]
 
 
 def network_release(*, event: Event, user: Any, address: str) -> bool:

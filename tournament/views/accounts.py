@@ -23,7 +23,7 @@ from tournament.services.accounts import (
     reset_guess,
 )
 from tournament.services.throttle import Throttled, client_network
-from tournament.views.table.phone import stopped
+from tournament.views.errors import stopped
 
 
 class LoginView(auth_views.LoginView):

@@ -1,4 +1,4 @@
-"""The page behind an uncaught exception (handler500)."""
+"""The page behind an uncaught exception (handler500), and what every 429 carries."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.middleware import DATABASE_GONE, database_gone_response
 from tournament.requestid import current_request_id
+from tournament.services.throttle import Throttled
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -31,3 +32,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
         },
     )
     return HttpResponse(html, status=500)
+
+
+def stopped(response: HttpResponse, stop: Throttled) -> HttpResponse:
+    """A 429 with `Retry-After` (RFC 9110 §10.2.3): when the limit that stopped it lets the
+    client try again."""
+    response["Retry-After"] = str(stop.seconds)
+    return response

@@ -61,6 +61,21 @@ from tournament.services.rounds import (
 from tournament.services.throttle import network_named, network_release, networks_held
 from tournament.views.conditional import answer_by_tag, page_tag
 
+# The limit a held network reached, as the dashboard names it, by the kind of its count
+# (services/throttle.LIMITS); every other kind is a code or link typed wrong.
+NETWORK_LIMITS = {"signup": "signups", "push": "notifications"}
+
+
+def networks_limited() -> list[tuple[str, str, int]]:
+    """(address, limit reached — "codes", "signups" or "notifications" —, minutes left) for
+    each held network and limit: the sign-up cap reached by a venue's crowd is not called
+    wrong codes (issue 63)."""
+    held: dict[tuple[str, str], int] = {}
+    for address, kind, minutes in networks_held():
+        limit = NETWORK_LIMITS.get(kind, "codes")
+        held[address, limit] = max(minutes, held.get((address, limit), 0))
+    return [(address, limit, minutes) for (address, limit), minutes in held.items()]
+
 
 @event_creator_required
 def event_new(request: HttpRequest) -> HttpResponse:
@@ -149,9 +164,9 @@ def dashboard_page(
             "states": states,
             "phase": round_phase(event),
             "seating": seating_report(event),
-            # Networks whose backstop of wrong codes is full (one query): codes typed there
-            # wait until the organizer lifts it or it ends (services/throttle.py).
-            "networks_held": networks_held(),
+            # Networks whose backstop is full (one query), naming the limit reached: codes or
+            # sign-ups from there wait until the organizer lifts it or it ends.
+            "networks_held": networks_limited(),
             # A task queue that stopped moving (no worker): said here, and logged (one query).
             "queue_stalled": queue_stalled(),
             "table_entry_choices": TABLE_ENTRY_CHOICES,

@@ -20,7 +20,8 @@ from tournament.services.checkin import (
 )
 from tournament.services.errors import ServiceError
 from tournament.services.throttle import Throttled, client_network, guess_take
-from tournament.views.table.phone import phone_id, stopped
+from tournament.views.errors import stopped
+from tournament.views.table.phone import phone_id
 
 CHECKIN_KEY = "checkin:{event}"  # the session's note of the player this phone checked in
 

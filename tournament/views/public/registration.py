@@ -1,12 +1,14 @@
-"""Sign-up (issue 50, CONTRACT §8): the public form while registration is open, and the
-private link where a player sees their entry and withdraws it."""
+"""Sign-up (issue 50, CONTRACT §8): the public form while registration is open, the page that
+says to check the mail, and the private link, which confirms the address when first opened
+(issue 63), then shows the entry and withdraws it."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language, ngettext
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -14,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from tournament.forms.registration import SignUpForm, WithdrawForm
 from tournament.i18n import error_text
 from tournament.models import Entry, Event
+from tournament.models.registration import CONFIRM_WITHIN
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.registration import signup_room
 from tournament.services.checkin import checkin_proved
@@ -21,12 +24,15 @@ from tournament.services.errors import ServiceError
 from tournament.services.registration import (
     registration_of,
     signup_by_token,
+    signup_confirm,
     signup_create,
     signup_entry_of,
+    signup_expired,
     signup_withdraw,
     waiting_place,
 )
 from tournament.services.throttle import Throttled, client_network, guess_take
+from tournament.views.errors import stopped
 
 
 def _event(slug: str) -> Event:
@@ -47,13 +53,16 @@ def _too_many(stop: Throttled) -> str:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The form; a sign-up made goes to its private link, which says where it stands. Each
-    sign-up takes a place in the address's count (services/throttle.py); one the service
-    refuses (a typo, a name taken) gives it back."""
+    """The form; a sign-up made goes to the page that says to check the mail — never to its
+    private link, which only the mailbox may open (opening it confirms the address). An
+    address already used in the event is answered exactly so too (the service mails its
+    owner): a stranger learns nothing. Each sign-up takes a place in the address's count
+    (services/throttle.py); one the service refuses (a typo, a name taken) gives it back."""
     event = _event(slug)
     settings = registration_of(event)
     form = SignUpForm(request.POST if request.method == "POST" else None)
     status = 200
+    stopped_by: Throttled | None = None
     if settings.open and form.is_bound:
         status = 400
         if form.is_valid():
@@ -61,11 +70,11 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
                 guess = guess_take("signup", address=client_network(request))
             except Throttled as stop:
                 form.add_error(None, _too_many(stop))
-                status = 429
+                status, stopped_by = 429, stop
             else:
                 data = form.cleaned_data
                 try:
-                    signup = signup_create(
+                    signup_create(
                         event=event,
                         name=data["name"],
                         email=data["email"],
@@ -78,10 +87,10 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
                     guess.right()
                     form.add_service_error(exc)
                 else:
-                    messages.success(
-                        request, _("Signed up. We have e-mailed you the link to this page.")
-                    )
-                    return redirect("signup-entry", event.slug, signup.token)
+                    # The address as it was typed (the form's own), the same whatever it held.
+                    sent = _("We have e-mailed a link to %(email)s.") % {"email": data["email"]}
+                    messages.success(request, sent)
+                    return redirect("signup-sent", event.slug)
     elif form.is_bound:
         status = 403
     room, waiting = signup_room(event, settings.capacity) if settings.open else (None, 0)
@@ -92,23 +101,70 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
         "room": room,
         "next_place": waiting + 1,
     }
-    return render(request, "tournament/register.html", context, status=status)
+    page = render(request, "tournament/register.html", context, status=status)
+    return stopped(page, stopped_by) if stopped_by else page
+
+
+@never_cache
+@require_http_methods(["GET"])
+def signup_sent(request: HttpRequest, slug: str) -> HttpResponse:
+    """After a sign-up: check the mail. The same page whether the address was new to the event
+    or not (CONTRACT §8)."""
+    event = _event(slug)
+    return render(request, "tournament/register_sent.html", {"event": event})
+
+
+# What the page says when opening the link did not confirm the sign-up (signup_confirm).
+NOT_CONFIRMED = {
+    "closed": gettext_lazy(
+        "This event does not take sign-ups now, so your sign-up is not confirmed. If sign-ups "
+        "open again within a day of signing up, open this link again."
+    ),
+    "name_taken": gettext_lazy(
+        "Another player has taken the name %(name)s in this event since you signed up, so "
+        "this sign-up holds nothing. Sign up again with something that tells you apart, such "
+        "as an initial."
+    ),
+}
+
+
+def _not_confirmed(outcome: str | None, signup) -> str:
+    """Why opening the link did not confirm the sign-up, or "" (it did, or had already)."""
+    why = NOT_CONFIRMED.get(outcome or "")
+    return str(why) % {"name": signup.name} if why else ""
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """The private link: the entry, its place on the waiting list, and withdrawing it (the box
-    ticked). A link that names no sign-up counts toward the address's limit; a valid one never
-    does, so a player is never kept from withdrawing."""
+    """The private link: opened the first time (any GET, as CONTRACT §8 says: the mailbox's
+    owner opened it), it confirms the address and the sign-up counts from then; then the
+    entry, its place on the waiting list, and withdrawing it (the box ticked). Expired, it
+    says so and points to the form. A link that names no sign-up counts toward the address's
+    limit; a valid one never does, so a player is never kept from withdrawing."""
     event = _event(slug)
     signup = signup_by_token(event, token)
     if signup is None:
         try:
             guess_take("signup_link", address=client_network(request))
         except Throttled as stop:
-            return HttpResponse(_too_many(stop), status=429, content_type="text/plain")
+            answer = HttpResponse(_too_many(stop), status=429, content_type="text/plain")
+            return stopped(answer, stop)
         raise Http404
+    confirmed = None
+    if request.method == "GET" and signup.state == "unconfirmed":
+        confirmed = signup_confirm(signup=signup)
+    if signup_expired(signup):
+        # Ended within its day: only a name confirmed by someone else first does that.
+        early = signup.created_at > timezone.now() - CONFIRM_WITHIN
+        context = {
+            "event": event,
+            "signup": signup,
+            "registration": registration_of(event),
+            "why": _not_confirmed("name_taken" if early else None, signup),
+        }
+        # 410: the link named a sign-up that is gone for good (a new one takes its place).
+        return render(request, "tournament/register_expired.html", context, status=410)
     if request.method == "POST" and request.POST.get("do") == "checkin":
         return _checkin(request, event, signup)
     form = WithdrawForm(request.POST if request.method == "POST" else None)
@@ -124,6 +180,8 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     context = {
         "event": event,
         "signup": signup,
+        "just_confirmed": confirmed == "confirmed",
+        "not_confirmed": _not_confirmed(confirmed, signup),
         # Where to play, when the event names its venue (the date is not shown: `held_on` is
         # the day the event was made unless a file gave it, not a day the organizer set).
         "venue": event.venue.name if event.venue_id else "",

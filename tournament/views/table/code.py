@@ -14,8 +14,9 @@ from django.views.decorators.http import require_http_methods
 from tournament.selectors.tables import table_link_by_code
 from tournament.services.tables import normalize_code
 from tournament.services.throttle import WINDOW, Throttled, client_network, guess_take
+from tournament.views.errors import stopped
 from tournament.views.table.forms import CodeForm
-from tournament.views.table.phone import CODE_PHONE_COOKIE, PHONE_KEY, stopped, wait_text
+from tournament.views.table.phone import CODE_PHONE_COOKIE, PHONE_KEY, wait_text
 
 
 @never_cache

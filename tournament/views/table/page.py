@@ -33,6 +33,7 @@ from tournament.views.entry_shared import (
     scores_initial,
     waiting_by,
 )
+from tournament.views.errors import stopped
 from tournament.views.table.actions import ACTIONS
 from tournament.views.table.forms import DisputeForm, SeatForm
 from tournament.views.table.phone import (
@@ -40,7 +41,6 @@ from tournament.views.table.phone import (
     PHONE_KEY,
     SEAT_KEY,
     phone_id,
-    stopped,
     wait_text,
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.utils.translation import ngettext
 
 from tournament.services.throttle import Throttled
@@ -40,8 +40,3 @@ def wait_text(stop: Throttled) -> str:
         "or scan the QR code on your table's sheet.",
         stop.minutes,
     ) % {"n": stop.minutes}
-
-
-def stopped(response: HttpResponse, stop: Throttled) -> HttpResponse:
-    response["Retry-After"] = str(stop.seconds)
-    return response
