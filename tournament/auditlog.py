@@ -306,9 +306,9 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
     if action == "plan.remove":
         return _("The seating plan is removed.")
     if action == "guesses.network_release" and after:
-        return _("Codes typed on the network %(address)s are accepted again.") % {
-            "address": after.get("address")
-        }
+        return _(
+            "Codes, sign-ups and notifications from the network %(address)s are accepted again."
+        ) % {"address": after.get("address")}
     if action == "checkin.require" and after:
         if after.get("required"):
             return _("Only players checked in are seated.")

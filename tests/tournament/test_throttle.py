@@ -261,7 +261,10 @@ def test_the_dashboard_names_a_held_64_and_lifts_it(monkeypatch):
     reply = organizer.post(
         url("network-release", event.slug), {"address": "2001:db8:5:6::/64"}, follow=True
     )
-    assert "Codes typed on the network 2001:db8:5:6::/64 are accepted again." in reply.text
+    assert (
+        "Codes, sign-ups and notifications from the network 2001:db8:5:6::/64 are accepted again."
+        in reply.text
+    )
     phone = Client(REMOTE_ADDR="2001:db8:5:6::99")
     assert seat_code(phone, link, link.seat_codes[1]).status_code == 302
     # A network named another way is refused, nothing lifted.
@@ -365,7 +368,10 @@ def test_the_dashboard_says_a_network_is_held_back_and_its_organizer_lifts_it(mo
     reply = organizer.post(
         url("network-release", event.slug), {"address": "203.0.113.7"}, follow=True
     )
-    assert "Codes typed on the network 203.0.113.7 are accepted again." in reply.text
+    assert (
+        "Codes, sign-ups and notifications from the network 203.0.113.7 are accepted again."
+        in reply.text
+    )
     assert AuditEntry.objects.filter(
         event=event, action="guesses.network_release", after={"address": "203.0.113.7"}
     ).exists()

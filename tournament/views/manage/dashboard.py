@@ -243,7 +243,8 @@ def network_release_view(request: HttpRequest, event: Event) -> HttpResponse:
     elif network_release(event=event, user=request.user, address=address):
         messages.success(
             request,
-            _("Codes typed on the network %(address)s are accepted again.") % {"address": address},
+            _("Codes, sign-ups and notifications from the network %(address)s are accepted again.")
+            % {"address": address},
         )
     else:
         messages.info(
