@@ -27,6 +27,7 @@ from tournament.services.push import (
     subscription_parse,
 )
 from tournament.services.throttle import Throttled, client_network, guess_take
+from tournament.views.errors import stopped
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,7 @@ def push_subscribe_view(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         guess = guess_take("push", address=client_network(request))
     except Throttled as stop:
-        answer = JsonResponse({"error": _too_many(stop)}, status=429)
-        answer["Retry-After"] = str(stop.seconds)
-        return answer
+        return stopped(JsonResponse({"error": _too_many(stop)}, status=429), stop)
     try:
         subscription = push_subscribe(event=event, fields=subscription_parse(_body(request)))
     except ServiceError as exc:
