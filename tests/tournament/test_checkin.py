@@ -317,7 +317,10 @@ def test_the_public_screen_shows_no_check_in_code_the_private_link_and_the_organ
     for wrong in ("x", key[:-1] + ("1" if key.endswith("0") else "0"), "", key.upper()):
         answer = Client().get(f"/events/door/screen/?key={wrong}")
         assert answer.status_code == 200 and code not in text(answer)
-    assert code in text(Client().get(f"/events/door/screen/?key={key}"))
+    projector = Client()
+    assert code in text(projector.get(f"/events/door/screen/?key={key}"))
+    # A tab or a column clicked on the projector keeps the code (the session holds the key).
+    assert code in text(projector.get("/events/door/screen/?stage="))
     owner = logged_in(organizer_for(event))
     assert code in text(owner.get("/events/door/screen/"))
     stranger = logged_in(get_user_model().objects.create_user("s", "s@example.com", "pw"))
@@ -329,3 +332,15 @@ def test_the_public_screen_shows_no_check_in_code_the_private_link_and_the_organ
     other = baba_day(slug="other-door", played=0, seat_next=True)
     checkin_require(event=other, required=True)
     assert code not in text(Client().get(f"/events/door/screen/?key={checkin_screen_key(other)}"))
+
+
+def test_too_few_checked_in_says_to_check_players_in_not_to_register_more(event):
+    # Walked on 2026-11-29: one of eight checked in, and seating said "register more players".
+    from tournament.services.errors import ServiceError
+
+    Entry.objects.filter(event=event).update(present=False)
+    Entry.objects.filter(event=event, player__name=EIGHT[0]).update(present=True)
+    with pytest.raises(ServiceError) as refused:
+        round_seat(event=event, rng=random.Random(1))
+    assert refused.value.code == "round.too_few_present"
+    assert refused.value.message.startswith("Only 1 checked in: a table of 4 needs more.")

@@ -31,6 +31,8 @@ def test_a_locked_out_organizer_gets_in_through_the_link_mailed():
     sent = phone.post(url("password_reset"), {"email": "organizer@example.com"}, follow=True)
     assert sent.redirect_chain[-1][0] == url("password_reset_done")
     (message,) = mail.outbox
+    assert message.subject == "A log-in link for testserver"
+    assert "asked for a log-in link for the account organizer" in message.body
     link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", message.body).group(1)
     form = phone.get(link, follow=True)
     assert form.status_code == 200 and "new_password1" in form.text
@@ -42,6 +44,19 @@ def test_a_locked_out_organizer_gets_in_through_the_link_mailed():
     assert done.context["user"].username == "organizer"  # logged in, from the locked network
     # The link works once.
     assert "new_password1" not in Client().get(link, follow=True).text
+    # The lock this network earned is lifted: the new password logs in here next time too.
+    phone.post(url("logout"))
+    again = phone.post(url("login"), {"username": "organizer", "password": new})
+    assert again.status_code == 302
+
+
+def test_the_mail_is_in_the_readers_language():
+    make_user("organizer")
+    Client().post(
+        url("password_reset"), {"email": "organizer@example.com"}, HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    (message,) = mail.outbox
+    assert "ログインリンク" in message.subject and "新しいパスワード" in message.body
 
 
 def test_the_answer_is_the_same_for_an_address_with_no_account():

@@ -15,7 +15,13 @@ import logging
 
 from django.contrib.auth.forms import UsernameField
 
-from tournament.services.throttle import Guess, Throttled, guess_counted, guess_take
+from tournament.services.throttle import (
+    Guess,
+    Throttled,
+    guess_counted,
+    guess_forget,
+    guess_take,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +49,15 @@ def login_guess(username: str, network: str | None) -> Guess:
         account_anywhere=account,
         unchecked=() if failed_here else ("account_anywhere",),
     )
+
+
+def login_unlock(username: str, network: str | None) -> None:
+    """The account's owner proved themselves through the log-in link mailed to them: the
+    account's wrong passwords from this network and from everywhere are forgotten, so the new
+    password logs in here next time too. The network's count of other accounts stays."""
+    account = login_account(username)
+    guess_forget("login", account=f"{account}\x00{network or '?'}")
+    guess_forget("login", account_anywhere=account)
 
 
 def reset_guess(email: str, network: str | None) -> bool:

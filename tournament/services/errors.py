@@ -48,8 +48,8 @@ MESSAGES: dict[str, str] = {
     ),
     "checkin.withdrawn": gettext_noop("{name} is withdrawn from this event: ask the organizer"),
     "checkin.code_wrong": gettext_noop(
-        "that is not the check-in code shown now: it changes every 5 minutes, type the one on "
-        "the venue screen"
+        "That is not the check-in code shown now. It changes every 5 minutes: type the one on "
+        "the venue screen."
     ),
     "checkin.phone_taken": gettext_noop(
         "this phone has checked in {name} already: a phone checks in one player, its own. "
@@ -254,6 +254,10 @@ MESSAGES: dict[str, str] = {
     ),
     "round.too_few": gettext_noop(
         "{players} players cannot fill a table of {size}; register more players"
+    ),
+    "round.too_few_present": gettext_noop(
+        "Only {players} checked in: a table of {size} needs more. Check players in (on their "
+        "phones or ticked below), or seat everyone again, checked in or not."
     ),
     "round.shortfall": gettext_noop(
         "{players} players leave {extra} over at tables of {size}: choose byes "

@@ -257,7 +257,9 @@ def round_seat(
     pool, cut = _pool(event, number)
     absent = _absent(event)
     if len(pool) < size:
-        raise ServiceError("round.too_few", "round", players=len(pool), size=size)
+        # With check-in on, the pool is the players present: more are to check in, not register.
+        code = "round.too_few_present" if event.checkin_required else "round.too_few"
+        raise ServiceError(code, "round", players=len(pool), size=size)
     if method == "plan":  # a plan's tables and winds are settled already
         tables, byes = _planned(event, number, pool)
     elif method == KEEP:  # the same seats, turn order and all: only the dealer is drawn

@@ -228,6 +228,14 @@ def guess_take(kind: str, *, unchecked: tuple[str, ...] = (), **who: str | None)
     return Guess({w: key for w, (key, _limit) in counts.items()})
 
 
+def guess_forget(kind: str, **who: str) -> None:
+    """Start these counts again, locks earned included (a log-in link used by the account's
+    owner: services/accounts.py)."""
+    keys = [key for key, _limit in _counts(kind, who).values()]
+    GuessLock.objects.filter(key__in=keys).delete()
+    _cache().delete_many([f"{key}{end}" for key in keys for end in ("", ":since", ":locked")])
+
+
 def guess_counted(kind: str, **who: str) -> bool:
     """Whether the one count named (`account=…`) holds a try now (one cache read)."""
     ((w, value),) = who.items()

@@ -20,6 +20,7 @@ from tournament.services.accounts import (
     login_failed,
     login_guess,
     login_succeeded,
+    login_unlock,
     reset_guess,
 )
 from tournament.services.throttle import Throttled, client_network
@@ -96,6 +97,8 @@ class PasswordResetView(auth_views.PasswordResetView):
     sent to one address are counted (services/accounts.py `reset_guess`)."""
 
     template_name = "registration/reset_form.html"
+    email_template_name = "registration/reset_mail.txt"
+    subject_template_name = "registration/reset_subject.txt"
     success_url = reverse_lazy("password_reset_done")
 
     def form_valid(self, form: Any) -> HttpResponse:
@@ -122,8 +125,14 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
-    """The link mailed: a new password, and the owner is logged in."""
+    """The link mailed: a new password, and the owner is logged in — and the lock their
+    account met here lifted, so the new password logs in here next time too."""
 
     template_name = "registration/reset_confirm.html"
     post_reset_login = True
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        login_unlock(form.user.get_username(), client_network(self.request))
+        return response

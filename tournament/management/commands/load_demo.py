@@ -23,6 +23,8 @@ class Command(BaseCommand):
         password = secrets.token_urlsafe(9)
         user.set_password(password)
         user.is_staff = user.is_superuser = True  # the demo organizer may also use the admin
+        # An address, so the log-in link by e-mail reaches the demo's console (DEBUG prints mail).
+        user.email = user.email or f"{user.username}@example.org"
         user.save()
         for data in demo_events():
             event = event_import(data, replace=True, user=user)

@@ -223,12 +223,21 @@ def _screen_links(request: HttpRequest, event: Event, phase: RoundPhase) -> list
     return links
 
 
+SCREEN_KEY = "screen:{event}"  # the session's note of the private screen link it opened
+
+
 def _shows_code(request: HttpRequest, event: Event) -> bool:
     """Whether this screen shows the check-in code: opened by the dashboard's private screen
-    link, or by the event's organizers or referees — never the public address (issue 63: a
-    code read from anywhere checked the room in)."""
-    key = request.GET.get("key", "")
-    return checkin_screen_key_right(event, key) or can_referee(request.user, event)
+    link (and kept in its session, so a tab or a column clicked on the projector keeps the
+    code; a key renewed since no longer counts), or by the event's organizers or referees —
+    never the public address (issue 63: a code read from anywhere checked the room in)."""
+    kept = SCREEN_KEY.format(event=event.pk)
+    key = request.GET.get("key") or request.session.get(kept, "")
+    if checkin_screen_key_right(event, str(key)):
+        if request.session.get(kept) != key:
+            request.session[kept] = key
+        return True
+    return can_referee(request.user, event)
 
 
 def _room_phase(event: Event) -> RoundPhase:
