@@ -60,10 +60,11 @@ chromium:
 
 # The task queue's worker (issue 46: the ratings' replays, off the results writes; sign-up
 # mails, push messages, channel posts) runs beside the server and stops with it. It outlives a
-# database outage itself (manage.py task_worker); one that dies anyway is started again after
-# 5 s, said on the terminal. The shell's EXIT trap ends the loop and the worker, and Ctrl-C or a
-# TERM exits the shell. Without --no-reload, DEBUG's autoreloader would leave a child behind.
-WORKER = while :; do $(PY) manage.py task_worker --no-reload; \
+# database outage itself (manage.py task_worker); one that dies anyway (any exit but a clean
+# one, which is a stop asked for) is started again after 5 s, said on the terminal. The shell's
+# EXIT trap ends the loop and the worker, and Ctrl-C or a TERM exits the shell. Without
+# --no-reload, DEBUG's autoreloader would leave a child behind.
+WORKER = until $(PY) manage.py task_worker --no-reload; do \
 	    echo "task worker stopped (exit $$?): started again in 5 s" >&2; sleep 5; done & worker=$$!; \
 	  trap 'pkill -P $$worker; kill $$worker 2>/dev/null' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM;
 
