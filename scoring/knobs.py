@@ -39,11 +39,15 @@ AgariYame = Literal["never", "always", "if_top", "auto"]
 Bust = Literal["below_zero", "zero_or_below", "never"]
 BustAttribution = Literal["receivers", "sequential"]
 SanmaTsumo = Literal["loss", "split"]
+# The yakuman some rulesets count double (ダブル役満), named as the knob `double_yakuman` lists
+# them: 国士無双十三面待ち, 四暗刻単騎, 純正九蓮宝燈, 大四喜.
+DoubleYakuman = Literal["kokushi_13", "suuankou_tanki", "junsei_chuuren", "daisuushii"]
 
 GAMES: tuple[Game, ...] = get_args(Game)
 ABORT_REASONS: tuple[AbortReason, ...] = get_args(AbortReason)
 ABORT_RULES: tuple[AbortRule, ...] = get_args(AbortRule)
 RENCHAN_RULES: tuple[RenchanRule, ...] = get_args(RenchanRule)
+DOUBLE_YAKUMAN: tuple[DoubleYakuman, ...] = get_args(DoubleYakuman)
 ABORT_NAMES = {
     "kyuushu": "九種九牌",
     "suufon": "四風連打",
@@ -129,6 +133,17 @@ def read_ints(value: Any, name: str) -> list[int]:
     if not isinstance(value, list | tuple) or not all(is_int(v) for v in value):
         raise fail("rules.ints", f"ruleset.{name}")
     return list(value)
+
+
+def read_names(value: Any, name: str, known: tuple[str, ...]) -> tuple[str, ...]:
+    """A list of names, each one of `known` (an error names the first that is not), kept in
+    `known`'s order so that two spellings of one set are one ruleset."""
+    if not isinstance(value, list | tuple):
+        raise fail("rules.names", f"ruleset.{name}", known=", ".join(known))
+    for i, item in enumerate(value):
+        if item not in known:
+            raise fail("value.choice", f"ruleset.{name}[{i}]", value=item, choices=", ".join(known))
+    return tuple(k for k in known if k in value)
 
 
 def read_key_int(key: Any, name: str) -> int:

@@ -158,6 +158,7 @@ MESSAGES: dict[str, str] = {
     "rules.payment_tsumo": gettext_noop("must be [from each non-dealer, from the dealer]"),
     "rules.rows": gettext_noop("must be a list of rows"),
     "rules.ints": gettext_noop("must be a list of whole numbers"),
+    "rules.names": gettext_noop("must be a list of names (known: {known})"),
     "rules.key_int": gettext_noop("key {key!r} must be a whole number"),
     "rules.table_map": gettext_noop("must be an object {{players: [points by rank]}} or a list"),
     "rules.rank_list": gettext_noop("must be a list of numbers, one per rank"),
@@ -220,6 +221,10 @@ MESSAGES: dict[str, str] = {
     "log.after_end": gettext_noop("{hand} comes after the game is over under this ruleset"),
     "log.differs": gettext_noop("{hand}: the log records {what} {log}, the ruleset gives {ours}"),
     "log.refused": gettext_noop("{hand}: the ruleset refuses this hand ({reason})"),
+    "log.double_yakuman": gettext_noop(
+        "{hand}: the log pays {yaku} as {log} yakuman, the ruleset counts {ours} "
+        "(its double_yakuman: {double})"
+    ),
     "log.not_over": gettext_noop(
         "the log ends after {hand}, but under this ruleset the game goes on"
     ),

@@ -38,6 +38,8 @@ JAN_NIKI = Ruleset(
     uma={4: (30, 10, -10, -30)},  # ウマは10-30
     rounding="gosha_rokunyu",  # 100点は五捨六入; the top takes the rest
     kiriage=True,  # 30符4飜・60符3飜は満貫扱い
+    # ダブル役満(八倍満): 大四喜, 四暗刻単騎待ち, 国士無双十三面待ち, 純正九連宝燈
+    double_yakuman=("daisuushii", "suuankou_tanki", "kokushi_13", "junsei_chuuren"),
     max_ron_winners=3,  # ダブロン, 三家和も和了
     multiple_ron_honba="each",  # honba is part of each 和了点
     nagashi="mangan",
@@ -175,6 +177,11 @@ TENHOU = Ruleset(
     pao_ron_honba="pao",  # a pao ron: the pao seat pays half and the honba
 )
 
+# Mahjong Soul counts four yakuman double, where Tenhou counts each one (docs/rulesets.md, MS5):
+# its own yaku table (`yiman: 2` for 純正九蓮宝燈, 四暗刻単騎, 国士無双十三面待ち, 大四喜 — the
+# game's data as tensoul ships it) and a real game that paid a 13-sided kokushi 64000.
+MAHJONGSOUL_DOUBLE_YAKUMAN = ("kokushi_13", "suuankou_tanki", "junsei_chuuren", "daisuushii")
+
 MAHJONGSOUL = TENHOU.replace(
     slug="mahjongsoul",
     name="雀魂 四人東南戦",
@@ -188,6 +195,7 @@ MAHJONGSOUL = TENHOU.replace(
     # "Three-player Ron (Sanchahou): No"); honba and sticks to the winner nearest the discarder.
     max_ron_winners=3,
     aborts={k: v for k, v in TENHOU.aborts.items() if k != "sanchahou"},
+    double_yakuman=MAHJONGSOUL_DOUBLE_YAKUMAN,
 )
 
 # Three players (docs/rulesets.md, "Sanma"): Tenhou's 3-player room in every knob the real
@@ -220,6 +228,7 @@ MAHJONGSOUL_SANMA = TENHOU_SANMA.replace(
     # extra wind and agari-yame; uma 15-0-15 (chosen: docs/rulesets.md).
     return_points=35000,
     uma={3: (15, 0, -15)},
+    double_yakuman=MAHJONGSOUL_DOUBLE_YAKUMAN,  # as the 4-player room (the same yaku table)
 )
 
 EMA = Ruleset(

@@ -19,6 +19,7 @@ from typing import Any, get_args
 from scoring.knobs import (
     ABORT_REASONS,
     ABORT_RULES,
+    DOUBLE_YAKUMAN,
     RENCHAN_RULES,
     SCORE_STEP,
     WINDS,
@@ -28,6 +29,7 @@ from scoring.knobs import (
     Bust,
     BustAttribution,
     ChomboRule,
+    DoubleYakuman,
     Game,
     LeftoverDeposits,
     MultipleRonHonba,
@@ -48,6 +50,7 @@ from scoring.knobs import (
     read_int_map,
     read_ints,
     read_limits,
+    read_names,
     read_str_map,
     read_table_map,
     to_json,
@@ -106,6 +109,13 @@ class Ruleset:
     # "every yakuman is counted as single yakuman" (riichi.wiki, WRC rules; EMA 2016 changes:
     # "the maximum score is a single yakuman"). A hand entered with more is refused.
     yakuman_max: int | None = None
+    # The yakuman that count double (ダブル役満) where a hand comes by its yaku — a game log names
+    # them, and check_log holds the log's count against this: kokushi_13 (国士無双十三面待ち),
+    # suuankou_tanki (四暗刻単騎), junsei_chuuren (純正九蓮宝燈), daisuushii (大四喜). Empty: each
+    # counts one (Tenhou: "do not award double yakuman for any specific hand", riichi.wiki
+    # "Multiple yakuman"). Mahjong Soul: all four (its own yaku table, `yiman: 2`; tensoul's
+    # data.json). A hand the table enters carries its own count (`yakuman: 2`).
+    double_yakuman: tuple[DoubleYakuman, ...] = ()
     max_ron_winners: int = 1  # 1 = atamahane (頭ハネ)
     # each | nearest (honba to the winner nearest the discarder)
     multiple_ron_honba: MultipleRonHonba = "nearest"
@@ -261,6 +271,7 @@ def _normalise(rules: Ruleset) -> None:
             "payment_table_yakuman",
             PaymentRow.from_json(row, "ruleset.payment_table_yakuman"),
         )
+    put(rules, "double_yakuman", read_names(rules.double_yakuman, "double_yakuman", DOUBLE_YAKUMAN))
     put(rules, "aborts", frozen(read_str_map(rules.aborts, "aborts")))
     renchan = rules.renchan_on_draw
     if isinstance(renchan, str):

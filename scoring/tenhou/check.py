@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 from scoring.errors import LogPart, ScoringError
 from scoring.flow import GameFlow
 from scoring.hand_parse import parse_hand
 from scoring.messages import fail
 from scoring.rules import Ruleset
-from scoring.tenhou.records import TenhouLog
+from scoring.tenhou.records import LogHand, TenhouLog
 
 
 def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
@@ -50,6 +52,7 @@ def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
                 log=logged.deltas,
                 ours=record.deltas,
             )
+        _double_yakuman(rules, logged, where)
     if not flow.over:
         raise fail("log.not_over", "log", hand=log.hands[-1].label)
     if not log.final_scores:
@@ -66,6 +69,24 @@ def check_log(rules: Ruleset, log: TenhouLog) -> GameFlow:
             raise fail("log.final_whole", "log", log=log.final_points, ours=points)
         raise fail("log.final", "log", what=LogPart("points"), log=log.final_points, ours=points)
     return flow
+
+
+def _double_yakuman(rules: Ruleset, logged: LogHand, where: str) -> None:
+    """The log read each yakuman win's count from what it paid (64000 to a non-dealer: 2); a
+    ruleset that counts those yakuman otherwise (`double_yakuman`) would not have paid it so.
+    The deltas agree by then, so the knob is the one difference: the refusal names it."""
+    for win in logged.yakuman:
+        ours = win.count_under(rules.double_yakuman)
+        if win.kinds and ours != win.count:
+            raise fail(
+                "log.double_yakuman",
+                where,
+                hand=logged.label,
+                yaku=", ".join(win.kinds),
+                log=win.count,
+                ours=ours,
+                double=json.dumps(list(rules.double_yakuman)),
+            )
 
 
 def _whole(points: list[float]) -> bool:

@@ -10,10 +10,16 @@ from scoring.errors import ScoringError
 from scoring.knobs import SCORE_STEP
 from scoring.messages import fail
 from scoring.parse import load_json
-from scoring.tenhou.records import HandRead, TenhouLog
+from scoring.tenhou.records import DOUBLE_KIND_NAMES, HandRead, NamedYakuman, TenhouLog
 
 _FU_HAN = re.compile(r"(\d+)符(\d+)飜")
 _YAKU_HAN = re.compile(r"\((\d+)飜\)")
+_POINTS = re.compile(r"(\d+)(?:-(\d+))?点")  # "64000点", "8000-16000点", "16000点∀"
+# One yakuman (8000 basic points) as a label prints it: a ron, a dealer's ron, and on a tsumo
+# what the dealer pays a non-dealer winner or each player pays a dealer — 16000, or 24000 in a
+# 3-player room where the North's share is split (北家折半: tensoul adds half a share).
+_RON_YAKUMAN, _DEALER_RON_YAKUMAN = 32000, 48000
+_TSUMO_YAKUMAN = (16000, 24000)
 _NAGASHI = "流し満貫"
 _MANGAN_FU = {4: 40, 3: 70}
 _JSON_ABORTS = {
@@ -70,7 +76,10 @@ def _json_log(data: dict[str, Any]) -> TenhouLog:
             for k in range(1, len(end), 2):
                 info = end[k + 1]
                 who, source, pao = int(info[0]), int(info[1]), int(info[2])
-                win = _json_value(info[3:], hand.label)
+                win = _json_value(info[3:], hand.label, who == hand.dealer, who == source)
+                if "yakuman" in win:
+                    kinds, others = _named(info[4:])
+                    hand.yakuman.append(NamedYakuman(who, win["yakuman"], kinds, others))
                 if pao != who:
                     win["pao"] = pao
                 if who == source:
@@ -115,12 +124,12 @@ def _json_log(data: dict[str, Any]) -> TenhouLog:
     return log
 
 
-def _json_value(parts: Sequence[Any], label: str) -> dict[str, Any]:
+def _json_value(parts: Sequence[Any], label: str, dealer: bool, tsumo: bool) -> dict[str, Any]:
     text = str(parts[0]) if parts else ""
     yaku = [str(p) for p in parts[1:]]
     yakuman = sum(1 for y in yaku if "役満" in y)
     if yakuman:
-        return {"yakuman": yakuman}
+        return {"yakuman": _yakuman_count(text, yakuman, dealer, tsumo, label)}
     han = sum(int(m.group(1)) for y in yaku for m in _YAKU_HAN.finditer(y))
     found = _FU_HAN.search(text)
     if found:
@@ -131,3 +140,30 @@ def _json_value(parts: Sequence[Any], label: str) -> dict[str, Any]:
     # counts; a mangan below 5 han got there by its fu (4 han from 40, 3 han from 70 — the
     # least fu that reaches 2000 basic points), which 30 would price below mangan.
     return {"han": han, "fu": _MANGAN_FU.get(han, 30) if text.startswith("満貫") else 30}
+
+
+def _yakuman_count(text: str, named: int, dealer: bool, tsumo: bool, label: str) -> int:
+    """How many yakuman a win was paid: the label's points against one yakuman's for this
+    winner. The yaku strings cannot say: tensoul writes one `(役満)` per yaku whatever it is
+    worth, so Mahjong Soul's 13-sided kokushi is one string and 役満64000点 (issue 64)."""
+    found = _POINTS.search(text)
+    if found is None:
+        return named  # a label without its points: the yaku strings are all there is
+    if found.group(2):  # a non-dealer's tsumo: the dealer's share
+        points, ones = int(found.group(2)), _TSUMO_YAKUMAN[:1]
+    elif tsumo:
+        points, ones = int(found.group(1)), _TSUMO_YAKUMAN
+    else:
+        points, ones = int(found.group(1)), (_DEALER_RON_YAKUMAN if dealer else _RON_YAKUMAN,)
+    for one in ones:
+        if points and points % one == 0:
+            return points // one
+    raise fail("log.garbled", "log", where=label)
+
+
+def _named(yaku: Sequence[Any]) -> tuple[tuple[str, ...], int]:
+    """A yakuman win's yaku strings ("国士無双十三面待ち(役満)"): the yakuman among them that some
+    rulesets count double, by the knob's names, and how many others."""
+    names = [str(y).rsplit("(", 1)[0].strip() for y in yaku if "役満" in str(y)]
+    kinds = tuple(DOUBLE_KIND_NAMES[n] for n in names if n in DOUBLE_KIND_NAMES)
+    return kinds, len(names) - len(kinds)

@@ -22,6 +22,37 @@ ABORTS = {  # RYUUKYOKU type → the engine's abort reason
 }
 # Yaku numbers (mjlog) of the yakuman a pao seat answers for: 大三元, 大四喜.
 PAO_YAKUMAN = {39, 49}
+# The yakuman some rulesets count double (the knob `double_yakuman`), as each log names them:
+# mjlog yaku numbers (41 四暗刻単騎, 46 純正九蓮宝燈, 48 国士無双１３面, 49 大四喜); Tenhou's own
+# strings; Mahjong Soul's, as tensoul writes them from the game's yaku table (data.json, ids
+# 47–50), in Japanese and in English.
+DOUBLE_KIND_IDS = {41: "suuankou_tanki", 46: "junsei_chuuren", 48: "kokushi_13", 49: "daisuushii"}
+DOUBLE_KIND_NAMES = {
+    "国士無双１３面": "kokushi_13",
+    "国士無双十三面待ち": "kokushi_13",
+    "Thirteen-wait Thirteen Orphans": "kokushi_13",
+    "四暗刻単騎": "suuankou_tanki",
+    "Single-wait Four Concealed Triplets": "suuankou_tanki",
+    "純正九蓮宝燈": "junsei_chuuren",
+    "True Nine Gates": "junsei_chuuren",
+    "大四喜": "daisuushii",
+    "Four Big Winds": "daisuushii",
+}
+
+
+@dataclass(frozen=True)
+class NamedYakuman:
+    """A yakuman win as the log names it: its count as the log paid it, and which of its yakuman
+    some rulesets count double (`kinds`, the knob's names) beside how many others it has."""
+
+    seat: int
+    count: int
+    kinds: tuple[str, ...]
+    others: int
+
+    def count_under(self, double: tuple[str, ...]) -> int:
+        """The count a ruleset whose `double_yakuman` is `double` gives these yakuman."""
+        return self.others + sum(2 if kind in double else 1 for kind in self.kinds)
 
 
 @dataclass
@@ -35,6 +66,8 @@ class LogHand:
     before: list[int]  # scores before the hand
     after: list[int]  # scores after it (riichi sticks paid, wins and deposits taken)
     hand: dict[str, Any]
+    # Its yakuman wins as the log names them (check_log holds them against double_yakuman).
+    yakuman: list[NamedYakuman] = field(default_factory=list)
 
     @property
     def deltas(self) -> list[int]:
@@ -72,15 +105,19 @@ class HandRead:
         self.wins: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
         self.discarder: int | None = None
+        self.yakuman: list[NamedYakuman] = []
 
     def win(self, a: dict[str, str], n: int) -> None:
         who = log_seat(a.get("who"), n)
         source = log_seat(a.get("fromWho"), n)
         win = win_value(a, self.label)
+        yakuman = log_ints(a.get("yakuman", ""), "yakuman")
+        if yakuman:
+            kinds = tuple(DOUBLE_KIND_IDS[y] for y in yakuman if y in DOUBLE_KIND_IDS)
+            self.yakuman.append(NamedYakuman(who, win["yakuman"], kinds, len(yakuman) - len(kinds)))
         if "paoWho" in a:
             pao = log_seat(a.get("paoWho"), n)
             win["pao"] = pao
-            yakuman = log_ints(a.get("yakuman", ""), "yakuman")
             covered = sum(1 for y in yakuman if y in PAO_YAKUMAN)
             if "yakuman" in win and covered and covered < win["yakuman"]:
                 win["pao_yakuman"] = covered
@@ -147,6 +184,7 @@ class HandRead:
             self.before,
             self.after,
             hand,
+            self.yakuman,
         )
 
 
