@@ -238,19 +238,27 @@ EMA = Ruleset(
     start=30000,
     return_points=30000,  # no oka
     uma={4: (15, 5, -5, -15)},
-    tie="split",  # tied players share the uma of their places
+    tie="split",  # tied players share the uma of their places (E1 §3.6.1)
+    # E1 §3.6: "Any riichi bets remaining on the table are collected by the winner; the points
+    # are split in case of a tie" — the tied first places stay tied and share their uma.
+    leftover_deposits_tie="split_down",
     kiriage=False,
     kazoe_han=None,  # 13 han and more is a sanbaiman
-    riichi_min_score=1000,
+    # E1 sets no floor for a riichi: "The game continues if a player's score goes below zero;
+    # the player borrows score sticks" (§4.1), and a riichi is a 1,000-point stick (§3.3.14).
+    riichi_min_score=None,
+    # No 罰符 into the deposits: point penalties come off the result after uma and "are not
+    # added to the other players' scores" (E1 §5.5, §5.7) — event penalties here.
+    penalty=0,
     # E3 (the EMA's own announcement of the 2016 rules): "Dai suushii (Big Four Winds) is a
     # yakuman, not a double yakuman", after the "previous removal of accumulative and double
     # yakuman": one yakuman a hand at most.
     yakuman_max=1,
     max_ron_winners=3,  # double and triple ron, each paid by the discarder
     multiple_ron_honba="each",  # the discarder pays the counters to each winner
-    # Each winner in riichi takes back their own stick, the rest to the nearest winner —
-    # chosen: the 2016 text could not be read; E2 and Pantheon's EMA (P1) read it so, the 2012
-    # text gave them all to the nearest (docs/rulesets.md).
+    # E1 §4.1: "the riichi bets from players who declared riichi without winning go to the
+    # winner closest to the discarder's right. Riichi declarers that win, always get their
+    # riichi bet back" (the 2012 text gave them all to the nearest).
     multiple_ron_sticks="own",
     nagashi=None,  # E3: "Nagashi Mangan is not allowed" (2008–2012 paid it)
     aborts={},  # no abortive draws
@@ -294,19 +302,42 @@ WRC2022 = WRC.replace(
     chombo_points=30.0,  # "een chombo kost je nu 30 000 ptn" (W4)
 )
 
-# The EMA's rules as revised in 2025 (docs/rulesets.md, `ema2025`). The EMA's own 2025 text could
-# not be found from here: the changes are Pantheon's EMA 2025 template (P1, commit ce62c975, its
-# `ema.php` with two settings changed), a peer's reading, not the owner's word.
-EMA2025 = EMA.replace(
+# The EMA's "Rules for Japanese Mahjong, 2025 edition" (EMA Riichi Rule Committee, August 2025;
+# docs/rulesets.md, `ema2025`, cites a section for every knob). Every knob from its own text; it
+# differs from the 2016 edition only in kiriage.
+EMA2025 = Ruleset(
     slug="ema2025",
     name="EMA Riichi Competition Rules (2025)",
     names={"en": "EMA Riichi Competition Rules (2025)", "ja": "EMA リーチ麻雀競技ルール (2025)"},
-    # P1 `withKiriageMangan: true` (2016: false, E3 "4-30 is not rounded to mangan payment"):
-    # 4 han 30 fu and 3 han 60 fu are a mangan, as in the WRC rules.
-    kiriage=True,
-    # P1's other change, `chomboEndsGame: true` (a chombo in the last hand, once time is up, is
-    # not re-dealt — the WRC's own §8.2, W3), is no knob: a hand the table marks `time_up` ends
-    # the game whatever it is, a chombo included (flow.py).
+    start=30000,  # §1.4 "Players begin with 30,000 points"
+    return_points=30000,  # §3.7 "subtract 30,000 points": no oka
+    uma={4: (15, 5, -5, -15)},  # §3.7.1
+    tie="split",  # §3.7.1 "the points for the relevant places are added together and evenly split"
+    # §3.7 "Any riichi bets remaining on the table are collected by the winner; the points are
+    # split in case of a tie (any decimals are rounded down)".
+    leftover_deposits_tie="split_down",
+    kiriage=True,  # §4.1.3 "4 han and 30 or more fu, and 3 han and 60 or more fu, are worth mangan"
+    kazoe_han=None,  # §4.1.2: "11 or more" han is a sanbaiman, whatever the count
+    # §4.1.4: below zero "the play continues without any changes", the player borrows sticks.
+    riichi_min_score=None,
+    penalty=0,  # §6.1.4: point penalties come off the result after uma, never into the deposits
+    yakuman_max=1,  # §4.2 "Yakuman are not cumulative"
+    max_ron_winners=3,  # §3.3.1 "Several players may declare a win on the same discard"
+    multiple_ron_honba="each",  # §3.4.4 "the discarder pays 300 for each counter to every winner"
+    # §3.3.10: winners in riichi take back their own bets; the rest go to "the winner first in turn
+    # order after the discarder".
+    multiple_ron_sticks="own",
+    nagashi=None,  # §3.4: a hand ends by an exhaustive draw or a win; no nagashi
+    aborts={},  # §3.4: no abortive draws; §3.3.5: play continues after a fourth quad
+    renchan_on_draw="tenpai",  # §3.4.5 "East remains East if they … are tenpai"
+    agari_yame="never",  # §3.5: the game ends only when South ends; East never stops it
+    # §3.4.6: in a tournament a chombo is 20,000 off the result after uma; the hand is re-dealt.
+    # A chombo after the time signal "is treated as one of the remaining hands" (§7.4): the
+    # table marks the last hand `time_up`, and the game ends after it, a chombo included.
+    chombo="result_penalty",
+    chombo_points=20.0,
+    bust="never",  # §3.7 "There is no bankruptcy rule"
+    pao_ron_honba="discarder",  # §3.3.7 "only the discarder pays for any counters"
 )
 
 MLEAGUE = Ruleset(

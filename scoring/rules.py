@@ -32,6 +32,7 @@ from scoring.knobs import (
     DoubleYakuman,
     Game,
     LeftoverDeposits,
+    LeftoverDepositsTie,
     MultipleRonHonba,
     MultipleRonSticks,
     NagashiDeposits,
@@ -84,7 +85,12 @@ class Ruleset:
     uma: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # players → points by rank
     uma_floating: Mapping[int, tuple[float, ...]] | None = None  # floaters (≥ return) → by rank
     tie: Tie = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
-    leftover_deposits: LeftoverDeposits = "top"
+    leftover_deposits: LeftoverDeposits = "top"  # top (to the player ranked first) | lost
+    # With `top`, when players tie for first: nearest_dealer (all to the tied seat nearer the
+    # starting dealer, who then ranks alone first) | split_down (shared evenly, each share
+    # rounded down to 100, the rest lost; the tied seats stay tied — EMA 2025 §3.7 "the points
+    # are split in case of a tie (any decimals are rounded down)", EMA 2016 §3.6).
+    leftover_deposits_tie: LeftoverDepositsTie = "nearest_dealer"
 
     # Hand values
     unit: int = 100  # every payment is rounded up to this
@@ -335,6 +341,7 @@ def _validate(r: Ruleset) -> None:
     _one_of(r, "rounding", Rounding)
     _one_of(r, "tie", Tie)
     _one_of(r, "leftover_deposits", LeftoverDeposits)
+    _one_of(r, "leftover_deposits_tie", LeftoverDepositsTie)
     for n, table in r.uma.items():
         if n not in r.player_counts:
             raise fail("rules.uma_size", f"ruleset.uma.{n}")

@@ -93,7 +93,7 @@ def settle(
     final = list(scores)
     lost = 0
     if rules.leftover_deposits == "top":
-        final[order[0]] += deposits
+        lost = _to_the_top(rules, scores, order, final, deposits)
     else:
         lost = deposits
 
@@ -153,6 +153,23 @@ def settle(
             )
         )
     return Settlement(results, lost)
+
+
+def _to_the_top(
+    rules: Ruleset, scores: Sequence[int], order: list[int], final: list[int], deposits: int
+) -> int:
+    """Give the leftover deposits to first place (in `final`); return what nobody gets. Tied
+    first places split them where the rules say so, each share rounded down to SCORE_STEP:
+    results are kept to 0.1 point, so 1000 three ways (EMA 2025: 333, decimals down) is 300
+    each here — the same 0.3 once cut to one decimal — and 100 goes to nobody."""
+    tied = [seat for seat in order if scores[seat] == scores[order[0]]]
+    if rules.leftover_deposits_tie == "split_down" and len(tied) > 1:
+        share = deposits // len(tied) // SCORE_STEP * SCORE_STEP
+        for seat in tied:
+            final[seat] += share
+        return deposits - share * len(tied)
+    final[order[0]] += deposits
+    return 0
 
 
 def to_points(score_points: int, point_value: int) -> float:

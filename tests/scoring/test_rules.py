@@ -57,6 +57,7 @@ def test_rulesets_are_frozen():
         ({"renchan_on_draw": {"E": "sometimes"}}, "ruleset.renchan_on_draw.E", "tenpai"),
         ({"aborts": {"ryuukyoku": "pass"}}, "ruleset.aborts.ryuukyoku", "unknown"),
         ({"agari_yame": "sometimes"}, "ruleset.agari_yame", "not one of"),
+        ({"leftover_deposits_tie": "split"}, "ruleset.leftover_deposits_tie", "split_down"),
         ({"chombo": "fixed"}, "ruleset.chombo_amount", "above 0"),
         ({"hands_per_game": 15}, "ruleset.hands_per_game", "only the emperor"),
         ({"bust_prize": -1}, "ruleset.bust_prize", "≥ 0"),

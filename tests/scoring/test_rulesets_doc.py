@@ -23,7 +23,7 @@ STANDARD = {
     "tenhou-sanma": "tenhou",
     "mahjongsoul-sanma": "tenhou-sanma",
     "ema": None,
-    "ema2025": "ema",
+    "ema2025": None,  # built from its own text (E25), every knob cited
     "wrc": "ema",
     "wrc2022": "wrc",
     "mleague": None,

@@ -10,7 +10,16 @@ from scoring.cli import run
 from scoring.errors import ScoringError
 from scoring.flow import GameFlow
 from scoring.hands import parse_hand
-from scoring.presets import EMA, MAHJONGSOUL, MLEAGUE, TENHOU, WRC, WRC2022, ruleset_from_json
+from scoring.presets import (
+    EMA,
+    EMA2025,
+    MAHJONGSOUL,
+    MLEAGUE,
+    TENHOU,
+    WRC,
+    WRC2022,
+    ruleset_from_json,
+)
 from scoring.settlement import Penalty, settle
 
 
@@ -119,13 +128,13 @@ def test_wrc_published_example_a_first_place_40000_scores_25():
     assert points(WRC, [40000, 30000, 28000, 22000])[0] == 25.0
 
 
-@pytest.mark.parametrize("rules", [EMA, WRC])
+@pytest.mark.parametrize("rules", [EMA, EMA2025, WRC])
 def test_ema_and_wrc_share_uma_on_ties_and_have_no_oka(rules):
     assert rules.oka == 0
     assert points(rules, [35000, 35000, 25000, 25000]) == [15.0, 15.0, -15.0, -15.0]
 
 
-@pytest.mark.parametrize("rules", [EMA, WRC])
+@pytest.mark.parametrize("rules", [EMA, EMA2025, WRC])
 def test_ema_and_wrc_play_on_below_zero_with_no_abortive_draws(rules):
     flow = GameFlow(rules, 4)
     flow.scores = [70000, 30000, 25000, -5000]
@@ -135,7 +144,17 @@ def test_ema_and_wrc_play_on_below_zero_with_no_abortive_draws(rules):
         parse_hand({"result": {"type": "abort", "reason": "kyuushu"}}, rules, 4)
 
 
-@pytest.mark.parametrize("rules", [EMA, WRC])
+@pytest.mark.parametrize("rules", [EMA, EMA2025])
+def test_ema_dealer_keeps_the_deal_by_winning_or_being_tenpai_at_a_draw(rules):
+    # E1 §3.4.11, E25 §3.4.5: "East remains East if they declare a win or are tenpai at the time
+    # of an exhaustive draw"; a counter is added either way (E1 §3.4.10, E25 §3.4.4).
+    flow = play(rules, {"result": {"type": "draw", "tenpai": [0]}})
+    assert (flow.dealer, flow.honba) == (0, 1)
+    flow = play(rules, {"result": {"type": "draw", "tenpai": [1]}})
+    assert (flow.dealer, flow.honba) == (1, 1)
+
+
+@pytest.mark.parametrize("rules", [EMA, EMA2025, WRC])
 def test_ema_and_wrc_count_13_han_as_sanbaiman(rules):
     flow = play(rules, {"result": {"type": "tsumo", "winner": 1, "han": 13, "fu": 30}})
     assert flow.records[0].deltas == [-12000, 24000, -6000, -6000]
@@ -173,7 +192,7 @@ def test_ema_2012_nagashi_pays_honba_and_leaves_the_sticks():
     assert (flow.dealer, flow.honba) == (1, 2)  # the dealer was not tenpai: the deal passes
 
 
-@pytest.mark.parametrize("rules", [EMA, WRC])
+@pytest.mark.parametrize("rules", [EMA, EMA2025, WRC])
 def test_ema_2016_and_wrc_have_no_nagashi(rules):
     # E3: "Nagashi Mangan is not allowed" (the EMA's announcement of its 2016 rules).
     with pytest.raises(ScoringError, match="nagashi"):
@@ -198,6 +217,20 @@ def test_wrc_leftover_riichi_sticks_go_to_nobody_and_ema_gives_them_to_the_winne
     assert points(WRC, scores, deposits=1000)[0] == 26.0  # (41,000 − 30,000) / 1,000 + 15
 
 
+def test_ema_2016_splits_leftover_sticks_between_players_tied_for_first():
+    # E1 §3.6 (2016): "Any riichi bets remaining on the table are collected by the winner; the
+    # points are split in case of a tie." 500 each keeps seats 0 and 1 tied at 40,500, so they
+    # share the uma of 1st and 2nd (§3.6.1): 10.5 + 10 = 20.5 each.
+    assert points(EMA, [40000, 40000, 20000, 19000], deposits=1000) == [20.5, 20.5, -15.0, -26.0]
+
+
+def test_ema_2016_puts_no_penalty_into_the_deposits():
+    # E1 §5.5, §5.7: point penalties come off the result after uma and "are not added to the
+    # other players' scores" — no 罰符 for the next winner.
+    with pytest.raises(ScoringError, match="罰符"):
+        parse_hand({"penalties": [1], "result": {"type": "draw", "tenpai": []}}, EMA, 4)
+
+
 def test_wrc_has_one_winner_per_discard():
     # WRC Rules 2015 §5.7.6: "only the player closer to the discarder … will win … Each hand
     # can have only one winner." (EMA 2016 still pays a double ron.)
@@ -213,7 +246,7 @@ def test_wrc_has_one_winner_per_discard():
     parse_hand(hand, EMA, 4)
 
 
-@pytest.mark.parametrize("rules", [EMA, WRC])
+@pytest.mark.parametrize("rules", [EMA, EMA2025, WRC])
 def test_ema_and_wrc_count_one_yakuman_at_most(rules):
     double = {"result": {"type": "tsumo", "winner": 1, "yakuman": 2}}
     with pytest.raises(ScoringError, match="at most 1 yakuman") as refused:
@@ -405,7 +438,7 @@ def test_tenhou_plays_on_at_exactly_zero_and_ends_below():
     assert flow.scores[3] == -100 and flow.over
 
 
-@pytest.mark.parametrize("rules", [TENHOU, EMA, MLEAGUE.replace(riichi_min_score=1000)])
+@pytest.mark.parametrize("rules", [TENHOU, MLEAGUE.replace(riichi_min_score=1000)])
 def test_riichi_needs_1000_where_the_rules_say_so(rules):
     flow = GameFlow(rules, 4)
     flow.scores = [50000, 25000, 25000, 0] if rules.start == 25000 else [60000, 30000, 30000, 0]
@@ -413,7 +446,8 @@ def test_riichi_needs_1000_where_the_rules_say_so(rules):
         flow.play(parse_hand({"riichi": [3], "result": {"type": "draw", "tenpai": [3]}}, rules, 4))
 
 
-@pytest.mark.parametrize("rules", [WRC, MLEAGUE])
+# EMA: the texts set no floor; below zero the player borrows sticks (2016 §4.1, 2025 §4.1.4).
+@pytest.mark.parametrize("rules", [WRC, MLEAGUE, EMA, EMA2025])
 def test_riichi_below_1000_is_allowed_where_play_goes_on_below_zero(rules):
     flow = GameFlow(rules, 4)
     flow.scores = [50000, 25000, 25000, 0] if rules.start == 25000 else [60000, 30000, 30000, 0]
@@ -431,8 +465,9 @@ def test_ema_pays_the_counters_to_each_ron_winner():
 
 def test_ema_double_ron_winners_take_back_their_own_riichi_sticks():
     # Seat 0 deals in to seats 1 and 2, both in riichi, with a stick left from an earlier hand.
-    # EMA (chosen, docs/rulesets.md): seat 2, the farther winner, takes back its own stick;
-    # seat 1, the nearest, takes its own and the earlier one. 1 han 30 fu: 1,000 each.
+    # E1 §4.1 (2016): "Riichi declarers that win, always get their riichi bet back": seat 2, the
+    # farther winner, takes back its own stick; seat 1, the nearest, takes its own and the
+    # earlier one. 1 han 30 fu: 1,000 each.
     two = [{"seat": 1, "han": 1, "fu": 30}, {"seat": 2, "han": 1, "fu": 30}]
     hand = {"riichi": [1, 2], "result": {"type": "ron", "discarder": 0, "wins": two}}
 
@@ -450,17 +485,20 @@ def test_ema_double_ron_winners_take_back_their_own_riichi_sticks():
     assert deltas(EMA) == [-2000, 1000 + 2000, 1000, -1000]
 
 
-def test_ema_pao_ron_the_discarder_alone_pays_the_counters():
-    flow = GameFlow(EMA, 4)
+@pytest.mark.parametrize("rules", [EMA, EMA2025])
+def test_ema_pao_ron_the_discarder_alone_pays_the_counters(rules):
+    # E1 §3.3.9, E25 §3.3.7: "they share the payment equally with the liable player, but only
+    # the discarder pays for any counters".
+    flow = GameFlow(rules, 4)
     flow.honba = 1
     win = {"seat": 2, "yakuman": 1, "pao": 3}
     record = flow.play(
-        parse_hand({"result": {"type": "ron", "discarder": 1, "wins": [win]}}, EMA, 4)
+        parse_hand({"result": {"type": "ron", "discarder": 1, "wins": [win]}}, rules, 4)
     )
     assert record.deltas == [0, -16300, 32300, -16000]
 
 
-@pytest.mark.parametrize("rules", [EMA, WRC, MLEAGUE])
+@pytest.mark.parametrize("rules", [EMA, EMA2025, WRC, MLEAGUE])
 def test_no_agari_yame_and_no_stop(rules):
     assert not rules.table_marks_stop
     with pytest.raises(ScoringError, match="stop"):
