@@ -202,6 +202,7 @@ def _seat_at(where: dict[str, Any]) -> str:
 PROFILE_LABELS = {  # a player's profile (services/profiles.py), key by key
     "ema": gettext_lazy("EMA number"),
     "country": gettext_lazy("Country"),
+    "family_name": gettext_lazy("Family name"),
     "tenhou": gettext_lazy("Tenhou name"),
     "mahjongsoul": gettext_lazy("Mahjong Soul name"),
 }

@@ -197,11 +197,16 @@ def _download_words(path: str, body: bytes) -> tuple[str, set[str]]:
         return " ".join([*book.sheetnames, *cells]), ALLOWED
     text = body.decode("utf-8-sig")
     if path.endswith(".csv"):
-        keys = next(csv.reader(io.StringIO(text)), [])
+        rows_ = list(csv.reader(io.StringIO(text)))
+        keys = rows_[0] if rows_ else []
+        if [] in rows_:  # a heading's `key,value` lines, an empty line, the table's keys (EMA)
+            blank = rows_.index([])
+            keys = [row[0] for row in rows_[:blank]] + rows_[blank + 1]
     else:
         data = json.loads(text)
         rows = [r for value in data.values() if isinstance(value, list) for r in value]
-        keys = [*data, *(k for r in rows for k in r), "null", "true", "false"]  # its syntax
+        heading = [k for value in data.values() if isinstance(value, dict) for k in value]
+        keys = [*data, *heading, *(k for r in rows for k in r), "null", "true", "false"]  # syntax
     allowed = ALLOWED | CONTRACT_WORDS | {w for k in keys for w in WORD.findall(k)}
     return text, allowed
 

@@ -1,25 +1,21 @@
 """A player's profile in an event (issue 48, CONTRACT §2 `profiles`): EMA number, country and
 names online — in event files (all or nothing, errors naming the key path, a lossless round
-trip), on the organizer's player page in both languages, and in the EMA's results file
-(`export_standings SLUG --format ema`)."""
+trip), on the organizer's player page in both languages. The EMA's results file, and the
+family name it needs, are test_ema_file.py's."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from tests.tournament.factories import league_data, make_event, scores_game
+from tests.tournament.factories import league_data, make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
 from tournament.auditlog import entry_sentence
-from tournament.exports.standings import export_standings
 from tournament.models import AuditEntry, Entry, Event
 from tournament.services.errors import ServiceError
 from tournament.services.imports import event_export, event_import
@@ -192,81 +188,7 @@ def test_only_organizers_change_a_profile():
     assert Entry.objects.get(pk=entry.pk).ema_number == ""
 
 
-# --- the EMA's results file ---------------------------------------------------------------
-
-
-def ema_event() -> Event:
-    event = make_event(players=["Aoki", "Baba", "Chiba", "Doi", "Endo"])
-    scores_game(event, 1, 1, ["Aoki", "Baba", "Chiba", "Doi"], [43200, 31000, 18100, 7700])
-    Entry.objects.filter(event=event, player__name="Baba").update(
-        ema_number="04090012", country="FR"
-    )
-    Entry.objects.filter(event=event, player__name="Chiba").update(country="JP")
-    return event
-
-
-def csv_rows(data: bytes | str) -> list[list[str]]:
-    text_ = data.decode() if isinstance(data, bytes) else data
-    return list(csv.reader(io.StringIO(text_)))
-
-
-def test_the_ema_file_lists_every_player_of_the_standings_with_number_and_country(capsys):
-    event = ema_event()
-    call_command("export_standings", event.slug, "--format", "ema")
-    table = csv_rows(capsys.readouterr().out)
-    assert table[0] == ["rank", "ema", "player", "country", "total"]
-    # Ranks, names and totals are the standings file's, in its order.
-    standings = csv_rows(export_standings(event, "csv"))
-    assert [[r[0], r[2], r[4]] for r in table[1:]] == [r[:3] for r in standings[1:]]
-    by_player = {r[2]: r for r in table[1:]}
-    assert by_player["Baba"][1:4] == ["04090012", "Baba", "FR"]
-    assert by_player["Chiba"][1:4] == ["", "Chiba", "JP"]  # no EMA number: empty
-    assert by_player["Endo"][1:4] == ["", "Endo", ""]  # no game, no profile: still listed
-    assert len(table) == 1 + 5
-
-
-def test_the_ema_file_as_xlsx_keeps_the_leading_zero_and_says_headings_in_the_language(tmp_path):
-    from openpyxl import load_workbook
-
-    event = ema_event()
-    out = tmp_path / "ema.xlsx"
-    call_command("export_standings", event.slug, "--format", "ema", "--output", str(out))
-    sheet = load_workbook(out).active
-    rows = list(sheet.iter_rows(values_only=True))
-    assert rows[0] == ("Rank", "EMA number", "Player", "Country", "Total")
-    baba = next(r for r in rows if r[2] == "Baba")
-    # The number as text; the country's code, as the CSV and JSON give it: a file for the EMA
-    # reads the same whoever downloaded it (the walk of issue 48 found フランス in one).
-    assert baba[1] == "04090012" and baba[3] == "FR"
-    from tournament.exports.ema import export_ema
-
-    with translation.override("ja"):
-        japanese = load_workbook(io.BytesIO(export_ema(event, "xlsx"))).active
-    assert [c.value for c in japanese[1]][:2] == ["順位", "EMA番号"]
-    japanese_baba = next(r for r in japanese.iter_rows(values_only=True) if r[2] == "Baba")
-    assert japanese_baba[3] == "FR"
-
-
-def test_the_ema_file_to_a_csv_path_is_csv_and_teams_are_refused(tmp_path):
-    event = ema_event()
-    out = tmp_path / "ema.csv"
-    call_command("export_standings", event.slug, "--format", "ema", "--output", str(out))
-    assert csv_rows(Path(out).read_bytes())[0][1] == "ema"
-    with pytest.raises(CommandError) as caught:
-        call_command("export_standings", event.slug, "--format", "ema", "--teams")
-    assert caught.value.returncode == 2
-
-
-def test_organizers_download_the_ema_file_from_the_dashboard_and_nobody_else_does():
-    event = ema_event()
-    client = logged_in(organizer_for(event))
-    address = url("ema-export", event.slug, "csv")
-    assert address in text(client.get(url("event-manage", event.slug)))
-    response = client.get(address)
-    assert response.status_code == 200 and "ema.csv" in response["Content-Disposition"]
-    assert csv_rows(response.content)[0] == ["rank", "ema", "player", "country", "total"]
-    stranger = logged_in(make_user("stranger"))
-    assert stranger.get(address).status_code != 200
+# --- carried to the next event ---------------------------------------------------------
 
 
 def test_a_returning_player_keeps_their_ema_number_and_country_not_their_online_names():

@@ -23,10 +23,23 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 @dataclass(frozen=True)
 class Sheet:
-    """What a file calls its table: the JSON's key for the rows, the XLSX sheet's title."""
+    """What a file calls its table: the JSON's key for the rows, the XLSX sheet's title, and
+    the JSON's key for the lines above the table (`Heading`), where a file has them."""
 
     key: str
     title: Any  # a lazy translation
+    heading_key: str = "heading"
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A line above a file's table saying what the table is of (the EMA's results file: the
+    tournament's name, date, players…). CSV writes `key,value`, XLSX the label in the
+    reader's language and the value, JSON an object of them under the sheet's heading_key."""
+
+    key: str
+    label: Any  # a lazy translation
+    value: Any
 
 
 def neutralise(value: Any) -> Any:
@@ -78,9 +91,14 @@ def _cells(header: Sequence[Column], row: Sequence[Any], whole: bool) -> list[st
     return [cell_text(header[min(k, len(header) - 1)], v, whole) for k, v in enumerate(row)]
 
 
-def render_csv(rows: Iterable[Sequence[Any]], whole: bool) -> str:
+def render_csv(rows: Iterable[Sequence[Any]], whole: bool, heading: Sequence[Heading] = ()) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    # The heading's lines, then an empty line, then the table (its keys first).
+    for line in heading:
+        writer.writerow([line.key, neutralise(line.value)])
+    if heading:
+        writer.writerow([])
     iterator = iter(rows)
     header: list[Column] = list(next(iterator))
     writer.writerow([c.key for c in header])
@@ -93,17 +111,24 @@ def dump_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
-def rows_data(rows: Iterable[Sequence[Any]], owner: Any, key: str = "standings") -> dict:
-    """The rows as the JSON download (and the API) give them: a record per row."""
+def rows_data(
+    rows: Iterable[Sequence[Any]],
+    owner: Any,
+    key: str = "standings",
+    heading: Sequence[Heading] = (),
+    heading_key: str = "heading",
+) -> dict:
+    """The rows as the JSON download (and the API) give them: a record per row, after the
+    heading's object where the file has one."""
     iterator = iter(rows)
     header: list[Column] = list(next(iterator))
-    return {
-        "event": owner.slug,
-        "name": owner.name,
-        key: [
-            {c.key: file_value(c, v) for c, v in zip(header, row, strict=True)} for row in iterator
-        ],
-    }
+    data: dict[str, Any] = {"event": owner.slug, "name": owner.name}
+    if heading:
+        data[heading_key] = {line.key: line.value for line in heading}
+    data[key] = [
+        {c.key: file_value(c, v) for c, v in zip(header, row, strict=True)} for row in iterator
+    ]
+    return data
 
 
 XLSX_WIDEST = 60  # a column's most, in characters: a long team list wraps no wider
@@ -125,13 +150,21 @@ def xlsx_value(column: Column, value: Any) -> Any:
     return file_value(column, value)
 
 
-def render_xlsx(rows: Iterable[Sequence[Any]], whole: bool, title: str) -> bytes:
+def render_xlsx(
+    rows: Iterable[Sequence[Any]], whole: bool, title: str, heading: Sequence[Heading] = ()
+) -> bytes:
     from openpyxl import Workbook
     from openpyxl.utils import get_column_letter
 
     book = Workbook()
     sheet = book.active
     sheet.title = title
+    # The heading's lines, then an empty row, then the table. Left out of the columns' widths:
+    # a long tournament name runs on into the empty cells beside it.
+    for line in heading:
+        sheet.append([str(line.label), neutralise(line.value)])
+    if heading:
+        sheet.append([])
     iterator = iter(rows)
     header: list[Column] = list(next(iterator))
     headings = [c.heading for c in header]  # in the reader's language
@@ -166,8 +199,9 @@ class ExportFormat:
     label: str
     content_type: str
     text: bool  # UTF-8 text (a terminal can show it) rather than bytes
-    # rows (columns first), the owner (an event, a series, a pool), the sheet, whole points
-    render: Callable[[Rows, Any, Sheet, bool], bytes]
+    # rows (columns first), the owner (an event, a series, a pool), the sheet, whole points,
+    # the lines above the table (most files have none)
+    render: Callable[[Rows, Any, Sheet, bool, Sequence[Heading]], bytes]
     note: Any = ""  # said beside the link (a lazy translation): who the file is for
 
 
@@ -182,7 +216,9 @@ FORMATS: dict[str, ExportFormat] = {
             "CSV",
             "text/csv; charset=utf-8",
             True,
-            lambda rows, owner, sheet, whole: render_csv(rows, whole).encode("utf-8"),
+            lambda rows, owner, sheet, whole, heading: render_csv(rows, whole, heading).encode(
+                "utf-8"
+            ),
             # Excel reads a UTF-8 CSV without its mark as Shift_JIS: Japanese names garble.
             _("for Excel, take XLSX"),
         ),
@@ -191,7 +227,9 @@ FORMATS: dict[str, ExportFormat] = {
             "XLSX",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             False,
-            lambda rows, owner, sheet, whole: render_xlsx(rows, whole, str(sheet.title)),
+            lambda rows, owner, sheet, whole, heading: render_xlsx(
+                rows, whole, str(sheet.title), heading
+            ),
             _("headings in your language, for Excel"),
         ),
         ExportFormat(
@@ -199,14 +237,16 @@ FORMATS: dict[str, ExportFormat] = {
             "JSON",
             "application/json",
             True,
-            lambda rows, owner, sheet, whole: dump_json(rows_data(rows, owner, sheet.key)).encode(
-                "utf-8"
-            ),
+            lambda rows, owner, sheet, whole, heading: dump_json(
+                rows_data(rows, owner, sheet.key, heading, sheet.heading_key)
+            ).encode("utf-8"),
         ),
     )
 }
 
 
-def write(fmt: str, rows: Rows, owner: Any, sheet: Sheet, whole: bool) -> bytes:
-    """A table's rows as the file `fmt` (a slug of FORMATS)."""
-    return FORMATS[fmt].render(rows, owner, sheet, whole)
+def write(
+    fmt: str, rows: Rows, owner: Any, sheet: Sheet, whole: bool, heading: Sequence[Heading] = ()
+) -> bytes:
+    """A table's rows as the file `fmt` (a slug of FORMATS), below `heading`'s lines."""
+    return FORMATS[fmt].render(rows, owner, sheet, whole, heading)

@@ -9,12 +9,22 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.i18n import error_text
 from tournament.services.errors import ServiceError
+from tournament.services.profiles import country_code
 
 # An event's or a series' address: made from the name in its own script (services/events.py).
 ADDRESS_HELP = _(
     "The end of the page's address: letters (Japanese too), digits and hyphens. Left empty, "
     "it is made from the name (e.g. wednesday-league-november)."
 )  # Japanese gives its own example (水曜リーグ-11月): each language shows one it would type
+
+
+class CountryChoiceField(forms.ChoiceField):
+    """A country picked from the list, which also takes what people type for a country that
+    ISO spells otherwise (UK is GB: services/profiles.COUNTRY_ALIASES) — a script's or an
+    autofill's `country=UK` is the United Kingdom, not "not one of the choices"."""
+
+    def to_python(self, value: Any) -> str:
+        return country_code(super().to_python(value))
 
 
 def parent_path(path: str) -> str:

@@ -16,9 +16,9 @@ from django_countries import countries
 
 from scoring import ScoringError
 from scoring.names import normalize_name
-from tournament.forms.base import ServiceForm
+from tournament.forms.base import CountryChoiceField, ServiceForm
 from tournament.i18n import error_text, labelled
-from tournament.services.profiles import PLATFORMS, PROFILE_FIELDS
+from tournament.services.profiles import PLATFORMS, PROFILE_FIELDS, name_parts
 
 # Typed names (in their one spelling) → the event's players among them, as registered:
 # selectors.players.players_named, bound to the event.
@@ -79,7 +79,8 @@ def _country_choices() -> list[tuple[str, str]]:
 
 class ProfileForm(ServiceForm):
     """A player's profile in the event (services/profiles.py checks it, as it checks an event
-    file's `profiles`): EMA number, country, names online."""
+    file's `profiles`): EMA number, country, family name, names online. `name`: the player's,
+    whose split by the rule the family name's empty box shows."""
 
     ema = forms.CharField(
         label=gettext_lazy("EMA number"),
@@ -89,8 +90,17 @@ class ProfileForm(ServiceForm):
             attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "8"}
         ),
     )
-    country = forms.ChoiceField(
+    country = CountryChoiceField(
         label=gettext_lazy("Country"), required=False, choices=_country_choices
+    )
+    family_name = forms.CharField(
+        label=gettext_lazy("Family name"),
+        required=False,
+        help_text=gettext_lazy(
+            "The EMA lists last and first names apart. Left empty: the name's last word (its "
+            "first in Japanese, Chinese or Korean script), as shown in the box."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     tenhou = forms.CharField(
         label=gettext_lazy("Tenhou name"),
@@ -105,8 +115,10 @@ class ProfileForm(ServiceForm):
         widget=forms.TextInput(attrs=ONLINE_NAME_ATTRS),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, name: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if name:  # what the EMA's file writes when the box is left empty
+            self.fields["family_name"].widget.attrs["placeholder"] = name_parts(name)[0]
         # The service's paths (profile.ema; an online name taken: its platform) → the fields.
         for key in PROFILE_FIELDS:
             self.paths[f"profile.{key}"] = key

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
-from tournament.forms.base import ServiceForm
+from tournament.forms.base import CountryChoiceField, ServiceForm
 
 
 def _country_choices() -> list[tuple[str, str]]:
@@ -36,7 +36,7 @@ class SignUpForm(ServiceForm):
         required=False,
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
-    country = forms.ChoiceField(label=_("Country (optional)"), required=False, choices=[])
+    country = CountryChoiceField(label=_("Country (optional)"), required=False, choices=[])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -178,6 +178,9 @@ class Entry(models.Model):
     # "" for none. Checked in services/profiles.py; the constraints keep what reaches the table.
     ema_number = models.CharField(_("EMA number"), max_length=8, blank=True, default="")
     country = CountryField(_("country"), blank=True, default="")  # ISO 3166-1 alpha-2
+    # Issue 64: the EMA lists a player's last and first names apart; "" leaves the split to
+    # services/profiles.name_parts' rule (the last word; the first in Japanese script).
+    family_name = models.CharField(_("family name"), max_length=100, blank=True, default="")
     # One name per platform (scoring/tenhou/: a log's nickname), unique in the event per
     # platform, so a nickname points at one player (services/tenhou.py).
     tenhou_name = models.CharField(_("Tenhou name"), max_length=100, blank=True, default="")

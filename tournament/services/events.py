@@ -184,14 +184,15 @@ def event_create(
 
 
 def _with_last_profile(players: QuerySet[Player]) -> QuerySet[Player]:
-    """Each player with the EMA number and country of their latest entry that has one: a
-    returning player keeps them (profiles are an event's, CONTRACT §2, so one organizer's
+    """Each player with the EMA number, country and family name of their latest entry that has
+    one: a returning player keeps them (profiles are an event's, CONTRACT §2, so one organizer's
     change never reaches another's event). Online names are not carried: they are unique per
     event, and two players may have held one name in different events."""
     latest = Entry.objects.filter(player=OuterRef("pk")).order_by("-pk")
     return players.annotate(
         last_ema=Subquery(latest.exclude(ema_number="").values("ema_number")[:1]),
         last_country=Subquery(latest.exclude(country="").values("country")[:1]),
+        last_family=Subquery(latest.exclude(family_name="").values("family_name")[:1]),
     )
 
 
@@ -208,9 +209,9 @@ def _register(event: Event, names: list[str]) -> Registered:
     rows = list(
         _with_last_profile(Player.objects.filter(name__in=names))
         .annotate(entered=Exists(Entry.objects.filter(event=event, player=OuterRef("pk"))))
-        .values_list("name", "pk", "last_ema", "last_country", "entered")
+        .values_list("name", "pk", "last_ema", "last_country", "last_family", "entered")
     )
-    found = {name: (pk, ema, country) for name, pk, ema, country, _entered in rows}
+    found = {name: (pk, ema, country, family) for name, pk, ema, country, family, _ in rows}
     entered = {name for name, *_rest, was in rows if was}
     Entry.objects.bulk_create(
         (
@@ -219,6 +220,7 @@ def _register(event: Event, names: list[str]) -> Registered:
                 player_id=found[n][0],
                 ema_number=found[n][1] or "",
                 country=found[n][2] or "",
+                family_name=found[n][3] or "",
             )
             for n in names
             if n not in entered

@@ -67,7 +67,8 @@ EVENT_KEYS = (
 #   "date": "2026-11-24"  — the day it was played (ratings follow the order of play); the
 #                           day of the import if absent
 #   "profiles" also takes "tenhou" and "mahjongsoul": the player's names online, which
-#                           import_tenhou matches a log's nicknames to (services/profiles.py)
+#                           import_tenhou matches a log's nicknames to (services/profiles.py),
+#                           and "family_name": the EMA's last name (exports/ema.py)
 
 
 def event_file_read(path: Path) -> Any:

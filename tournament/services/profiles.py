@@ -1,10 +1,11 @@
-"""A player's profile in an event (issue 48, CONTRACT §2 `profiles`): the EMA number and country
-a ranking body asks for, and the player's names online, one per platform, that a game log
-gives (services/tenhou.py). Checked the same way from the organizer's player page and from an
-event file; an event file's profiles are all checked before any is written."""
+"""A player's profile in an event (issue 48, CONTRACT §2 `profiles`): the EMA number, country
+and family name a ranking body asks for, and the player's names online, one per platform, that
+a game log gives (services/tenhou.py). Checked the same way from the organizer's player page
+and from an event file; an event file's profiles are all checked before any is written."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -22,9 +23,18 @@ from tournament.services.locks import event_lock
 # entry's column.
 PLATFORMS: dict[str, str] = {"tenhou": "tenhou_name", "mahjongsoul": "mahjongsoul_name"}
 # A profile's keys, as an event file writes them, and the entry's column for each.
-PROFILE_FIELDS: dict[str, str] = {"ema": "ema_number", "country": "country", **PLATFORMS}
+PROFILE_FIELDS: dict[str, str] = {
+    "ema": "ema_number",
+    "country": "country",
+    "family_name": "family_name",  # issue 64: the EMA lists last and first names apart
+    **PLATFORMS,
+}
 PROFILE_COLUMNS = tuple(PROFILE_FIELDS.values())
 EMA_DIGITS = 8  # the EMA's player numbers: 8 digits, the first two its member's (04 France)
+# Codes people type for a country that ISO 3166-1 spells otherwise. UK is the EMA's own code
+# for the United Kingdom (its ranking pages' flag uk.png; README, "Sending results to the
+# EMA") and one ISO 3166-1 reserves for it: an organizer typing it means GB, which is kept.
+COUNTRY_ALIASES: dict[str, str] = {"UK": "GB"}
 
 
 def check_ema(value: Any, field: str) -> str:
@@ -39,10 +49,16 @@ def check_ema(value: Any, field: str) -> str:
     raise ServiceError("profile.ema", field, value=value)
 
 
+def country_code(value: str) -> str:
+    """The ISO code of what was typed for a country: in capitals, an alias (UK) as its code."""
+    code = value.strip().upper()
+    return COUNTRY_ALIASES.get(code, code)
+
+
 def check_country(value: Any, field: str) -> str:
-    """An ISO 3166-1 alpha-2 code (FR, JP), in capitals, or "" for none."""
+    """An ISO 3166-1 alpha-2 code (FR, JP), in capitals, or "" for none; UK is GB."""
     if isinstance(value, str):
-        code = value.strip().upper()
+        code = country_code(value)
         if code == "" or (len(code) == 2 and code in countries):
             return code
     raise ServiceError("profile.country", field, value=value)
@@ -59,8 +75,45 @@ def check_online_name(value: Any, field: str) -> str:
         raise ServiceError.engine(exc) from None
 
 
-CHECKS = {"ema": check_ema, "country": check_country, "tenhou": check_online_name}
-CHECKS["mahjongsoul"] = check_online_name
+def check_family_name(value: Any, field: str) -> str:
+    """A family name in the one spelling every name has, or "" for none (name_parts' rule)."""
+    return check_online_name(value, field)
+
+
+CHECKS = {"ema": check_ema, "country": check_country, "family_name": check_family_name}
+CHECKS.update(dict.fromkeys(PLATFORMS, check_online_name))
+
+
+# --- a name's parts, as the EMA lists them (exports/ema.py) --------------------------------
+
+# Scripts whose names are written family name first (長谷川 真理子, 王 伟, 김 민수).
+_FAMILY_FIRST_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL")
+
+
+def _family_first(name: str) -> bool:
+    return any(unicodedata.name(c, "").startswith(_FAMILY_FIRST_SCRIPTS) for c in name)
+
+
+def name_parts(name: str, family_name: str = "") -> tuple[str, str]:
+    """(family name, given names) of a player's name. The profile's family name when it has
+    one, the given names being the words of the name before or after it (the whole name when
+    it is neither its start nor its end: "Tony" with family name Kösters). Without one, the
+    rule: the last word is the family name ("Anton Kösters"), the first for a name in
+    Japanese, Chinese or Korean script ("長谷川 真理子"); a name of one word is all family
+    name. The organizer corrects a wrong guess on the player's profile ("van der Berg")."""
+    words = name.split()
+    if family_name:
+        last, folded = family_name.casefold().split(), [w.casefold() for w in words]
+        if len(last) < len(words) and folded[-len(last) :] == last:
+            return family_name, " ".join(words[: -len(last)])
+        if len(last) < len(words) and folded[: len(last)] == last:
+            return family_name, " ".join(words[len(last) :])
+        return family_name, "" if last == folded else name
+    if len(words) < 2:
+        return name, ""
+    if _family_first(name):
+        return words[0], " ".join(words[1:])
+    return words[-1], " ".join(words[:-1])
 
 
 def check_profile(raw: Mapping[str, Any], path: str) -> dict[str, str]:

@@ -93,7 +93,7 @@ def player_profile(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
         raise Http404
     status = 200
     if request.method == "POST":
-        form = ProfileForm(request.POST)
+        form = ProfileForm(request.POST, name=entry.player.name)
         if form.is_valid():
             try:
                 entry_profile_set(entry=entry, profile=form.cleaned_data, user=request.user)
@@ -106,7 +106,7 @@ def player_profile(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
                 return redirect(reverse("event-manage", args=[event.slug]) + "#players-h")
         status = 400
     else:
-        form = ProfileForm(initial=entry_profile(entry))
+        form = ProfileForm(initial=entry_profile(entry), name=entry.player.name)
     context = {"event": event, "entry": entry, "form": form}
     return render(request, "tournament/manage/player_profile.html", context, status=status)
 
