@@ -234,6 +234,21 @@ MESSAGES: dict[str, str] = {
         "a log from the years Tenhou printed whole points replays with the ruleset's rounding "
         'half_up (in the event file: "rounding": "half_up")'
     ),
+    "log.final_tenths": gettext_noop(
+        "the log's final points are in tenths ({log}), the ruleset gives whole numbers ({ours}): "
+        "a log Tenhou printed to the tenth replays with the ruleset's rounding exact (in the "
+        'event file: "rounding": "exact")'
+    ),
+    "log.east_only": gettext_noop(
+        "the log ends after {hand}, but under this ruleset the game goes on: the log is an "
+        "East-only game (東風戦) and the ruleset plays East-South — an East-only game replays "
+        'with the ruleset\'s winds 1 (in the event file: "winds": 1)'
+    ),
+    "log.east_south": gettext_noop(
+        "{hand} comes after the game is over under this ruleset: the log is an East-South game "
+        "(東南戦) and the ruleset plays East only — an East-South game replays with the "
+        'ruleset\'s winds 2 (in the event file: "winds": 2)'
+    ),
 }
 
 

@@ -158,7 +158,11 @@ TENHOU = Ruleset(
     name="天鳳 四人打ち東南戦",
     names={"en": "Tenhou 4-player East-South"},
     uma={4: (20, 10, -10, -20)},  # 10-20 uma; 25000 start, 30000 return: oka 20 to the top
-    rounding="half_up",  # to the thousand, half up; the top takes the rest (real logs' owari)
+    # Results to 0.1, as Tenhou prints them today (real logs from June 2022 on). Until 2020–22 it
+    # printed each non-top result to the thousand, half up, the top taking the rest (logs up to
+    # August 2020): a log printed so is checked and kept so (docs/rulesets.md, `rounding`).
+    rounding="exact",
+    rounding_earlier="half_up",
     kiriage=False,
     max_ron_winners=2,  # double ron; a third ron is 三家和, an abortive draw
     multiple_ron_honba="nearest",  # honba and sticks to the winner nearest the discarder
@@ -188,6 +192,7 @@ MAHJONGSOUL = TENHOU.replace(
     names={"en": "Mahjong Soul 4-player East-South"},
     uma={4: (15, 5, -5, -15)},  # the tournament lobby's default uma (chosen: docs/rulesets.md)
     rounding="exact",  # results to 0.1, as the game shows them
+    rounding_earlier=None,  # no other rounding in its years
     # No oka: a result is (final − 25,000) / 1,000 + uma — the room's 精算原点 is 25,000, while
     # 30,000 stays the target for West and agari-yame (extension_below). Issue 30, S1.
     return_points=25000,
@@ -210,9 +215,8 @@ TENHOU_SANMA = TENHOU.replace(
     start=35000,
     return_points=40000,  # oka 15 (5000 × 3) to the top
     uma={3: (20, 0, -20)},
-    # Results to 0.1 as Tenhou prints them today (logs of 2024); its logs up to 2018 rounded each
-    # non-top result to the thousand, half up — replay those with `"rounding": "half_up"`.
-    rounding="exact",
+    # Rounding as `tenhou`: to 0.1 today (logs of 2024), whole points, half up, in its logs up to
+    # 2018 — those are checked and kept with `rounding_earlier`.
     honba=200,  # per honba: 200 on a ron, 100 from each of the two payers on a tsumo
     noten_total=2000,  # one tenpai: 1000 from each; two: 1000 each from the noten seat
     # No North seat: no 四風連打, no 四家立直, and two rons are every other seat (no 三家和).
@@ -229,6 +233,7 @@ MAHJONGSOUL_SANMA = TENHOU_SANMA.replace(
     return_points=35000,
     uma={3: (15, 0, -15)},
     double_yakuman=MAHJONGSOUL_DOUBLE_YAKUMAN,  # as the 4-player room (the same yaku table)
+    rounding_earlier=None,  # Mahjong Soul has shown results to 0.1 throughout
 )
 
 EMA = Ruleset(

@@ -82,6 +82,11 @@ class Ruleset:
     # half up, so −12.5 → −12 and +1.5 → +2); the rounded kinds round all but the top, who takes
     # the rest
     rounding: Rounding = "exact"
+    # The rounding of the platform's earlier years, if it printed results otherwise then (Tenhou:
+    # whole points, `half_up`, until 2021–22; docs/rulesets.md). A game read from a log that
+    # prints its points this way is checked and kept with it; `rounding` stays the rule for
+    # every other game. None: one rounding for all.
+    rounding_earlier: Rounding | None = None
     uma: Mapping[int, tuple[float, ...]] = field(default_factory=dict)  # players → points by rank
     uma_floating: Mapping[int, tuple[float, ...]] | None = None  # floaters (≥ return) → by rank
     tie: Tie = "seat"  # seat (nearer the starting dealer ranks higher) | split (share uma and oka)
@@ -201,9 +206,10 @@ class Ruleset:
 
     @property
     def whole_points(self) -> bool:
-        """Results come in whole points (jan-niki's rounding, or payments in whole points)."""
+        """Results come in whole points (jan-niki's rounding, or payments in whole points) —
+        for every game: a game kept with `rounding_earlier` too."""
         return (
-            self.rounding != "exact"
+            (self.rounding != "exact" and self.rounding_earlier in (None, *_WHOLE_ROUNDINGS))
             or self.point_value <= SCORE_STEP
             or self.unit % self.point_value == 0
         )
@@ -242,6 +248,8 @@ class Ruleset:
 
 
 KNOBS = frozenset(f.name for f in dataclasses.fields(Ruleset))
+# The roundings that give whole points (all but `exact`).
+_WHOLE_ROUNDINGS = tuple(r for r in get_args(Rounding) if r != "exact")
 
 
 # --- normalising JSON-ish values into frozen data ---------------------------------------------
@@ -339,6 +347,8 @@ def _validate(r: Ruleset) -> None:
         raise fail("rules.return_points", "ruleset.return_points")
     _whole(r, "point_value", 1)
     _one_of(r, "rounding", Rounding)
+    if r.rounding_earlier is not None:
+        _one_of(r, "rounding_earlier", Rounding)
     _one_of(r, "tie", Tie)
     _one_of(r, "leftover_deposits", LeftoverDeposits)
     _one_of(r, "leftover_deposits_tie", LeftoverDepositsTie)

@@ -20,7 +20,8 @@ from tests.scoring.support import Table, abort, draw, hand, ron, rules, tsumo, w
 
 LOGS = Path(__file__).parent / "tenhou_logs" / "sanma"
 GAMES = sorted(p.name for p in LOGS.glob("*.mjlog"))
-# The logs are from the years Tenhou rounded each non-top result to the thousand (docs).
+# The logs are from the years Tenhou rounded each non-top result to the thousand (docs): a
+# ruleset with that rounding alone.
 OLD_TENHOU_SANMA = TENHOU_SANMA.replace(rounding="half_up")
 # What each log's `owari` prints: final scores (in hundreds there) and final points.
 OWARI = {
@@ -47,7 +48,10 @@ def test_the_corpus_holds_real_three_player_games_each_cited():
 def test_a_real_three_player_game_replays_exactly(name):
     game = log(name)
     assert (game.final_scores, game.final_points) == OWARI[name]
-    flow = check_log(OLD_TENHOU_SANMA, game)  # raises, naming the hand, at the first difference
+    flow = check_log(TENHOU_SANMA, game)  # raises, naming the hand, at the first difference
+    # The plain preset replays a log of Tenhou's whole-point years in the rounding it printed
+    # (the 2009 game ends on whole thousands: today's rounding prints the same points).
+    assert flow.rules.rounding == ("exact" if name.startswith("2009") else "half_up")
     assert [r.label for r in flow.records] == [h.label for h in game.hands]
     assert [r.deltas for r in flow.records] == [h.deltas for h in game.hands]
     result = flow.settlement()
@@ -113,7 +117,7 @@ def test_noten_payments_are_2000_in_all():
 @pytest.mark.parametrize(
     ("knobs", "name", "says"),
     [
-        ({"rounding": "exact"}, "2014091101gm-00b9-0000-5ca6b487.mjlog", "final points"),
+        ({"rounding_earlier": None}, "2014091101gm-00b9-0000-5ca6b487.mjlog", "final points"),
         ({"uma": {3: (15, 0, -15)}}, "2009060321gm-00b9-0000-75b25bcf.mjlog", "final points"),
         ({"return_points": 35000}, "2018110809gm-00b9-0000-00a79b89.mjlog", "final points"),
         ({"honba": 400}, "2014091101gm-00b9-0000-5ca6b487.mjlog", "E1-2"),
@@ -125,7 +129,7 @@ def test_noten_payments_are_2000_in_all():
 )
 def test_each_sanma_knob_is_what_real_games_show(knobs, name, says):
     with pytest.raises(ScoringError, match=says):
-        check_log(OLD_TENHOU_SANMA.replace(**knobs), log(name))
+        check_log(TENHOU_SANMA.replace(**knobs), log(name))
 
 
 def test_today_tenhou_prints_points_to_the_tenth():

@@ -37,11 +37,18 @@ def play(rules, *hands, n=4):
 # --- Tenhou ---------------------------------------------------------------------------------------
 
 
-def test_tenhou_rounds_half_up_to_the_thousand():
+def test_tenhou_rounded_half_up_to_the_thousand_in_its_earlier_years():
+    earlier = TENHOU.replace(rounding=TENHOU.rounding_earlier)
     # −12.5 → −12, +1.5 → +2 (the issue's examples); uma 10-20; the top takes the rest.
-    assert points(TENHOU, [36000, 31500, 17500, 15000]) == [45.0, 12.0, -22.0, -35.0]
+    assert points(earlier, [36000, 31500, 17500, 15000]) == [45.0, 12.0, -22.0, -35.0]
     # −4.5 → −4 as well; a plain −14.6 goes to −15.
-    assert points(TENHOU, [48900, 25500, 15400, 10200]) == [59.0, 6.0, -25.0, -40.0]
+    assert points(earlier, [48900, 25500, 15400, 10200]) == [59.0, 6.0, -25.0, -40.0]
+
+
+def test_tenhou_today_prints_tenths():
+    # Issue 64: (final − 30000) / 1000 + uma, oka 20 to the top, nothing rounded.
+    assert points(TENHOU, [36000, 31500, 17500, 15000]) == [46.0, 11.5, -22.5, -35.0]
+    assert points(TENHOU, [34100, 11700, 32100, 22100]) == [44.1, -38.3, 12.1, -17.9]
 
 
 def test_gosha_rokunyu_is_not_half_up():
@@ -357,7 +364,7 @@ def test_settle_takes_penalties_after_ranking():
     players = answer["players"]
     assert [p["rank"] for p in players] == [1, 2, 3, 4]  # ranks never change
     assert [p["breakdown"]["penalty"] for p in players] == [-20.0, 0.0, 0.0, -1.5]
-    assert [p["points"] for p in players] == [25.0, 12.0, -22.0, -36.5]
+    assert [p["points"] for p in players] == [26.0, 11.5, -22.5, -36.5]
 
 
 def test_game_adds_a_chombo_penalty_by_itself_and_lists_every_penalty():

@@ -6,13 +6,16 @@ it otherwise and a real game no longer comes out as Tenhou scored it."""
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from scoring.errors import ScoringError
 from scoring.presets import TENHOU
+from scoring.settlement import settle
 from scoring.tenhou import check_log, read_log
+from tests.scoring.majiang_logs import read_majiang
 
 LOGS = Path(__file__).parent / "tenhou_logs"
 GAMES = sorted(p.name for p in LOGS.glob("*.mjlog") if "no-game-end" not in p.name)
@@ -29,6 +32,11 @@ def test_the_corpus_holds_real_games():
         assert f"`{name}`" in (LOGS / "SOURCES.md").read_text(), name
 
 
+# Tenhou printed tenths from June 2022 on (the 2022 logs); every older log here prints whole
+# points (docs/rulesets.md, `tenhou`, `rounding`).
+TENTHS = {name for name in GAMES if name[:4].isdigit() and name >= "2022"}
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_real_game_replays_exactly(name):
     game = log(name)
@@ -37,7 +45,16 @@ def test_a_real_game_replays_exactly(name):
     assert [r.label for r in flow.records] == [h.label for h in game.hands]
     assert [r.deltas for r in flow.records] == [h.deltas for h in game.hands]
     assert [p.points for p in flow.settlement().players] == game.final_points
-    assert sum(game.final_points) == 0
+    assert round(sum(game.final_points), 1) == 0
+    # The plain preset takes a log of either era, each in the rounding it printed.
+    assert flow.rules.rounding == ("exact" if name in TENTHS else "half_up")
+
+
+def test_the_corpus_holds_both_eras():
+    assert len(TENTHS) >= 3
+    for name in GAMES:
+        printed = log(name).final_points
+        assert all(p == int(p) for p in printed) == (name not in TENTHS), name
 
 
 def test_the_corpus_covers_the_rules_it_proves():
@@ -66,8 +83,10 @@ NO_SANCHAHOU = {k: v for k, v in TENHOU.aborts.items() if k != "sanchahou"}
 @pytest.mark.parametrize(
     ("knobs", "name", "says"),
     [
-        ({"rounding": "gosha_rokunyu"}, "encdec-four-concealed-pons.mjlog", "final points"),
-        ({"rounding": "exact"}, "double-ron.mjlog", "final points"),
+        # Tenhou's rounding, by era: today's tenths, and half up to whole points before.
+        ({"rounding_earlier": "gosha_rokunyu"}, "encdec-four-concealed-pons.mjlog", "final points"),
+        ({"rounding_earlier": None}, "double-ron.mjlog", "final points"),
+        ({"rounding": "half_up"}, "2022060100gm-00a9-0000-3e8b8aaf.mjlog", "final points"),
         ({"uma": {4: (15, 5, -5, -15)}}, "double-ron.mjlog", "final points"),
         ({"agari_yame": "never"}, "2010081709gm-00a9-0000-fe3371ad.mjlog", "goes on"),
         ({"nagashi_deposits": "winner"}, "2019082700gm-00a9-0000-63d1f136.mjlog", "E4-0"),
@@ -92,6 +111,69 @@ NO_SANCHAHOU = {k: v for k, v in TENHOU.aborts.items() if k != "sanchahou"}
 def test_each_tenhou_knob_is_what_real_games_show(knobs, name, says):
     with pytest.raises(ScoringError, match=says):
         check_log(TENHOU.replace(**knobs), log(name))
+
+
+# --- 2023: fifteen phoenix-room games (tenhou_logs/majiang, MahjongLM's fixtures) -----------
+
+MAJIANG = LOGS / "majiang"
+with zipfile.ZipFile(MAJIANG / "data2023_sample_v1.zip") as _zip:
+    GAMES_2023 = {Path(n).name: _zip.read(n) for n in _zip.namelist() if n.endswith(".txt")}
+EAST_ONLY_2023 = "2023012721gm-00e1-0000-72b6b9d6.json"
+
+
+def log_2023(name: str):
+    if name == EAST_ONLY_2023:
+        return read_majiang((MAJIANG / name).read_bytes())
+    return read_majiang(GAMES_2023[name])
+
+
+@pytest.mark.parametrize("name", [*sorted(GAMES_2023), EAST_ONLY_2023])
+def test_a_2023_game_replays_to_the_tenths_tenhou_printed(name):
+    game = log_2023(name)
+    rules = TENHOU if game.east_south else TENHOU.replace(winds=1)
+    flow = check_log(rules, game)  # every hand, the end, the final scores and points
+    assert [r.deltas for r in flow.records] == [h.deltas for h in game.hands]
+    points = [p.points for p in flow.settlement().players]
+    assert points == game.final_points and flow.rules.rounding == "exact"
+    # Whole points (the rounding `tenhou` had before) give other numbers than Tenhou printed.
+    whole = settle(TENHOU.replace(rounding="half_up"), [p.score for p in flow.settlement().players])
+    assert [p.points for p in whole.players] != game.final_points
+
+
+def test_the_2023_games_are_fifteen_and_cover_the_hands_they_prove():
+    assert len(GAMES_2023) == 14 and all(name.startswith("2023") for name in GAMES_2023)
+    kinds = {
+        h.hand["result"].get("reason", h.hand["result"]["type"])
+        for name in [*GAMES_2023, EAST_ONLY_2023]
+        for h in log_2023(name).hands
+    }
+    assert {"ron", "tsumo", "draw", "nagashi", "kyuushu", "suucha", "sanchahou"} <= kinds
+
+
+def test_an_east_only_log_under_east_south_names_the_winds_knob():
+    # 東 in the log's rule name (四鳳東喰赤速): the game ends after East 4 in the log, while an
+    # East-South ruleset plays on. The refusal says which knob replays it.
+    with pytest.raises(ScoringError) as caught:
+        check_log(TENHOU, log_2023(EAST_ONLY_2023))
+    assert caught.value.code == "log.east_only" and '"winds": 1' in caught.value.message
+    assert "goes on" in caught.value.message
+    # And the other way: an East-South log under East only names `"winds": 2`.
+    with pytest.raises(ScoringError) as caught:
+        check_log(TENHOU.replace(winds=1), log("2022060100gm-00a9-0000-3ffa4858.mjlog"))
+    assert caught.value.code == "log.east_south" and '"winds": 2' in caught.value.message
+    assert caught.value.field.startswith("hands[") and "S1-0" in caught.value.message
+
+
+def test_a_log_printed_in_another_rounding_than_the_ruleset_s_names_rounding():
+    # A ruleset with one rounding (no earlier one): a whole-point log into tenths, and a tenths
+    # log into whole points, each refused naming the value that replays it.
+    with pytest.raises(ScoringError) as caught:
+        check_log(TENHOU.replace(rounding_earlier=None), log("double-ron.mjlog"))
+    assert caught.value.code == "log.final_whole" and '"rounding": "half_up"' in str(caught.value)
+    whole = TENHOU.replace(rounding="half_up", rounding_earlier=None)
+    with pytest.raises(ScoringError) as caught:
+        check_log(whole, log("2022060100gm-00a9-0000-3ffa4858.mjlog"))
+    assert caught.value.code == "log.final_tenths" and '"rounding": "exact"' in str(caught.value)
 
 
 def test_a_hand_priced_differently_from_the_log_is_named():

@@ -23,8 +23,9 @@ pytestmark = pytest.mark.django_db
 LOGS = Path(__file__).parent.parent / "scoring" / "tenhou_logs" / "sanma"
 GAMES = [LOGS / name for name in sorted(OWARI)]
 FOUR_PLAYER = LOGS.parent / "double-ron.mjlog"
-# The logs are from the years Tenhou rounded results to the thousand: the event says so.
-OLD_RULES = {"preset": "tenhou-sanma", "rounding": "half_up"}
+# The logs are from the years Tenhou rounded results to the thousand: a plain event takes them
+# all the same (issue 64), each game keeping the whole points its log printed.
+OLD_RULES = "tenhou-sanma"
 
 
 def sanma_event(*paths: Path, ruleset=None):
@@ -60,8 +61,10 @@ def refused(*args: str) -> str:
     return str(caught.value)
 
 
-def test_today_rounding_refuses_an_old_log_naming_the_points():
-    event = sanma_event(GAMES[1], ruleset="tenhou-sanma")  # tenths: the 2014 log printed 54.0
+def test_tenths_alone_refuse_an_old_log_naming_the_points():
+    # An event with today's tenths and no earlier rounding: the 2014 log printed 54.0.
+    only_tenths = {"preset": "tenhou-sanma", "rounding_earlier": None}
+    event = sanma_event(GAMES[1], ruleset=only_tenths)
     message = refused(event.slug, "1", str(GAMES[1]))
     assert message.startswith("2014091101gm-00b9-0000-5ca6b487.mjlog: ") and "54.2" in message
     # … and says which knob replays it (the walk of issue 48: nothing pointed the way).

@@ -11,10 +11,14 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
+from scoring.settlement import settle
 from scoring.tenhou import read_log
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
 from tournament.models import AuditEntry, Game, Hand
+from tournament.services.errors import ServiceError
+from tournament.services.hand_fix import game_hand_fix
+from tournament.services.imports import event_export, event_import
 from tournament.services.tenhou import MAX_LOGS
 
 pytestmark = pytest.mark.django_db
@@ -119,6 +123,66 @@ def test_a_log_imported_twice_is_refused_the_second_time():
     call_command("import_tenhou", event.slug, "1", str(DOUBLE_RON))
     assert "already plays round 1 at table 1" in refused(event.slug, "1", str(DOUBLE_RON))
     assert Game.objects.count() == 1
+
+
+# --- Tenhou's rounding by era (issue 64) --------------------------------------------------------
+
+TENTHS_2022 = LOGS / "2022060100gm-00a9-0000-3ffa4858.mjlog"  # printed to the tenth
+
+
+def seat_points(game: Game) -> list[float]:
+    return [float(s.points) for s in game.seats.order_by("position")]
+
+
+def test_a_log_of_either_era_imports_into_a_plain_tenhou_event_with_the_points_it_printed():
+    event = tenhou_event(DOUBLE_RON, TENTHS_2022)
+    call_command("import_tenhou", event.slug, "1", str(DOUBLE_RON), str(TENTHS_2022))
+    old, today = Game.objects.filter(round__event=event).order_by("table")
+    # Today's log: the event's own rounding (tenths), nothing kept on the game.
+    assert seat_points(today) == read_log(TENTHS_2022.read_bytes()).final_points
+    assert today.rounding == "" and not all(p == int(p) for p in seat_points(today))
+    # A log of the whole-point years keeps the whole points Tenhou printed, not today's tenths.
+    printed = read_log(DOUBLE_RON.read_bytes()).final_points
+    assert seat_points(old) == printed and old.rounding == "half_up"
+    today_points = settle(event.rules, [s.score for s in old.seats.order_by("position")])
+    assert printed != [p.points for p in today_points.players]
+
+
+def test_the_game_s_rounding_survives_the_event_file_and_a_hand_fixed():
+    event = tenhou_event(DOUBLE_RON)
+    call_command("import_tenhou", event.slug, "1", str(DOUBLE_RON))
+    data = event_export(event)
+    (game_data,) = data["games"]
+    assert game_data["rounding"] == "half_up"
+    # The file goes back in as it came out: the game still keeps its whole points.
+    copy = event_import({**data, "slug": "copy"})
+    (copied,) = Game.objects.filter(round__event=copy)
+    assert copied.rounding == "half_up"
+    assert seat_points(copied) == read_log(DOUBLE_RON.read_bytes()).final_points
+    # A hand corrected in place (the same hand written again) keeps the game's rounding.
+    game = Game.objects.get(round__event=event)
+    first = game.hands.get(number=1).data
+    game_hand_fix(game=game, number=1, hand=first, expected_version=game.version)
+    game.refresh_from_db()
+    assert game.rounding == "half_up"
+    # A rounding no era of the ruleset had is refused, naming the field and what it may be.
+    bad = {**data, "slug": "bad", "games": [{**game_data, "rounding": "gosha_rokunyu"}]}
+    with pytest.raises(ServiceError) as caught:
+        event_import(bad)
+    assert "rounding: 'gosha_rokunyu' is not one of exact, half_up" in str(caught.value)
+
+
+def test_a_refused_log_names_the_knob_that_would_take_it():
+    # An East-South log into an East-only event: named `"winds": 2`.
+    event = make_event(ruleset={"preset": "tenhou", "winds": 1}, players=players_of(TENTHS_2022))
+    message = refused(event.slug, "1", str(TENTHS_2022))
+    assert message.startswith("2022060100gm-00a9-0000-3ffa4858.mjlog: S1-0 comes after")
+    assert '"winds": 2' in message
+    # A whole-point log into an event with tenths alone: named `"rounding": "half_up"`.
+    only_tenths = {"preset": "tenhou", "rounding_earlier": None}
+    event = make_event(slug="t", ruleset=only_tenths, players=players_of(DOUBLE_RON))
+    assert '"rounding": "half_up"' in refused(event.slug, "1", str(DOUBLE_RON))
+    assert nothing_written()
 
 
 # --- the upload -------------------------------------------------------------------------------

@@ -29,6 +29,10 @@ class Game(models.Model):
     busts = models.JSONField(_("busts"), default=list, blank=True)
     yakuman = models.JSONField(_("yakuman"), default=list, blank=True)
     finished = models.BooleanField(_("finished"), default=True)
+    # The rounding this game is settled with when not the event's own: its ruleset's earlier
+    # rounding (`rounding_earlier`), for a game imported from a log of those years (a Tenhou
+    # log printed in whole points keeps them). Empty: the event's rounding.
+    rounding = models.CharField(_("rounding"), max_length=20, blank=True, default="")
     # Optimistic locking: every save bumps it; a save based on an older version is refused.
     version = models.PositiveIntegerField(_("version"), default=1)
     confirmation = models.CharField(

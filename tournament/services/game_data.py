@@ -19,7 +19,9 @@ from tournament.services.errors import ServiceError, engine_errors
 
 # Up to 9,999 tables: a 10,000-player online qualifier seats 2,500 a round (issue 16).
 MAX_TABLE = 9999
-GAME_KEYS = ("round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands")
+GAME_KEYS = (
+    "round", "table", "seats", "scores", "deposits", "busts", "yakuman", "hands", "rounding"
+)  # fmt: skip
 
 
 class DerivedHand(TypedDict):
@@ -50,6 +52,7 @@ class Evaluated:
     finished: bool
     settlement: Settlement
     hands: list[DerivedHand] = field(default_factory=list)
+    rounding: str = ""  # the game's own rounding (`game_rounding`); "" the event's
 
 
 def game_evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Evaluated:
@@ -68,6 +71,9 @@ def _evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Eval
         counts = " or ".join(str(n) for n in rules.player_counts)
         raise fail("players.count", "seats", venue=rules.slug, counts=counts, players=len(seats))
     seats = check_table_names(seats, "seats")
+    rounding = game_rounding(rules, doc)
+    if rounding:
+        rules = rules.replace(rounding=rounding)
     result = evaluate(rules, len(seats), data, played)
     derived = [
         DerivedHand(
@@ -93,7 +99,17 @@ def _evaluate(rules: Ruleset, data: Any, played: GameFlow | None = None) -> Eval
         result.over,
         result.settlement,
         derived,
+        rounding,
     )
+
+
+def game_rounding(rules: Ruleset, doc: Doc) -> str:
+    """A game's own rounding (its `rounding` key): the ruleset's earlier one (`rounding_earlier`,
+    a game imported from a log of those years), or "" — the event's — when it gives none or the
+    event's own."""
+    allowed = [r for r in (rules.rounding, rules.rounding_earlier) if r is not None]
+    rounding = doc.text("rounding", choices=allowed, default="")
+    return "" if rounding == rules.rounding else rounding
 
 
 def game_has_result(game: Game) -> bool:
@@ -119,6 +135,8 @@ def game_to_data(
         out["deposits"] = game.deposits
         out["busts"] = game.busts
         out["yakuman"] = game.yakuman
+    if game.rounding:
+        out["rounding"] = game.rounding
     return out
 
 
@@ -182,4 +200,5 @@ def game_fill(game: Game, ev: Evaluated) -> Game:
     game.busts = ev.busts if ev.mode == "scores" else []
     game.yakuman = ev.yakuman if ev.mode == "scores" else []
     game.finished = ev.finished
+    game.rounding = ev.rounding
     return game

@@ -61,6 +61,8 @@ def _same(game: Game, ev: Evaluated) -> bool:
         wanted["hands"] = [h["data"] for h in ev.hands]
     else:
         wanted.update(scores=ev.scores, deposits=ev.deposits, busts=ev.busts, yakuman=ev.yakuman)
+    if ev.rounding:
+        wanted["rounding"] = ev.rounding
     return game.mode == ev.mode and stored == wanted
 
 

@@ -37,6 +37,8 @@ class HandGame(TypedDict):
     table: int
     seats: list[str]
     hands: list[Any]  # each hand as entered (the engine checks it)
+    # Its own rounding, if not the event's (an imported log's era): a hand fixed keeps it.
+    rounding: NotRequired[str]
 
 
 class StoredHand(TypedDict):
@@ -95,6 +97,8 @@ def hands_data(game: Game, rows: list[Hand] | None = None) -> tuple[HandGame, En
     hands = data["hands"] if game.mode == "hands" else []
     entries = {row.number: row.entry_id for row in rows if row.entry_id is not None}
     game_data = HandGame(round=data["round"], table=data["table"], seats=data["seats"], hands=hands)
+    if "rounding" in data:
+        game_data["rounding"] = data["rounding"]
     return game_data, entries
 
 

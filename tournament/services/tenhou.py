@@ -1,7 +1,8 @@
 """Online games into an event: Tenhou game logs (mjlog XML or tenhou.net/6 JSON) recorded as
 hand-by-hand games of a round. All or nothing: every log is read and checked by the engine
 against the event's ruleset (scoring/tenhou/: each hand's score change, the end, the final
-points as the log records them) before anything is written; then each becomes a game at the
+points as the log records them — a log of Tenhou's whole-point years in that rounding, which its
+game keeps) before anything is written; then each becomes a game at the
 round's next free table through `game_record`. A log's nickname is matched to the player who
 has it as their name on the log's platform (services/profiles.py: Tenhou or Mahjong Soul),
 else to the player of that name; a nickname that is neither is refused, saying where to add
@@ -75,12 +76,17 @@ def tenhou_import(
             seated.append([_player_of(nick, named, on) for nick in log.players])
         except ServiceError as exc:
             raise _in_file(name, exc) from None
+    roundings = []
     for name, _on, log in games:
         try:
             with engine_errors():
-                check_log(event.rules, log)
+                played = check_log(event.rules, log)
         except ServiceError as exc:
             raise _in_file(name, exc) from None
+        # A log of the platform's earlier years (Tenhou's whole points) keeps the points it
+        # printed: the game carries that rounding (docs/rulesets.md, `rounding_earlier`).
+        rounding = played.rules.rounding
+        roundings.append({"rounding": rounding} if rounding != event.rules.rounding else {})
     recorded = []
     with transaction.atomic():
         event_lock(event.pk)
@@ -89,14 +95,14 @@ def tenhou_import(
             last=Max("table")
         )["last"]
         table = last or 0
-        for (name, _on, log), seats in zip(games, seated, strict=True):
+        for (name, _on, log), seats, rounding in zip(games, seated, roundings, strict=True):
             table += 1
             try:
                 recorded.append(
                     game_record(
                         event=event,
                         data={"round": round_number, "table": table, "seats": seats,
-                              **log.game_data()},
+                              **log.game_data(), **rounding},
                         user=user,
                     )
                 )  # fmt: skip
