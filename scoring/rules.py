@@ -91,6 +91,11 @@ class Ruleset:
     honba: int = 300
     riichi_stick: int = 1000
     riichi_min_score: int | None = 1000  # None: a riichi may take a player below zero
+    # A riichi seat may be noten at an exhaustive draw: its hand was declared dead after the
+    # riichi (アガリ放棄: a wrong tile count, a false call), so it counts noten, pays, and loses
+    # its stick, without a chombo (EMA 2012 §3.3.13; riichi.wiki "Agari houki"; Pantheon's
+    # dead-hand button). False: refused, as a noten riichi is a chombo (entered as one).
+    riichi_dead_hand: bool = False
     penalty: int = 1000  # 罰符 into deposits; 0: none
     noten_total: int = 3000
     fu: bool = True  # False: every hand is 30 fu and fu is not entered
@@ -324,6 +329,7 @@ def _validate(r: Ruleset) -> None:
         "prizes_in_chips",
         "chips_follow_pao",
         "nagashi_honba",
+        "riichi_dead_hand",
     ):
         if not isinstance(getattr(r, name), bool):
             raise fail("value.bool", f"ruleset.{name}")

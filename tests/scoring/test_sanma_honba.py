@@ -1,6 +1,7 @@
 """Honba at three players as Pantheon pays it (issue 64): 300 a honba, all 300 from the
 discarder on a ron, 150 from each of the two payers on a tsumo — so a score may end in 50 and a
-result need hundredths. docs/rulesets.md, "Three players at 300 a honba".
+result need hundredths. And a riichi seat noten at an exhaustive draw where its hand was
+declared dead (`riichi_dead_hand`). docs/rulesets.md, "Three players at 300 a honba".
 
 P2: Pantheon (https://github.com/MahjongPantheon/pantheon, GPL), branch `sanma` at commit
 6f0aea740ce719e52f672921be33f6e16fc0395f ("Fix honba scores on tsumo for sanma", 12 June 2026):
@@ -171,3 +172,20 @@ def test_the_command_line_names_a_honba_that_does_not_divide():
     code = cli_main(["settle"], stdin=io.StringIO(document), stdout=stdout, stderr=stderr)
     assert code == 2 and stdout.getvalue() == ""
     assert stderr.getvalue().startswith("ruleset.honba: must split evenly among 3 tsumo payers")
+
+
+# --- a riichi seat noten at the draw: its hand declared dead (`riichi_dead_hand`) ------------
+
+
+def test_a_dead_hand_riichi_counts_noten_without_a_chombo():
+    # EMA 2012 §3.3.13 "A player is not considered tenpai if his hand has been declared a dead
+    # hand"; riichi.wiki "Agari houki": the riichi stick "may not be reclaimed", the hand "is
+    # considered noten for the purposes of tenpai payments. No chombo is given". Seat 0 alone
+    # tenpai takes 1,000 from each of the three; seat 2 also puts its stick on the table.
+    out = hand({"preset": "tenhou", "riichi_dead_hand": True}, draw(0), riichi=(2,))
+    assert out.deltas == [3000, -1000, -2000, -1000]
+    assert out.deposits == 1000
+    # Without the knob (every preset) it is refused: a noten riichi is a chombo.
+    with pytest.raises(ScoringError) as caught:
+        hand("tenhou", draw(0), riichi=(2,))
+    assert caught.value.field == "result.tenpai"
