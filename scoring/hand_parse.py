@@ -27,7 +27,7 @@ def parse_hand(
     if penalties and rules.penalty == 0:
         raise fail("penalty.none", doc.field("penalties"), venue=rules.slug)
     result = parse_result(doc.doc("result"), rules, players)
-    if isinstance(result, Draw):
+    if isinstance(result, Draw) and not rules.riichi_dead_hand:
         for seat in riichi:
             if seat not in result.tenpai:
                 raise fail("riichi.noten", doc.field("result.tenpai"), seat=Seat(seat))

@@ -15,7 +15,8 @@ from typing import Any, Literal, get_args
 from scoring.messages import fail
 from scoring.parse import INT_LIMIT, is_int
 
-SCORE_STEP = 100  # every payment and score is a multiple of this
+SCORE_STEP = 100  # every payment is a multiple of this, and every score unless …
+HALF_STEP = 50  # … a tsumo's honba splits into fifties among the payers (Ruleset.score_step)
 WINDS = "ESWN"
 
 # Each knob's choices, declared once: the field's type is the alias, and validation checks a

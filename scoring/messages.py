@@ -174,7 +174,9 @@ MESSAGES: dict[str, str] = {
     "rules.floaters": gettext_noop("must be 0–{players} floaters"),
     "rules.uma_length": gettext_noop("needs {players} values, one per rank"),
     "rules.uma_sum": gettext_noop("must sum to 0 (sums to {total})"),
-    "rules.honba_split": gettext_noop("must split among {payers} tsumo payers in {step}s"),
+    "rules.honba_split": gettext_noop(
+        "must split evenly among {payers} tsumo payers in 50s (a multiple of {multiple})"
+    ),
     "rules.noten_split": gettext_noop("must split among {players} players in {step}s"),
     "rules.noten_even": gettext_noop("must split evenly ({split} divides it)"),
     "rules.limits_rise": gettext_noop("han and basic points must both rise row by row"),

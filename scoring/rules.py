@@ -20,6 +20,7 @@ from scoring.knobs import (
     ABORT_REASONS,
     ABORT_RULES,
     DOUBLE_YAKUMAN,
+    HALF_STEP,
     RENCHAN_RULES,
     SCORE_STEP,
     WINDS,
@@ -99,9 +100,16 @@ class Ruleset:
 
     # Hand values
     unit: int = 100  # every payment is rounded up to this
-    honba: int = 300  # per honba on a ron; a tsumo splits it among the payers
+    # Per honba on a ron; a tsumo splits it evenly among the payers (Pantheon's 3-player 300:
+    # 150 from each of two, Mahjong Soul's 1000: 500 each), refused where it does not divide.
+    honba: int = 300
     riichi_stick: int = 1000
     riichi_min_score: int | None = 1000  # None: a riichi may take a player below zero
+    # A riichi seat may be noten at an exhaustive draw: its hand was declared dead after the
+    # riichi (アガリ放棄: a wrong tile count, a false call), so it counts noten, pays, and loses
+    # its stick, without a chombo (EMA 2012 §3.3.13; riichi.wiki "Agari houki"; Pantheon's
+    # dead-hand button). False: refused, as a noten riichi is a chombo (entered as one).
+    riichi_dead_hand: bool = False
     penalty: int = 1000  # 罰符 into deposits; 0: none
     noten_total: int = 3000
     fu: bool = True  # False: every hand is 30 fu and fu is not entered
@@ -213,6 +221,21 @@ class Ruleset:
             or self.point_value <= SCORE_STEP
             or self.unit % self.point_value == 0
         )
+
+    @property
+    def score_step(self) -> int:
+        """What every score stays a multiple of: 100, or 50 where a tsumo's honba splits into
+        fifties among the payers (300 a honba between two payers: 150 each, as Pantheon pays)."""
+        if any((self.honba // (n - 1)) % SCORE_STEP for n in self.player_counts):
+            return HALF_STEP
+        return SCORE_STEP
+
+    @property
+    def points_places(self) -> int:
+        """Decimals a result needs: one, or two where scores move in 50s and a point is worth
+        more than 500 score points (36,150 from 35,000 is 1.15 points at 1,000 a point)."""
+        step = self.score_step
+        return 2 if step < SCORE_STEP and (step * 10) % self.point_value else 1
 
     @property
     def table_marks_stop(self) -> bool:
@@ -331,6 +354,7 @@ def _validate(r: Ruleset) -> None:
         "prizes_in_chips",
         "chips_follow_pao",
         "nagashi_honba",
+        "riichi_dead_hand",
     ):
         if not isinstance(getattr(r, name), bool):
             raise fail("value.bool", f"ruleset.{name}")
@@ -364,7 +388,8 @@ def _validate(r: Ruleset) -> None:
                 raise fail("rules.floaters", f"ruleset.uma_floating.{floaters}", players=r.players)
             check_uma_table(table, r.players, f"ruleset.uma_floating.{floaters}")
 
-    # Every score stays a multiple of 100 (SCORE_STEP), so points show exactly to 0.1.
+    # Every payment is a multiple of 100 (SCORE_STEP) but a tsumo's honba share, which may be
+    # a multiple of 50 (`score_step`): points show exactly to 0.1, or to 0.01 where that needs.
     _whole(r, "unit", SCORE_STEP)
     if r.unit % SCORE_STEP:
         raise fail("value.step", "ruleset.unit", step=SCORE_STEP)
@@ -374,8 +399,12 @@ def _validate(r: Ruleset) -> None:
             raise fail("value.step", f"ruleset.{name}", step=SCORE_STEP)
     _whole(r, "riichi_min_score", None, optional=True)
     for n in r.player_counts:
-        if r.honba % ((n - 1) * SCORE_STEP):
-            raise fail("rules.honba_split", "ruleset.honba", payers=n - 1, step=SCORE_STEP)
+        # Each tsumo payer pays honba / (n − 1): a whole number of fifties (150 of a 3-player
+        # 300), so a score moves in 50s at the finest. At 4 players that is a multiple of 300.
+        payers = n - 1
+        if r.honba % payers or (r.honba // payers) % HALF_STEP:
+            multiple = math.lcm(SCORE_STEP, payers * HALF_STEP)
+            raise fail("rules.honba_split", "ruleset.honba", payers=payers, multiple=multiple)
         for k in range(1, n):
             if r.noten_total % (k * SCORE_STEP):
                 raise fail("rules.noten_split", "ruleset.noten_total", players=k, step=SCORE_STEP)

@@ -137,6 +137,7 @@ def settle(
         parts["penalty"][penalty.seat] += round(penalty.points * pv)
 
     results = []
+    places = rules.points_places
     for seat in range(n):
         total = sum(parts[name][seat] for name in BREAKDOWN)
         results.append(
@@ -144,9 +145,9 @@ def settle(
                 seat=seat,
                 rank=ranks[seat],
                 score=final[seat],
-                points=to_points(total, pv),
+                points=to_points(total, pv, places),
                 chips=sum(chips[name][seat] for name in chips) if rules.prizes_in_chips else 0,
-                breakdown={name: to_points(parts[name][seat], pv) for name in BREAKDOWN},
+                breakdown={name: to_points(parts[name][seat], pv, places) for name in BREAKDOWN},
                 chips_breakdown=(
                     {name: chips[name][seat] for name in chips} if rules.prizes_in_chips else None
                 ),
@@ -172,8 +173,9 @@ def _to_the_top(
     return 0
 
 
-def to_points(score_points: int, point_value: int) -> float:
-    return round(score_points / point_value, 1) + 0.0  # + 0.0 turns -0.0 into 0.0
+def to_points(score_points: int, point_value: int, places: int = 1) -> float:
+    """Score points as result points, to `places` decimals (Ruleset.points_places)."""
+    return round(score_points / point_value, places) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def rounded(rules: Ruleset, score: int) -> int:
@@ -277,8 +279,8 @@ def _check(
         counts = " or ".join(str(c) for c in rules.player_counts)
         raise fail("players.count", "scores", venue=rules.slug, counts=counts, players=n)
     for i, score in enumerate(scores):
-        if score % SCORE_STEP:
-            raise fail("score.step", f"scores[{i}]", value=score, step=SCORE_STEP)
+        if score % rules.score_step:  # 50 where a tsumo's honba share is (Pantheon's sanma)
+            raise fail("score.step", f"scores[{i}]", value=score, step=rules.score_step)
     if deposits % SCORE_STEP:
         raise fail("score.step", "deposits", value=deposits, step=SCORE_STEP)
     expected = n * rules.start

@@ -325,7 +325,9 @@ def cut_tie_text(result: StageResult, whole: bool) -> str:
     tie = result.cut_tie
     if tie is None:
         return ""
-    total = f"{tie.total:.0f}" if whole and tie.total == int(tie.total) else f"{tie.total:.1f}"
+    from tournament.exports.formats import format_points  # exports import this module
+
+    total = format_points(tie.total, whole)
     params = {
         "stage": stage_label(result.stage.name),
         "above": tie.above,

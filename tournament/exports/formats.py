@@ -57,11 +57,15 @@ def half_up(value: float, places: int) -> float:
     return float(Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP))
 
 
-def format_points(value: float | None, whole: bool) -> str:
+def format_points(value: float | Decimal | None, whole: bool) -> str:
     if value is None:
         return ""
     if whole and float(value).is_integer():
         return str(int(value))
+    # Hundredths only where a score moved in 50s (a 3-player honba of 300: 1.15 points).
+    exact = Decimal(str(value))
+    if exact != exact.quantize(Decimal("0.1")):
+        return f"{exact:.2f}"
     return f"{value:.1f}"
 
 

@@ -88,7 +88,8 @@ class ScoresForm(EngineForm):
                 )
             self.fields[f"score_{i}"] = forms.IntegerField(
                 label=_("Score"),
-                widget=forms.NumberInput(attrs={"step": 100, "inputmode": "numeric"}),
+                # 50 where a tsumo's honba splits into fifties (Pantheon's 3-player 300)
+                widget=forms.NumberInput(attrs={"step": rules.score_step, "inputmode": "numeric"}),
             )
         self.fields["deposits"] = forms.IntegerField(
             label=_("Deposits left on the table"),

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring import Ruleset, ruleset_from_json
+from tournament.models.fields import PointsField
 from tournament.models.venues import Player, Venue
 
 FORMAT_CHOICES = [
@@ -165,7 +166,7 @@ class Entry(models.Model):
     # round, as JSON text: any stage's figures, and the round columns, come from it. Text, not
     # a JSON column: PostgreSQL spends ~3 µs a row turning jsonb back into text for a reader,
     # who decodes only the rows a page shows.
-    total = models.DecimalField(_("total"), max_digits=11, decimal_places=1, default=0)
+    total = PointsField(_("total"), max_digits=12, default=0)  # to 0.01, as Seat.points
     games = models.PositiveIntegerField(_("games"), default=0)
     firsts = models.PositiveIntegerField(_("first places"), default=0)
     results = models.TextField(_("results"), default="[]", blank=True)

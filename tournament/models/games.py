@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.events import Round
+from tournament.models.fields import PointsField
 from tournament.models.venues import Player
 
 MODE_CHOICES = [("scores", _("final scores")), ("hands", _("hand by hand"))]
@@ -103,7 +104,7 @@ class Seat(models.Model):
     # Derived by the scoring engine, stored so standings never recompute every game.
     result_score = models.IntegerField(_("score with deposits"), null=True, blank=True)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
-    points = models.DecimalField(_("points"), max_digits=9, decimal_places=1, null=True, blank=True)
+    points = PointsField(_("points"), max_digits=10, null=True, blank=True)  # to 0.01 (fields.py)
     chips = models.IntegerField(_("chips"), default=0)
     breakdown = models.JSONField(_("breakdown"), default=dict, blank=True)
 
