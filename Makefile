@@ -114,6 +114,15 @@ bench: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.run
 	$(PY) -m bench.growth
 
+# What the first reader after a result runs of our code (issue 65): the app and engine files
+# that one request of the standings page, its CSV and the API's standings enters, and its hops
+# between them, on the demo's Baba day, each run in fresh processes and compared (~25 s;
+# bench/trace.py, docs/performance.md "Issue 65"). TRACE=--files lists each request's files;
+# TRACE=--targets fails while the page enters more than 12 app files or the CSV more than 10.
+.PHONY: trace
+trace: $(STAMP)
+	$(PY) -m bench.trace $(TRACE)
+
 # Two app servers (gunicorn, production settings, 2 workers each) sharing PostgreSQL and Redis,
 # the task queue's worker beside them: 50 clients for 60 s while a writer records a game a
 # second, on the 1,024-player event, then on 10,000 players × 10 rounds (wrk and redis-server
