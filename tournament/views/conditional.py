@@ -24,10 +24,10 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.selectors.cache import event_stamp
+from tournament.selectors.events import event_by_slug
 from tournament.selectors.versions import (
     GameVersion,
     PlayerEvents,
-    event_by_slug,
     event_stamp_by_slug,
     game_version,
     player_events,
