@@ -122,12 +122,13 @@ def first_reads(runs: int, poll_ms: float, page_ms: float) -> None:
     cached page."""
     from tournament.models import Entry, Game
     from tournament.selectors import versions
+    from tournament.selectors.events import event_by_slug
 
     slug = "bench"
     game_id = Game.objects.filter(round__event__slug=slug).values_list("pk", flat=True).first()
     player_id = Entry.objects.filter(event__slug=slug).values_list("player_id", flat=True)[0]
     reads = {
-        "event": lambda: versions.event_by_slug(slug),
+        "event": lambda: event_by_slug(slug),
         "game sheet": lambda: versions.game_version(game_id, slug),
         "player": lambda: versions.player_events(player_id),
     }

@@ -32,6 +32,7 @@ from tournament.exports.statistics import (
 from tournament.exports.teams import TeamOut, team_records
 from tournament.models import Event, Game, Player, Series
 from tournament.selectors.conditions import conditions_of
+from tournament.selectors.events import event_by_slug
 from tournament.selectors.games import deposits_lost, game_detail, game_for_entry, seat_score
 from tournament.selectors.players import player_record
 from tournament.selectors.ratings import pool_of, rating_board
@@ -183,8 +184,9 @@ class ErrorOut(Schema):
 ERRORS: dict[int, Any] = {400: ErrorOut, 404: ErrorOut}
 
 
-def _event(slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
+def event_or_404(slug: str) -> Event:
+    """The event at `slug`, or the API's 404 naming the field (both API modules)."""
+    event = event_by_slug(slug)
     if event is None:
         raise ApiError(404, f"no event {slug!r}", "slug")
     return event
@@ -257,7 +259,7 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> HttpResponse:
     download's own bytes, made once per version of the event and shared by every server and
     reader (exports/files.py) — at 10,000 players making them is hundreds of milliseconds,
     reading them a cache hit. Never paginated (README, "The API": one document)."""
-    event = _event(slug)
+    event = event_or_404(slug)
     if stage and not event_has_stage(event, stage):
         names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
@@ -270,7 +272,7 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> HttpResponse:
 @decorate_view(api_by_event_version)
 def teams(request: HttpRequest, slug: str) -> TeamsOut:
     """CONTRACT §4: the team standings by §2's rule (members as a list of names)."""
-    return TeamsOut(results=team_records(_event(slug)))
+    return TeamsOut(results=team_records(event_or_404(slug)))
 
 
 @api.get("/ratings/", response={200: RatingPage, **ERRORS})
@@ -303,7 +305,7 @@ def ratings(request: HttpRequest, series: str = "", page: str = "1") -> Page:
 def game(request: HttpRequest, slug: str, game_id: int) -> GameOut:
     """One table: its seats (seat 0 the first dealer), scores, hands as entered, and the
     result as `settle` gives it (stored, not recomputed)."""
-    event = _event(slug)
+    event = event_or_404(slug)
     try:
         found = game_detail(event, game_id)
     except Game.DoesNotExist:
@@ -338,7 +340,7 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> Con
     """CONTRACT §6 for one table, live: at the last hand of its stage's deciding round, what
     each seat needs (`seats` as `python -m scoring conditions` answers); before or after it,
     `available` false and no seats."""
-    event = _event(slug)
+    event = event_or_404(slug)
     try:
         found = game_for_entry(event, game_id)
     except Game.DoesNotExist:
@@ -362,7 +364,7 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> Con
 @decorate_view(api_by_event_version)
 def stats(request: HttpRequest, slug: str) -> StatsOut:
     """Every player's statistics in the event (CONTRACT §4 "Statistics")."""
-    event = _event(slug)
+    event = event_or_404(slug)
     return StatsOut(
         event=event.slug, players=[statistics_record(r) for r in event_statistics(event)]
     )

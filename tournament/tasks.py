@@ -1,6 +1,9 @@
 """Work done beside the requests, through Django's task framework (DEP 14: `django_tasks`, the
 backport of Django 6's `django.tasks`; settings.TASKS): queued in the site's database and run
-by `manage.py task_worker` (`make demo`, `make serve`)."""
+by `manage.py task_worker` (`make demo`, `make serve`).
+
+Imports run one way: each task imports its service inside its body, and a service queues a
+task by its name (services/queue.py `enqueue_on_commit`), never by importing this module."""
 
 from __future__ import annotations
 
@@ -10,8 +13,6 @@ from datetime import timedelta
 from django.db import DatabaseError
 from django.utils import timezone
 from django_tasks import task
-
-from tournament.services.ratings import ratings_catch_up
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,8 @@ def ratings_catch_up_task(series_id: int | None) -> int | None:
     Should the database refuse (SQLite's one writer busy past its timeout, a connection lost),
     the row stays and the task is queued again, so a quiet site does not wait for its next
     write to catch up."""
+    from tournament.services.ratings import ratings_catch_up
+
     try:
         return ratings_catch_up(series_id)
     except DatabaseError:

@@ -288,6 +288,10 @@ class Standings:
     stages: list[StageResult]  # the stages ranked: a tie across a cut stops the ranking there
     named: tuple[str, ...] = ()  # every stage of the format, ranked or not, in order
 
+    def stage(self, name: str) -> StageResult | None:
+        """The ranked stage so named; None where none is (not ranked yet, or no such name)."""
+        return next((s for s in self.stages if s.stage.name == name), None)
+
     def before(self, stage: StageResult) -> StageResult | None:
         """The stage whose cut sends players on to `stage` (None for the first)."""
         at = next(i for i, s in enumerate(self.stages) if s is stage)
@@ -302,7 +306,7 @@ class Standings:
         never shows them as its table (CONTRACT §2: a status is a decision)."""
         if name not in self.named[1:] or not self.stages:
             return None
-        ranked = next((s for s in self.stages if s.stage.name == name), None)
+        ranked = self.stage(name)
         if ranked is None:
             return self.stages[-1]  # the ranking stopped before it
         previous = self.before(ranked)

@@ -196,6 +196,9 @@ def test_a_later_stage_says_which_stage_still_decides_its_players():
     open_tie = standings(tied, _cut_format(), players="ABCD")
     assert [s.stage.name for s in open_tie.stages] == ["qualifier"]
     qualifier = open_tie.stages[0]
+    # A stage by its name: the ranked one, none where the ranking stopped before it.
+    assert open_tie.stage("qualifier") is qualifier and open_tie.stage("final") is None
+    assert playing.stage("final") is playing.stages[1] and playing.stage("") is None
     assert qualifier.complete and open_tie.deciding("final") is qualifier
     assert not open_tie.complete
     # The organizer settles it: the final's players are decided; played, it is complete.

@@ -259,7 +259,8 @@ def test_a_replay_the_database_refused_is_queued_again(monkeypatch):
     def refused(pool: int | None) -> None:
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(tasks, "ratings_catch_up", refused)
+    # The task reads its service when it runs (imports run tasks → services, issue 65).
+    monkeypatch.setattr("tournament.services.ratings.ratings_catch_up", refused)
     with override_settings(
         TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
     ):

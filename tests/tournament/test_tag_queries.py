@@ -192,7 +192,7 @@ def test_the_event_s_query_answers_as_its_queryset():
     (times, the rules' JSON), for an ASCII and a Japanese address; none for an unknown one."""
     from django.forms.models import model_to_dict
 
-    from tournament.selectors.versions import event_by_slug
+    from tournament.selectors.events import event_by_slug
 
     for slug in ("spring", "春の大会"):
         event = make_event(slug=slug)

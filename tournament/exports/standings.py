@@ -232,7 +232,7 @@ def standings_records(
 def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]:
     """file_columns, then a row per player. `stage_name`: one stage's ranking."""
     result = published_standings(event)
-    stage = next((s for s in result.stages if s.stage.name == stage_name), None)
+    stage = result.stage(stage_name)
     n = event.rules.players
     last = max((r for row in result.rows for r in row.rounds), default=0)
     # Every round up to the last played, a gap included (CONTRACT §2: r1, r2, …).

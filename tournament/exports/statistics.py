@@ -51,6 +51,21 @@ STATISTIC_COLUMNS = tuple(
     for name in STATISTICS
 )
 COLUMNS = (PLAYER, *STATISTIC_COLUMNS)
+# What a player's page shows of them, in its order and with these columns' labels
+# (tournament/_hand_stats.html, by the `hand_stat_columns` tag): one event's, or every event's.
+HAND_STAT_COLUMNS = tuple(
+    next(c for c in STATISTIC_COLUMNS if c.key == key)
+    for key in (
+        "hands",
+        "win_rate",
+        "deal_in_rate",
+        "riichi_rate",
+        "tsumo_wins",
+        "dealer_wins",
+        "average_win",
+        "average_deal_in",
+    )
+)
 SHEET = Sheet("statistics", _("Statistics"))
 StatisticsOut = answer_schema("StatisticsOut", STATISTIC_COLUMNS)  # a player's, over events
 PlayerStatisticsOut = answer_schema("PlayerStatisticsOut", COLUMNS)

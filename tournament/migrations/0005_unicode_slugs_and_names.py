@@ -2,25 +2,30 @@
 existed are brought to their one spelling, so what people type finds them."""
 
 import logging
+import unicodedata
 
 from django.db import migrations, models
 
 logger = logging.getLogger(__name__)
 
 
-def _clean(value: str, limit: int) -> str | None:
-    from scoring import ScoringError
-    from scoring.names import normalize_name
+def _spelling(value: str, limit: int) -> str | None:
+    """scoring.names.normalize_name as it stood, frozen here (a migration must not follow the
+    engine's code of today); None where it refused the name."""
+    if any(c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cs") for c in value):
+        return None  # a control character
+    folded = unicodedata.normalize("NFKC", value)
+    name = " ".join("".join(c for c in folded if unicodedata.category(c) != "Cf").split())
+    return name if name and len(name) <= limit else None
 
-    try:
-        return normalize_name(value, max_length=limit)
-    except ScoringError:
+
+def _clean(value: str, limit: int) -> str | None:
+    name = _spelling(value, limit)
+    if name is None:
         # A control character: drop it (it was never meant), then try again.
         kept = "".join(c for c in value if c.isprintable() or c.isspace())
-        try:
-            return normalize_name(kept, max_length=limit)
-        except ScoringError:
-            return None
+        name = _spelling(kept, limit)
+    return name
 
 
 def normalize_names(apps, schema_editor):

@@ -103,9 +103,15 @@ def event_stamp(event: Any) -> str:
     return f"{pk}.{created.timestamp():.6f}.{number}"
 
 
+def tag_hash(parts: Any) -> str:
+    """`parts` (stamps, the language, a query…) as 24 hex digits: what a shared value's key
+    and a page's ETag (views/conditional.py) are made of. Hashed from their repr: plain
+    values (text, numbers, lists of them), whose repr is all they hold."""
+    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+
+
 def shared_key(kind: str, stamp: str, parts: Any) -> str:
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
-    return f"{kind}:{stamp}:{digest}"
+    return f"{kind}:{stamp}:{tag_hash(parts)}"
 
 
 # How long a shared value is kept. A stamp is never asked for again once its event (or game,

@@ -25,9 +25,10 @@ from scoring import parse_hand, replay
 from scoring.conditions import PlaceNeeds, conditions, place_needs
 from scoring.flow import GameFlow
 from scoring.standings import StageResult
-from tournament.models import Event, Game, Hand, Seat
+from tournament.models import Event, Game, Hand
 from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.games import game_sheet
+from tournament.selectors.sheets import seats_prefetch
 from tournament.selectors.standings import published_standings, shared_progress
 
 
@@ -194,7 +195,7 @@ def _games_in_play(event: Event, number: int) -> list[tuple[Game, list[str], Gam
         Game.objects.filter(round__event=event, round__number=number, finished=False)
         .order_by("table")
         .prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
+            seats_prefetch(),
             Prefetch("hands", Hand.objects.order_by("number")),
         )
     )

@@ -5,14 +5,26 @@ address, with the events it holds or could take. One query each; None when there
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db.models import QuerySet
 from django.utils.translation import get_language
 
 from tournament.models import Entry, Event, Penalty, SeatingPlan, Series, SeriesEvent, Stage
 
 
+@cache
+def _event_sql() -> str:
+    return f"SELECT * FROM {Event._meta.db_table} WHERE slug = %s"
+
+
 def event_by_slug(slug: str) -> Event | None:
-    return Event.objects.filter(slug=slug).first()
+    """The event at this address, for every page, download and answer of one event, in one
+    query written as SQL: it is the tag of every standings page, live table and screen
+    (views/conditional.py), and most of what a page found whole costs — Django took longer to
+    build the queryset than the database to answer it (selectors/versions.py says how much;
+    tests/tournament/test_tag_queries.py holds it to its queryset)."""
+    return next(iter(Event.objects.raw(_event_sql(), [slug])), None)
 
 
 def event_stages(event: Event) -> list[Stage]:

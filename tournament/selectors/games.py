@@ -10,12 +10,13 @@ from django.db.models import Count, JSONField, OuterRef, Prefetch, QuerySet, Sub
 from scoring import GameFlow, parse_hand, replay
 from scoring.settlement import settle
 from tournament.models import AuditEntry, Event, Game, Hand, Round, Seat, SitOut
+from tournament.selectors.sheets import last_first, seats_prefetch
 
 
 def with_live_scores(games: QuerySet[Game]) -> QuerySet[Game]:
     """Each game with `live_scores`: the scores after its last hand (None before any). A game
     still played hand by hand writes one row a hand; its seats get their scores at the end."""
-    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("scores")[:1]
+    last = last_first(Hand.objects.filter(game=OuterRef("pk"))).values("scores")[:1]
     return games.annotate(live_scores=Subquery(last, output_field=JSONField()))
 
 
@@ -32,10 +33,9 @@ def _games_shown(games: QuerySet[Game]) -> QuerySet[Game]:
     """Games by table with their live scores, the label of their last hand (`last_hand`: a
     round's page says how far a table has played) and their seats with players, as a round's
     pages show them."""
-    seats = Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    last = Hand.objects.filter(game=OuterRef("pk")).order_by("-number").values("label")[:1]
+    last = last_first(Hand.objects.filter(game=OuterRef("pk"))).values("label")[:1]
     shown = with_live_scores(games.order_by("table")).annotate(last_hand=Subquery(last))
-    return shown.prefetch_related(seats)
+    return shown.prefetch_related(seats_prefetch())
 
 
 def round_games(rnd: Round) -> list[Game]:
@@ -67,9 +67,7 @@ def game_for_entry(event: Event, game_id: int, live_scores: bool = False) -> Gam
     """One game of the event with its round (and the round's event: the round clock reads its
     minutes), seats and players — and, asked for, its live scores (`with_live_scores`: the
     delete confirmation shows a game in play with them). Raises Game.DoesNotExist."""
-    games = Game.objects.select_related("round__event").prefetch_related(
-        Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    )
+    games = Game.objects.select_related("round__event").prefetch_related(seats_prefetch())
     return (with_live_scores(games) if live_scores else games).get(pk=game_id, round__event=event)
 
 
@@ -137,7 +135,7 @@ def game_detail(event: Event, game_id: int) -> Game:
     return (
         with_live_scores(Game.objects.select_related("round"))
         .prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("player").order_by("position")),
+            seats_prefetch(),
             Prefetch("hands", Hand.objects.order_by("number")),
         )
         .get(pk=game_id, round__event=event)

@@ -1,5 +1,7 @@
-"""What result entry reads of one game beyond its sheet (selectors/games.py): its seats in
-order with their players, and its last hand."""
+"""What result entry reads of one game beyond its sheet (selectors/games.py) — and the two rules
+every read of a game's rows follows, here once: its seats are read in seat order with their
+players (`with_players`, `seats_prefetch`), and its last hand is the one numbered highest
+(`last_first`)."""
 
 from __future__ import annotations
 
@@ -10,21 +12,37 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from tournament.models import Game, Hand, Seat
 
 
+def with_players(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """`seats` by wind (East first), each with its player: one query, whatever reads them (a
+    sheet's names, a table's page, a write comparing what it stores)."""
+    return seats.select_related("player").order_by("position")
+
+
+def seats_prefetch() -> Prefetch:
+    """`with_players` into each game's `seats.all()`, for many games in one query."""
+    return Prefetch("seats", with_players(Seat.objects.all()))
+
+
+def last_first(hands: QuerySet[Hand]) -> QuerySet[Hand]:
+    """`hands` (a game's, or a subquery's by OuterRef), the last played first: hands are
+    numbered from 1 in the order played, so "the last hand" is `.first()` of this (`[:1]` in a
+    subquery)."""
+    return hands.order_by("-number")
+
+
 def seats_in_order(game: Game) -> QuerySet[Seat]:
     """The game's seats by wind, each with its player."""
-    return game.seats.select_related("player").order_by("position")
+    return with_players(game.seats.all())
 
 
 def load_seats(game: Game) -> None:
     """The game's seats with their players, read once into `game.seats.all()` (one query):
     a table's page reads them for the names, the sheet and the entered result."""
-    prefetch_related_objects(
-        [game], Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
-    )
+    prefetch_related_objects([game], seats_prefetch())
 
 
 def last_hand(game: Game) -> Hand | None:
-    return game.hands.order_by("-number").first()
+    return last_first(game.hands.all()).first()
 
 
 def hands_recorded(game: Game) -> int:
@@ -32,9 +50,9 @@ def hands_recorded(game: Game) -> int:
     without a query."""
     if game.mode != "hands":
         return 0
-    return game.hands.order_by("-number").values_list("number", flat=True).first() or 0
+    return last_first(game.hands.all()).values_list("number", flat=True).first() or 0
 
 
 def last_hand_said(game: Game) -> dict[str, Any] | None:
     """The last hand's label, record and score changes: what the page says was recorded."""
-    return game.hands.order_by("-number").values("label", "data", "deltas").first()
+    return last_first(game.hands.all()).values("label", "data", "deltas").first()

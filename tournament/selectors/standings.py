@@ -312,7 +312,7 @@ def published_row_count(event: Event, stage_name: str = "") -> int:
     stage named (its ranking's groups) — what a window of them is a part of (the venue
     screen's "page 3 of 500"). No query once this process holds the version."""
     result = published_standings(event)
-    stage = next((s for s in result.stages if s.stage.name == stage_name), None)
+    stage = result.stage(stage_name)
     if stage is None or not stage_name:
         return len(result.rows)
     return sum(len(group) for group in stage.order)
@@ -482,4 +482,4 @@ def fraction_rounds(result: Standings) -> set[int]:
 
 def stage_result(event: Event, name: str) -> StageResult | None:
     """One stage's ranking and cut (None until its players are known: a tie before it)."""
-    return next((r for r in event_standings(event).stages if r.stage.name == name), None)
+    return event_standings(event).stage(name)

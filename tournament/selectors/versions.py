@@ -1,6 +1,7 @@
 """What a public page's ETag is made from (views/conditional.py), each one small query read
-before the view runs: an event's row, a game's version with its seats' names, a player's
-events. What they cost a page is printed by `make bench` ("first read").
+before the view runs: an event's row (selectors/events.event_by_slug), a game's version with
+its seats' names, a player's events. What they cost a page is printed by `make bench` ("first
+read").
 
 The event's, the game's and the player's are read on nearly every request the public makes (a
 game sheet or a player's page polled while nothing has moved costs its tag and one cache read),
@@ -27,19 +28,6 @@ from tournament.selectors.cache import event_stamp
 # An event is still being played on its day and the next (a two-day tournament, a night that
 # runs past midnight); after that only a stage left open would not say it is over.
 RUNNING_DAYS = timedelta(days=1)
-
-
-@cache
-def _event_sql() -> str:
-    return f"SELECT * FROM {Event._meta.db_table} WHERE slug = %s"
-
-
-def event_by_slug(slug: str) -> Event | None:
-    """The event a page of one event shows (the view gets this row), in one query written as
-    SQL: it is the tag of every standings page, live table and screen, and most of what a page
-    found whole costs. Its registration settings are read when the page is made (the
-    standings page links the sign-up while it is open): one query, once per version."""
-    return next(iter(Event.objects.raw(_event_sql(), [slug])), None)
 
 
 def event_stamp_by_slug(slug: str) -> str | None:

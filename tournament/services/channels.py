@@ -24,7 +24,7 @@ from tournament.public_hosts import address_named, address_public, host_addresse
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError
 from tournament.services.locks import event_lock
-from tournament.services.push import _send_soon
+from tournament.services.queue import enqueue_on_commit
 
 CHANNELS_MOST = 10  # an event's channels: a club's Discord, a Telegram group, a mailbox or two
 URL_MOST = 2000  # ChannelPost.url's column
@@ -220,7 +220,7 @@ def _queue(event: Event, rnd_id: int, kinds: list[str]) -> int:
     ]
     if rows:
         ChannelPost.objects.bulk_create(rows)
-        _send_soon()
+        enqueue_on_commit("notifications_send_task")  # the sender, to find the rows
     return len(rows)
 
 

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
 from scoring import FORMATS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
-from tournament.models import Entry, Event, Player, Stage, Venue
+from tournament.models import Entry, Event, Stage, Venue
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
+from tournament.services.players import Registered, entries_add
+from tournament.services.registration import signup_left
+from tournament.services.registration_list import signup_back
 from tournament.services.stages import stage_require_open
 
 RESERVED_SLUGS = {"new"}  # /events/new/ creates an event
@@ -99,16 +100,6 @@ def event_slug(name: str) -> str:
     return slug
 
 
-@dataclass
-class Registered:
-    """What a registration did: new players, players known from earlier events (reused, not
-    duplicated), and names that were registered for this event already."""
-
-    new: list[str] = field(default_factory=list)
-    known: list[str] = field(default_factory=list)
-    already: list[str] = field(default_factory=list)
-
-
 def _created_event(**fields: Any) -> Event:
     """Insert the event; a second request that raced this one to the same address is told the
     event exists (the unique index decides, so one of two simultaneous taps wins)."""
@@ -171,7 +162,7 @@ def event_create(
     )
     if user is not None and getattr(user, "is_authenticated", False):
         event.organizers.add(user)
-    registered = _register(event, names)
+    registered = entries_add(event, names)
     change_record(
         event=event,
         user=user,
@@ -183,64 +174,13 @@ def event_create(
     return event
 
 
-def _with_last_profile(players: QuerySet[Player]) -> QuerySet[Player]:
-    """Each player with the EMA number, country and family name of their latest entry that has
-    one: a returning player keeps them (profiles are an event's, CONTRACT §2, so one organizer's
-    change never reaches another's event). Online names are not carried: they are unique per
-    event, and two players may have held one name in different events."""
-    latest = Entry.objects.filter(player=OuterRef("pk")).order_by("-pk")
-    return players.annotate(
-        last_ema=Subquery(latest.exclude(ema_number="").values("ema_number")[:1]),
-        last_country=Subquery(latest.exclude(country="").values("country")[:1]),
-        last_family=Subquery(latest.exclude(family_name="").values("family_name")[:1]),
-    )
-
-
-def _register(event: Event, names: list[str]) -> Registered:
-    """Players and entries for `names` in a fixed number of statements, whatever the count.
-    Rows another request inserted meanwhile are skipped by the database (ignore_conflicts),
-    then read back, so two simultaneous registrations both end well. The players are read
-    back as plain values with whether each is entered already (one query): 5,000 pasted
-    names made 5,000 Player objects only for their ids, and a second query of 5,000 names."""
-    known = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
-    Player.objects.bulk_create(
-        (Player(name=n) for n in names if n not in known), ignore_conflicts=True
-    )
-    rows = list(
-        _with_last_profile(Player.objects.filter(name__in=names))
-        .annotate(entered=Exists(Entry.objects.filter(event=event, player=OuterRef("pk"))))
-        .values_list("name", "pk", "last_ema", "last_country", "last_family", "entered")
-    )
-    found = {name: (pk, ema, country, family) for name, pk, ema, country, family, _ in rows}
-    entered = {name for name, *_rest, was in rows if was}
-    Entry.objects.bulk_create(
-        (
-            Entry(
-                event_id=event.pk,
-                player_id=found[n][0],
-                ema_number=found[n][1] or "",
-                country=found[n][2] or "",
-                family_name=found[n][3] or "",
-            )
-            for n in names
-            if n not in entered
-        ),
-        ignore_conflicts=True,
-    )
-    return Registered(
-        new=[n for n in names if n not in known],
-        known=[n for n in names if n in known and n not in entered],
-        already=[n for n in names if n in entered],
-    )
-
-
 @transaction.atomic
 def event_register_players(*, event: Event, names: Sequence[str], user: Any = None) -> Registered:
     """New names become players; known names are reused. Already registered: left as they are
     (so a second tap on the same list registers nobody twice)."""
     names = player_names(names)
     event_lock(event.pk)
-    registered = _register(event, names)
+    registered = entries_add(event, names)
     added = registered.new + registered.known
     if added:
         # New entrants would join a closed stage's ranking.
@@ -266,14 +206,10 @@ def entry_withdraw(*, entry: Entry, withdrawn: bool = True, user: Any = None) ->
         return entry
     stage_require_open(entry.event, entrants=True)
     if not withdrawn:  # within the capacity, their sign-up registered again (issue 50)
-        from tournament.services.registration_list import signup_back  # it imports this module
-
         signup_back(entry)
     entry.withdrawn = withdrawn
     entry.save(update_fields=["withdrawn"])
     if withdrawn:  # a player who signed up (issue 50): their place goes to the first waiting
-        from tournament.services.registration import signup_left  # it imports this module
-
         signup_left(entry, user=user)
     change_record(
         event=entry.event,

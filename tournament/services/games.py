@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 
 from tournament.models import Event, Game, Hand, Player, Round, Seat
+from tournament.selectors.sheets import with_players
 from tournament.services.confirmation import AtTable, held
 from tournament.services.errors import ServiceError
 from tournament.services.game_change import GameChange, game_change, game_create
@@ -54,7 +55,7 @@ def _write_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> list[Seat
 
 def _same(game: Game, ev: Evaluated) -> bool:
     """Whether the stored game is exactly what `ev` would store (a replayed save)."""
-    seats = list(game.seats.select_related("player").order_by("position"))
+    seats = list(with_players(game.seats.all()))
     stored = game_to_data(game, seats)
     wanted: dict[str, Any] = {"round": ev.round, "table": ev.table, "seats": ev.seats}
     if ev.mode == "hands":

@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from scoring.flow import GameFlow
 from tournament.models import AuditEntry, Game, Hand
+from tournament.selectors.sheets import last_first
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError, fields_within
 from tournament.services.game_change import GameChange, game_change
@@ -169,7 +170,7 @@ def game_hand_add(
     def done(locked: Game) -> bool:  # this very hand, saved by a tap whose answer was lost
         if locked.version != expected_version + 1 or locked.mode != "hands":
             return False
-        return locked.hands.order_by("-number").values_list("data", flat=True).first() == hand
+        return last_first(locked.hands.all()).values_list("data", flat=True).first() == hand
 
     with game_change(game, expected_version, user=user, at=at, done=done) as change:
         if change.replay:
@@ -286,7 +287,7 @@ def _hand_undo(change: GameChange) -> LoggedHand:
     data, entries = hands_data(locked)
     if locked.mode != "hands" or not data["hands"]:
         raise ServiceError("game.no_hand", "version")
-    rows = locked.hands.order_by("-number").values("pk", "label", "data", "deltas", "entry_id")
+    rows = last_first(locked.hands.all()).values("pk", "label", "data", "deltas", "entry_id")
     last = cast(StoredHand, rows.first())  # a game with hands has a last one
     number = len(data["hands"])
     taken_back = hand_logged(data, number, last)
@@ -306,7 +307,7 @@ def _hand_undo(change: GameChange) -> LoggedHand:
 
 def _last(locked: Game) -> tuple[int, Any] | None:
     """The last hand's number and data."""
-    return locked.hands.order_by("-number").values_list("number", "data").first()
+    return last_first(locked.hands.all()).values_list("number", "data").first()
 
 
 def game_hand_replace(

@@ -14,7 +14,6 @@ import base64
 import ipaddress
 import re
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,6 +33,7 @@ from tournament.models import (
     Seat,
 )
 from tournament.services.errors import ServiceError
+from tournament.services.queue import enqueue_on_commit
 
 # No cap on a player's browsers (issue 63): player ids are public and nothing tells a made-up
 # subscription from a phone's, so a cap either drops the real phone (the oldest went past
@@ -228,22 +228,8 @@ def _queue(subscriptions: Iterable[int], kind: str, rnd_id: int, game_id: int | 
     ]
     if rows:
         Notification.objects.bulk_create(rows)
-        _send_soon()
+        enqueue_on_commit("notifications_send_task")  # the sender, to find the rows
     return len(rows)
-
-
-def _send_soon() -> None:
-    """The sender queued: a queue kept in this database takes it in the write's own
-    transaction (one commit for both, as the ratings' replay, services/ratings.py); any other
-    (the tests' immediate one) once the write commits, so it finds the rows."""
-    from django_tasks_db import DatabaseBackend
-
-    from tournament.tasks import notifications_send_task  # tasks.py imports services
-
-    if isinstance(notifications_send_task.get_backend(), DatabaseBackend):
-        notifications_send_task.enqueue()
-    else:
-        transaction.on_commit(partial(notifications_send_task.enqueue), robust=True)
 
 
 def push_round_seated(rnd: Round, player_ids: Iterable[int]) -> int:

@@ -9,19 +9,18 @@ Every write that changes results goes through `changes.results_changed`, which c
 of play (services/game_change.py works it out from the rows it locked and wrote); an import's
 finished games are compared with the steps kept for them. Each pool of the event is marked due
 from the first game that changed (a `RatingDue` row, the earliest key of every write since
-the last replay), and a task is queued (`_queue`). The write takes no pool lock and replays
-nothing. The task
-(tournament/tasks.py → `ratings_catch_up`) rewinds the pool from that key — each player back
-to their skill before their first step from there — and replays it to its end: ten writes
-before it runs, one replay. `ratings_rebuild` replays a pool from its start (`manage.py
-rebuild_ratings`), which every replay must equal (tests/tournament/test_ratings.py).
+the last replay), and a task is queued (services/queue.py). The write takes no pool lock and
+replays nothing. The task (tournament/tasks.py → `ratings_catch_up`) rewinds the pool from
+that key — each player back to their skill before their first step from there — and replays
+it to its end: ten writes before it runs, one replay. `ratings_rebuild` replays a pool from
+its start (`manage.py rebuild_ratings`), which every replay must equal
+(tests/tournament/test_ratings.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
-from functools import partial
 
 from django.db import transaction
 from django.db.models import F, Q, QuerySet, Value
@@ -39,6 +38,7 @@ from tournament.models import (
     SeriesEvent,
 )
 from tournament.services.locks import pool_lock
+from tournament.services.queue import enqueue_on_commit
 
 KEY_START = ""  # before every game
 BATCH = 2000  # rows per INSERT when a pool is replayed at length
@@ -231,21 +231,6 @@ def _mark(pool: int | None, key: str) -> None:
         due.update(**moved)
 
 
-def _queue(pool: int | None) -> None:
-    """The pool's replay queued. A queue kept in this database (django-tasks-db, the default)
-    takes the task in the write's own transaction: one commit for both, and no task lost
-    between them. Any other (tests' immediate one, a queue elsewhere) once the write commits:
-    before, its task would find no row."""
-    from django_tasks_db import DatabaseBackend
-
-    from tournament.tasks import ratings_catch_up_task  # tasks.py imports this module
-
-    if isinstance(ratings_catch_up_task.get_backend(), DatabaseBackend):
-        ratings_catch_up_task.enqueue(pool)
-    else:
-        transaction.on_commit(partial(ratings_catch_up_task.enqueue, pool))
-
-
 def ratings_mark(
     event: Event, players: Iterable[int] | None, rated: list[str] | None = None
 ) -> None:
@@ -260,7 +245,7 @@ def ratings_mark(
             key = min(rated)
             for pool in pools_of(event):
                 _mark(pool, key)
-                _queue(pool)
+                enqueue_on_commit("ratings_catch_up_task", pool)
         return
     named = None if players is None else sorted(set(players))
     if named == []:
@@ -270,7 +255,7 @@ def ratings_mark(
         key = _first_change(pool, event, named, now)
         if key is not None:
             _mark(pool, key)
-            _queue(pool)
+            enqueue_on_commit("ratings_catch_up_task", pool)
 
 
 def ratings_catch_up(pool: int | None) -> int | None:

@@ -4,7 +4,7 @@ waiting list when the link mailed to it is opened (`signup_confirm`), so a scrip
 read the mail fills nothing; unconfirmed for a day, it expires. Every write takes the event's
 lock first (services/locks.py), so two confirmations for the last place at once are one
 registered and one waiting, never both registered. A sign-up registered is an Entry of the
-event (made as the organizer's pasted names are, services/events._register), so check-in starts
+event (made as the organizer's pasted names are, services/players.entries_add), so check-in starts
 from them; the capacity counts the event's entries in play, pasted names too. E-mails go once
 the write commits (services/registration_mail.py), never inside the request's time."""
 
@@ -40,10 +40,10 @@ from tournament.models.registration import (
 )
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
-from tournament.services.events import _register
 from tournament.services.locks import event_lock
+from tournament.services.players import entries_add
 from tournament.services.profiles import check_country, check_ema
-from tournament.services.registration_mail import mail_queue
+from tournament.services.queue import enqueue_on_commit
 
 TOKEN_BYTES = 24  # 192 bits from `secrets`: CONTRACT §3/§8 ask at least 128
 EMAIL_MAX = 254  # RFC 5321's longest path, as Django's EmailField
@@ -105,7 +105,7 @@ def _enter(event: Event, signups: Sequence[SignUp]) -> None:
     if not signups:
         return
     names = [s.name for s in signups]
-    _register(event, names)
+    entries_add(event, names)
     for s in signups:
         # What the player typed wins; left empty, the profile of their last event stays.
         typed = {"ema_number": s.ema_number, "country": str(s.country or "")}
@@ -141,7 +141,7 @@ def _fill(event: Event, settings: Registration) -> list[SignUp]:
     _enter(event, moved)
     for s in moved:
         s.state = REGISTERED
-        mail_queue(s.pk, "moved")
+        enqueue_on_commit("registration_mail_task", s.pk, "moved")
     return moved
 
 
@@ -215,7 +215,7 @@ def _tell_again(signup: SignUp) -> None:
     if signup.told_again_at is not None and signup.told_again_at > now - TELL_AGAIN_EVERY:
         return
     SignUp.objects.filter(pk=signup.pk).update(told_again_at=now)
-    mail_queue(signup.pk, "again")
+    enqueue_on_commit("registration_mail_task", signup.pk, "again")
 
 
 @transaction.atomic
@@ -256,7 +256,7 @@ def signup_create(
         site=site[:200],
         **fields,
     )
-    mail_queue(signup.pk, "signed")
+    enqueue_on_commit("registration_mail_task", signup.pk, "signed")
     return signup
 
 
@@ -334,7 +334,7 @@ def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
         _leave(event, signup.name)
     moved = _fill(event, registration_of(event)) if was == REGISTERED else []
     if user is None:  # the player, from their link: a mail says it went through
-        mail_queue(signup.pk, "withdrawn")
+        enqueue_on_commit("registration_mail_task", signup.pk, "withdrawn")
     change_record(
         event=event,
         user=user,
@@ -388,7 +388,7 @@ def signup_approve(*, event: Event, signups: Sequence[SignUp] | None = None, use
         signup.save(update_fields=["state", "position"])
         if signup.state == REGISTERED:
             _enter(event, [signup])
-        mail_queue(signup.pk, "approved")
+        enqueue_on_commit("registration_mail_task", signup.pk, "approved")
     if approved:
         change_record(
             event=event,
@@ -419,7 +419,7 @@ def signup_refuse(*, signup: SignUp, user: Any = None) -> bool:
         summary=f"refused {signup.name}",
         before={"player": signup.name, "state": before},
     )
-    mail_queue(signup.pk, "refused")
+    enqueue_on_commit("registration_mail_task", signup.pk, "refused")
     return True
 
 

@@ -1,39 +1,25 @@
 """The e-mails of sign-up (issue 50, CONTRACT §8), through Django's mail (settings.EMAIL_*;
-the console backend in `make demo`). Queued by the write that calls for one and sent by the
-task queue's worker (tasks.registration_mail_task), so the request never waits on a mail
-server; the words are made when it is sent, from what the sign-up holds then, in the language
-the player signed up in.
+the console backend in `make demo`). Queued by the write that calls for one (services/queue.py)
+and sent by the task queue's worker (tasks.registration_mail_task), so the request never waits
+on a mail server; the words are made when it is sent, from what the sign-up holds then, in the
+language the player signed up in.
 
 Web Push's outbox (models/push.py) is for a browser's subscription and a round: an e-mail to a
 sign-up is neither, so the task queue carries it directly, as the ratings' replay is."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from tournament.services.registration import signup_expired, waiting_place
+
 # signed: the link that confirms a new sign-up; again: the address was signed up again (to its
 # owner, with their link — CONTRACT §8); the rest follow the organizer's or the list's moves.
 KINDS = ("signed", "again", "moved", "approved", "refused", "withdrawn")
-
-
-def mail_queue(signup_id: int, kind: str) -> None:
-    """The e-mail of `kind` for the sign-up queued: in the write's own transaction when the
-    queue is kept in this database (one commit for both), else once the write commits."""
-    from django_tasks_db import DatabaseBackend
-
-    from tournament.tasks import registration_mail_task  # tasks.py imports services
-
-    if isinstance(registration_mail_task.get_backend(), DatabaseBackend):
-        registration_mail_task.enqueue(signup_id, kind)
-    else:
-        transaction.on_commit(partial(registration_mail_task.enqueue, signup_id, kind), robust=True)
 
 
 def signup_link(signup) -> str:
@@ -43,8 +29,6 @@ def signup_link(signup) -> str:
 
 
 def _state_line(signup, place: int | None) -> str:
-    from tournament.services.registration import signup_expired
-
     if signup_expired(signup):
         return _(
             "This sign-up has expired: its address was not confirmed within a day, and it holds "
@@ -83,8 +67,6 @@ def _where(event) -> str:
 
 def mail_text(signup, kind: str) -> tuple[str, str]:
     """(subject, body) of the e-mail of `kind`, in the active language."""
-    from tournament.services.registration import waiting_place
-
     event = signup.event.name
     link = signup_link(signup)
     if signup.state == "unconfirmed":  # opening the link confirms it (signup_confirm)

@@ -26,7 +26,7 @@ FIGURE_FIELDS = ("player_id", "round__number", "rank", "points", "chips")
 
 def count_figures(rows: Iterable[tuple[Any, ...]]) -> dict[int, dict[str, Any]]:
     """Each player's figures from their finished seats (FIGURE_FIELDS): the Entry columns.
-    Pure, so the migration that filled the columns counts with it too."""
+    Pure: the tests count with it too (migration 0011 holds its own copy, as it stood)."""
     played: dict[int, list[list[Any]]] = {}
     for player_id, number, rank, points, chips in rows:
         played.setdefault(player_id, []).append([number, str(points), rank, chips])

@@ -13,8 +13,9 @@ from django.utils.translation import gettext
 
 from scoring.rules import Ruleset
 from tournament import i18n
-from tournament.exports.columns import STATUS_LABELS
+from tournament.exports.columns import STATUS_LABELS, Column
 from tournament.exports.formats import FORMATS, ExportFormat, format_points
+from tournament.exports.statistics import HAND_STAT_COLUMNS
 from tournament.forms.hands import SEAT_MARK
 from tournament.i18n import seat_label
 from tournament.selectors import games
@@ -69,6 +70,13 @@ def stat(tally: Any, name: str) -> Any:
     if value is None:
         return "—"
     return f"{value:.3f}" if name.endswith("_rate") else value
+
+
+@register.simple_tag
+def hand_stat_columns() -> tuple[Column, ...]:
+    """The statistics a player's page shows, labelled as the statistics' table and files label
+    them: `{% hand_stat_columns as columns %}`, then `column.label`, `tally|stat:column.key`."""
+    return HAND_STAT_COLUMNS
 
 
 @register.simple_tag

@@ -12,7 +12,6 @@ not), and the release (a deploy may change every page).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from functools import wraps
 from importlib.metadata import PackageNotFoundError, version
@@ -23,11 +22,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
-from tournament.selectors.cache import event_stamp
+from tournament.selectors.cache import event_stamp, tag_hash
+from tournament.selectors.events import event_by_slug
 from tournament.selectors.versions import (
     GameVersion,
     PlayerEvents,
-    event_by_slug,
     event_stamp_by_slug,
     game_version,
     player_events,
@@ -61,7 +60,7 @@ def page_tag(
     round sheet, polled by live.js) calls it with them."""
     user = (request.user.pk if request.user.is_authenticated else "") if per_user else ""
     parts = [RELEASE, kind, get_language(), request.GET.urlencode(), user, *stamps]
-    return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+    return tag_hash(parts)
 
 
 def answer_by_tag(

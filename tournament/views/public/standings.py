@@ -82,9 +82,7 @@ def standings_context(
             result,
             players_per_table=event.rules.players,
             whole=whole,
-            stage=next((s for s in result.stages if s.stage.name == summary["tab"]), None)
-            if summary["tab"]
-            else None,
+            stage=result.stage(summary["tab"]) if summary["tab"] else None,
             in_progress=progress.playing,  # a seated round's column waits for its play
             sorted_by_user=bool(query.sort and query.sort != "rank"),
             player_ids=published_player_ids(event) if links else {},
@@ -178,7 +176,7 @@ def standings_summary(event: Event, tab: str) -> dict[str, Any]:
     result = published_standings(event)
     names = list(result.named)  # every stage, where the ranking stops at a tie across a cut
     staged = len(names) > 1 or any(s.stage.advance for s in result.stages)
-    stage = next((s for s in result.stages if s.stage.name == tab), None) if staged else None
+    stage = result.stage(tab) if staged else None
     shown = [stage] if stage is not None else result.stages
     notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
     # A later stage's tab before its players are decided: a note, not a table of the players
