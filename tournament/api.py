@@ -30,10 +30,11 @@ from tournament.exports.statistics import (
     statistics_record,
 )
 from tournament.exports.teams import TeamOut, team_records
-from tournament.models import Event, Game, Player, Series
+from tournament.models import Event, Game
 from tournament.selectors.conditions import conditions_of
+from tournament.selectors.events import event_by_slug, event_stages, series_by_slug
 from tournament.selectors.games import deposits_lost, game_detail, game_for_entry, seat_score
-from tournament.selectors.players import player_record
+from tournament.selectors.players import player_of, player_record
 from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_has_stage, event_list
@@ -183,8 +184,9 @@ class ErrorOut(Schema):
 ERRORS: dict[int, Any] = {400: ErrorOut, 404: ErrorOut}
 
 
-def _event(slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
+def event_of(slug: str) -> Event:
+    """The event at `slug`, or the API's 404 (api_registration.py asks it too)."""
+    event = event_by_slug(slug)
     if event is None:
         raise ApiError(404, f"no event {slug!r}", "slug")
     return event
@@ -257,9 +259,9 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> HttpResponse:
     download's own bytes, made once per version of the event and shared by every server and
     reader (exports/files.py) — at 10,000 players making them is hundreds of milliseconds,
     reading them a cache hit. Never paginated (README, "The API": one document)."""
-    event = _event(slug)
+    event = event_of(slug)
     if stage and not event_has_stage(event, stage):
-        names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
+        names = ", ".join(s.name for s in event_stages(event))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
     return HttpResponse(
         standings_file(event, "json", stage), content_type="application/json; charset=utf-8"
@@ -270,7 +272,7 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> HttpResponse:
 @decorate_view(api_by_event_version)
 def teams(request: HttpRequest, slug: str) -> TeamsOut:
     """CONTRACT §4: the team standings by §2's rule (members as a list of names)."""
-    return TeamsOut(results=team_records(_event(slug)))
+    return TeamsOut(results=team_records(event_of(slug)))
 
 
 @api.get("/ratings/", response={200: RatingPage, **ERRORS})
@@ -281,7 +283,7 @@ def ratings(request: HttpRequest, series: str = "", page: str = "1") -> Page:
     site shows."""
     found = None
     if series:
-        found = Series.objects.filter(slug=series).first()
+        found = series_by_slug(series)
         if found is None:
             raise ApiError(404, f"no series {series!r}", "series")
     pool = pool_of(found, "ratings")
@@ -303,7 +305,7 @@ def ratings(request: HttpRequest, series: str = "", page: str = "1") -> Page:
 def game(request: HttpRequest, slug: str, game_id: int) -> GameOut:
     """One table: its seats (seat 0 the first dealer), scores, hands as entered, and the
     result as `settle` gives it (stored, not recomputed)."""
-    event = _event(slug)
+    event = event_of(slug)
     try:
         found = game_detail(event, game_id)
     except Game.DoesNotExist:
@@ -338,7 +340,7 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> Con
     """CONTRACT §6 for one table, live: at the last hand of its stage's deciding round, what
     each seat needs (`seats` as `python -m scoring conditions` answers); before or after it,
     `available` false and no seats."""
-    event = _event(slug)
+    event = event_of(slug)
     try:
         found = game_for_entry(event, game_id)
     except Game.DoesNotExist:
@@ -362,7 +364,7 @@ def game_conditions_answer(request: HttpRequest, slug: str, game_id: int) -> Con
 @decorate_view(api_by_event_version)
 def stats(request: HttpRequest, slug: str) -> StatsOut:
     """Every player's statistics in the event (CONTRACT §4 "Statistics")."""
-    event = _event(slug)
+    event = event_of(slug)
     return StatsOut(
         event=event.slug, players=[statistics_record(r) for r in event_statistics(event)]
     )
@@ -371,7 +373,7 @@ def stats(request: HttpRequest, slug: str) -> StatsOut:
 @api.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
 def player(request: HttpRequest, player_id: int) -> PlayerOut:
     """The player, their events with final rank and status, statistics over every event."""
-    found = Player.objects.filter(pk=player_id).first()
+    found = player_of(player_id)
     if found is None:
         raise ApiError(404, f"no player {player_id}", "player_id")
     records = player_record(found)
@@ -430,7 +432,7 @@ def series(request: HttpRequest, page: str = "1") -> Page:
 @api.get("/series/{slug}/standings", response={200: SeriesStandingsOut, **ERRORS})
 def series_standings_answer(request: HttpRequest, slug: str) -> SeriesStandingsOut:
     """A season's standings: the body of its standings.json (`e1`, `e2`, … its events)."""
-    found = Series.objects.filter(slug=slug).first()
+    found = series_by_slug(slug)
     if found is None:
         raise ApiError(404, f"no series {slug!r}", "slug")
     result = series_standings(found)

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from ninja import Schema
 from ninja.decorators import decorate_view
 
-from tournament.api import ERRORS, _event, api
+from tournament.api import ERRORS, api, event_of
 from tournament.selectors.registration import entry_lists
 from tournament.views.conditional import api_by_event_version
 
@@ -23,4 +23,4 @@ class EntriesOut(Schema):
 def entries(request: HttpRequest, slug: str) -> dict[str, list[str]]:
     """The players registered, in order, and the waiting list, in order; pending sign-ups in
     neither."""
-    return entry_lists(_event(slug))
+    return entry_lists(event_of(slug))
