@@ -30,11 +30,11 @@ from tournament.exports.statistics import (
     statistics_record,
 )
 from tournament.exports.teams import TeamOut, team_records
-from tournament.models import Event, Game, Player, Series
+from tournament.models import Event, Game
 from tournament.selectors.conditions import conditions_of
-from tournament.selectors.events import event_by_slug
+from tournament.selectors.events import event_by_slug, event_stages, series_by_slug
 from tournament.selectors.games import deposits_lost, game_detail, game_for_entry, seat_score
-from tournament.selectors.players import player_record
+from tournament.selectors.players import player_of, player_record
 from tournament.selectors.ratings import pool_of, rating_board
 from tournament.selectors.series import series_list, series_standings
 from tournament.selectors.standings import event_has_stage, event_list
@@ -261,7 +261,7 @@ def standings(request: HttpRequest, slug: str, stage: str = "") -> HttpResponse:
     reading them a cache hit. Never paginated (README, "The API": one document)."""
     event = event_or_404(slug)
     if stage and not event_has_stage(event, stage):
-        names = ", ".join(event.stages.order_by("position").values_list("name", flat=True))
+        names = ", ".join(s.name for s in event_stages(event))
         raise ApiError(400, f"no stage {stage!r} (stages: {names or 'none'})", "stage")
     return HttpResponse(
         standings_file(event, "json", stage), content_type="application/json; charset=utf-8"
@@ -283,7 +283,7 @@ def ratings(request: HttpRequest, series: str = "", page: str = "1") -> Page:
     site shows."""
     found = None
     if series:
-        found = Series.objects.filter(slug=series).first()
+        found = series_by_slug(series)
         if found is None:
             raise ApiError(404, f"no series {series!r}", "series")
     pool = pool_of(found, "ratings")
@@ -373,7 +373,7 @@ def stats(request: HttpRequest, slug: str) -> StatsOut:
 @api.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
 def player(request: HttpRequest, player_id: int) -> PlayerOut:
     """The player, their events with final rank and status, statistics over every event."""
-    found = Player.objects.filter(pk=player_id).first()
+    found = player_of(player_id)
     if found is None:
         raise ApiError(404, f"no player {player_id}", "player_id")
     records = player_record(found)
@@ -432,7 +432,7 @@ def series(request: HttpRequest, page: str = "1") -> Page:
 @api.get("/series/{slug}/standings", response={200: SeriesStandingsOut, **ERRORS})
 def series_standings_answer(request: HttpRequest, slug: str) -> SeriesStandingsOut:
     """A season's standings: the body of its standings.json (`e1`, `e2`, … its events)."""
-    found = Series.objects.filter(slug=slug).first()
+    found = series_by_slug(slug)
     if found is None:
         raise ApiError(404, f"no series {slug!r}", "slug")
     result = series_standings(found)

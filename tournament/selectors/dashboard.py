@@ -1,14 +1,47 @@
-"""What the organizer's dashboard says of each stage: its result, the rounds it is played in,
-whether it is done or begun, the tie it must settle; and the cut the next round seats from."""
+"""The organizer's dashboard of an event, as one record (`event_dashboard`): its players,
+rounds, tables, stages, plan and teams; what it says of each stage (its result, the rounds it
+is played in, whether it is done or begun, the tie it must settle); and the cut the next round
+seats from. The view adds its forms and renders it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from scoring import Standings
 from scoring.standings import StageResult
-from tournament.models import Stage
+from tournament.i18n import team_rule_text
+from tournament.models import Entry, Event, Round, Stage
+from tournament.outages import task_queue_seen
+from tournament.selectors.events import event_stages, players_key, registered_entries
+from tournament.selectors.games import round_tables
+from tournament.selectors.plans import (
+    PlanSummary,
+    plan_rounds_default,
+    plan_summary,
+    seat_method_default,
+)
+from tournament.selectors.standings import event_standings
+from tournament.selectors.tables import (
+    RoundPhase,
+    TableState,
+    round_phase,
+    seating_report,
+    table_states,
+)
+from tournament.selectors.tasks import task_queue_stalled_since
+from tournament.selectors.teams import event_teams
+
+# The dashboard shows what a few services work out without writing (the check-in code, the
+# screen's key, the table size, whether the next round may keep its seats, held networks).
+from tournament.services.checkin import checkin_code_shown, checkin_screen_key
+from tournament.services.rounds import round_keep_refusal, table_size
+from tournament.services.throttle import networks_held
+
+# The limit a held network reached, as the dashboard names it, by the kind of its count
+# (services/throttle.LIMITS); every other kind is a code or link typed wrong.
+NETWORK_LIMITS = {"signup": "signups", "push": "notifications"}
 
 
 @dataclass
@@ -101,3 +134,121 @@ def played_rounds(stages: list[Stage]) -> list[tuple[int | None, int | None]]:
         out.append((first, stage.last_round))
         before = stage.last_round
     return out
+
+
+@dataclass(frozen=True)
+class DashboardPage:
+    """What the organizer's dashboard shows, each field under the name its template reads
+    (tournament/manage/dashboard.html); its forms are the view's."""
+
+    event: Event
+    entries: list[Entry]  # as registered (the pasted list), stand-ins last
+    active: int  # in play: neither withdrawn nor a stand-in
+    present: int  # of those, checked in
+    absent_count: int
+    checkin_code: str  # changes every few minutes
+    screen_key: str  # the projector's private link
+    table_size: int
+    rounds: list[Round]  # with how many tables each
+    state_round: int | None
+    states: list[TableState]  # every game not finished is among them
+    phase: RoundPhase
+    seating: dict[str, Any] | None  # the seating report
+    # Networks whose backstop is full, naming the limit reached: codes or sign-ups from
+    # there wait until the organizer lifts it or it ends.
+    networks_held: list[tuple[str, str, int]]
+    # A task queue that stopped moving (no worker): said here, and logged.
+    queue_stalled: datetime | None
+    # A referee sees the tables and rounds; settings, seating, stages and players are the
+    # organizers' (tournament/permissions.py).
+    can_organize: bool
+    players_key: str  # what the kept list of players shows (selectors/events.players_key)
+    stages: list[StageRow]
+    next_round: int
+    through: int | None  # how many the cut before the next round let through
+    cut_stage: Stage | None
+    plan: PlanSummary | None
+    teams: dict[str, list[str]]
+    team_rule: str
+
+    def seat_method(self) -> str:
+        """The seating method the seat form offers first. Whether the round after a cut may
+        keep the last round's seats is asked here, only when the view draws that form."""
+        keeps = self.cut_stage is not None and (
+            round_keep_refusal(self.event, self.next_round) is None
+        )
+        stages = [row.stage for row in self.stages]
+        plan_rounds = self.plan["rounds"] if self.plan else 0
+        return seat_method_default(self.next_round, plan_rounds, stages, keeps=keeps)
+
+    def plan_rounds(self) -> int:
+        """The rounds the plan form offers to plan."""
+        return plan_rounds_default([row.stage for row in self.stages])
+
+
+def event_dashboard(event: Event, *, can_organize: bool) -> DashboardPage:
+    """The organizer's dashboard of `event` (`can_organize`: the reader may change more than
+    results). Queries: the standings (3), the plan, the stages, the tables' states, the
+    rounds, the entries, the round's phase, the seating report, held networks (1), the task
+    queue (1), the teams (1)."""
+    standings = event_standings(event)
+    plan = plan_summary(event)
+    stages = event_stages(event)
+    state_round, states = table_states(event)
+    rounds = list(round_tables(event))
+    latest = max((r.number for r in rounds), default=0)
+    played_out = state_round is not None and all(s.state == "done" for s in states)
+    # Every game not finished is among the states (an earlier round's open table too).
+    unfinished = [(s.game.round.number, s.game.table) for s in states if not s.game.finished]
+    rows = stage_rows(standings, stages, latest, played_out, {r.number for r in rounds}, unfinished)
+    entries = registered_entries(event)
+    in_play = [e for e in entries if not e.withdrawn and not e.substitute]
+    active = len(in_play)
+    present = sum(1 for e in in_play if e.present)
+    next_round = latest + 1
+    cut = cut_before(rows, next_round)
+    return DashboardPage(
+        event=event,
+        entries=entries,
+        active=active,
+        present=present,
+        absent_count=active - present,
+        checkin_code=checkin_code_shown(event),
+        screen_key=checkin_screen_key(event),
+        table_size=table_size(event),
+        rounds=rounds,
+        state_round=state_round,
+        states=states,
+        phase=round_phase(event),
+        seating=seating_report(event),
+        networks_held=networks_limited(),
+        queue_stalled=queue_stalled(),
+        can_organize=can_organize,
+        players_key=players_key(event, entries, can_organize),
+        stages=rows,
+        next_round=next_round,
+        through=len(cut.result.advancing) if cut and cut.result else None,
+        cut_stage=cut.stage if cut else None,
+        plan=plan,
+        teams=event_teams(event),
+        team_rule=team_rule_text(event.team_rule, event.team_best),
+    )
+
+
+def networks_limited() -> list[tuple[str, str, int]]:
+    """(address, limit reached — "codes", "signups" or "notifications" —, minutes left) for
+    each held network and limit: the sign-up cap reached by a venue's crowd is not called
+    wrong codes (issue 63). One query."""
+    held: dict[tuple[str, str], int] = {}
+    for address, kind, minutes in networks_held():
+        limit = NETWORK_LIMITS.get(kind, "codes")
+        held[address, limit] = max(minutes, held.get((address, limit), 0))
+    return [(address, limit, minutes) for (address, limit), minutes in held.items()]
+
+
+def queue_stalled() -> datetime | None:
+    """Since when the task queue has stalled (None: it moves), told to the outage log as
+    read (outages.task_queue_seen: logged and mailed at its start and end). One query."""
+    stalled = task_queue_stalled_since()
+    task_queue_seen(stalled)
+    return stalled

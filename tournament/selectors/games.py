@@ -56,6 +56,14 @@ def round_list(event: Event) -> QuerySet[Round]:
     )
 
 
+def round_listed(event: Event, number: int) -> Round | None:
+    """One round as `round_list` reads it (three queries): a round's sheet to print."""
+    try:
+        return round_list(event).get(number=number)
+    except Round.DoesNotExist:
+        return None
+
+
 def round_tables(event: Event) -> QuerySet[Round]:
     """Rounds with how many tables each (`tables`), for the dashboard's list of rounds. One
     query: `round_list`'s games and seats with their players (a thousand rows at 256 players,

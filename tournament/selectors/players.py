@@ -18,7 +18,7 @@ from scoring.names import name_key
 from scoring.statistics import Tally
 from tournament.models import Entry, Event, Game, Player, Seat, SitOut
 from tournament.selectors.cache import event_stamp, shared
-from tournament.selectors.standings import Placing, published_placings
+from tournament.selectors.placings import Placing, published_placings
 from tournament.selectors.statistics import player_statistics
 
 

@@ -48,6 +48,11 @@ def signups_for_organizers(event: Event) -> dict[str, list[SignUp]]:
     return lists
 
 
+def signup_of(event: Event, pk: int | str) -> SignUp | None:
+    """One of the event's sign-ups, by its id as the organizer's buttons post it."""
+    return SignUp.objects.filter(event=event, pk=pk).first()
+
+
 def signup_room(event: Event, capacity: int | None) -> tuple[int | None, int]:
     """What the sign-up form tells a player before they sign up: the places left (None: no
     limit) and how many wait already. Two queries with a capacity, none without."""

@@ -11,9 +11,26 @@ def round_numbers(event: Event) -> list[int]:
     return list(event.rounds.order_by("number").values_list("number", flat=True))
 
 
+def any_round_seated(event: Event) -> bool:
+    """Whether a round of the event is seated (a round exists only seated): one query."""
+    return event.rounds.exists()
+
+
 def round_of(event: Event, number: int) -> Round | None:
     """The event's round of this number, with its event."""
     return Round.objects.filter(event=event, number=number).select_related("event").first()
+
+
+def round_with_games(event: Event, number: int) -> Round | None:
+    """The event's round of this number with its games (two queries): a round's public page
+    reads whether a table still plays from them. The round's event is `event` (the clock reads
+    its minutes), not read again."""
+    try:
+        rnd = Round.objects.prefetch_related("games").get(event=event, number=number)
+    except Round.DoesNotExist:
+        return None
+    rnd.event = event
+    return rnd
 
 
 def round_games(rnd: Round) -> list[Game]:

@@ -41,6 +41,12 @@ def load_seats(game: Game) -> None:
     prefetch_related_objects([game], seats_prefetch())
 
 
+def game_read_again(game: Game) -> None:
+    """The game's row read again into `game` (one query; its seats and hands are read again
+    when next asked): a table's write refused as stale shows the game as it is now."""
+    game.refresh_from_db()
+
+
 def last_hand(game: Game) -> Hand | None:
     return last_first(game.hands.all()).first()
 

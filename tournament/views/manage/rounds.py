@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -26,7 +26,7 @@ from tournament.permissions import (
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_has_plan
-from tournament.selectors.games import round_list, round_was_taken_back
+from tournament.selectors.games import round_listed, round_was_taken_back
 from tournament.selectors.rounds import event_game, round_games, round_of, round_table_count
 from tournament.selectors.tables import (
     live_links,
@@ -105,7 +105,9 @@ def round_sheet(request: HttpRequest, event: Event, number: int) -> HttpResponse
 def _round_sheet(
     request: HttpRequest, event: Event, number: int, tag: str, light: bool
 ) -> HttpResponse:
-    rnd = get_object_or_404(round_list(event), number=number)
+    rnd = round_listed(event, number)
+    if rnd is None:
+        raise Http404
     links = live_links(rnd)
     tables = []
     for game in rnd.games.all():

@@ -16,7 +16,7 @@ from tournament.forms.registration import RegistrationSettingsForm
 from tournament.i18n import error_text
 from tournament.models import Event, SignUp
 from tournament.permissions import organizer_required
-from tournament.selectors.registration import signups_for_organizers
+from tournament.selectors.registration import signup_of, signups_for_organizers
 from tournament.services.errors import ServiceError
 from tournament.services.registration import (
     registered_count,
@@ -32,7 +32,7 @@ from tournament.views.public.downloads import download
 
 def _one(event: Event, request: HttpRequest) -> SignUp | None:
     pk = request.POST.get("signup", "")
-    return SignUp.objects.filter(event=event, pk=pk).first() if pk.isdigit() else None
+    return signup_of(event, pk) if pk.isdigit() else None
 
 
 def _act(request: HttpRequest, event: Event) -> bool:

@@ -18,6 +18,7 @@ from scoring.ratings import NEW
 from tournament.charts import score_chart
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
+from tournament.selectors.placings import published_placings
 from tournament.selectors.players import (
     OwnGames,
     OwnIndex,
@@ -27,7 +28,6 @@ from tournament.selectors.players import (
     player_own_games,
 )
 from tournament.selectors.ratings import rating_history
-from tournament.selectors.standings import published_placings
 from tournament.views.conditional import (
     PlayerEvents,
     by_player_events,

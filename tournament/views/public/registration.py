@@ -19,6 +19,7 @@ from tournament.models import Entry, Event
 from tournament.models.registration import CONFIRM_WITHIN
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.registration import signup_room
+from tournament.selectors.rounds import any_round_seated
 from tournament.services.checkin import checkin_proved
 from tournament.services.errors import ServiceError
 from tournament.services.registration import (
@@ -186,7 +187,7 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         # the day the event was made unless a file gave it, not a day the organizer set).
         "venue": event.venue.name if event.venue_id else "",
         # Find your seat, once a round is seated (a round exists only seated): one query.
-        "seated": registered and entry is not None and event.rounds.exists(),
+        "seated": registered and entry is not None and any_round_seated(event),
         "place": waiting_place(signup),
         "form": form,
         "entry": entry,

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from tournament.models import Event, Round
+from tournament.models import Event
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.games import round_games
-from tournament.selectors.rounds import round_numbers
+from tournament.selectors.rounds import round_numbers, round_with_games
 from tournament.selectors.tables import (
     round_clock,
     round_seating,
@@ -36,8 +36,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _round_page(request: HttpRequest, event: Event, number: int, tag: str) -> HttpResponse:
-    rnd = get_object_or_404(Round.objects.prefetch_related("games"), event=event, number=number)
-    rnd.event = event  # the clock reads the minutes from it
+    rnd = round_with_games(event, number)
+    if rnd is None:
+        raise Http404
     context = {
         "event": event,
         "round": rnd,

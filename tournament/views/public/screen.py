@@ -25,10 +25,12 @@ from tournament.models import Event, SitOut
 from tournament.permissions import can_referee
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
+from tournament.selectors.conditions import event_panels
 from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.players import entries_matching, sit_outs_matching
 from tournament.selectors.push import push_player_ids
 from tournament.selectors.standings import shared_progress
+from tournament.selectors.standings_page import standings_page, standings_summary
 from tournament.selectors.tables import (
     FoundSeat,
     RoundPhase,
@@ -54,7 +56,6 @@ from tournament.views.public.standings import (
     REFRESH_SECONDS,
     conditions_context,
     standings_context,
-    standings_summary,
 )
 from tournament.views.query import (
     STANDINGS_PARAMETERS,
@@ -128,8 +129,8 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         context.update(_next_window(kept, window, tables, tables=True))
     else:
         summary = standings_summary(event, query.stage)
-        context.update(summary, in_progress=shared_progress(event).in_progress)
-        context.update(_next_window(kept, window, summary["rows"]))
+        context.update(summary.context(), in_progress=shared_progress(event).in_progress)
+        context.update(_next_window(kept, window, summary.rows))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"
     return response
@@ -295,7 +296,8 @@ def _screen_body(
         context["seating"] = lambda: seated().tables
         context["window_rows"] = lambda: (seated().first, seated().total)
     else:
-        context.update(standings_context(request, event, query, None, links=False, window=window))
+        page = standings_page(event, query.stage)
+        context.update(standings_context(request, page, query, None, links=False, window=window))
     return render_to_string("tournament/_screen_body.html", context)
 
 
@@ -307,7 +309,7 @@ def _screen_panels(event: Event, phase: RoundPhase) -> dict[str, Any]:
         # No panel before a stage's last round: asked first (one query) rather than found
         # by ranking the field anew after the seating's write (130 ms at 10,000 players).
         return {"table_conditions": [], "before": None, "before_more": 0}
-    panels = conditions_context(event)
+    panels = conditions_context(event, event_panels(event))
     before = panels["before"]
     panels["before_more"] = 0
     if before and len(before["rows"]) > BEFORE_MOST:

@@ -19,10 +19,11 @@ from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
+from tournament.selectors.standings_page import standings_summary
 from tournament.selectors.teams import has_teams, team_detail, team_table
 from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download
-from tournament.views.public.standings import REFRESH_SECONDS, standings_summary
+from tournament.views.public.standings import REFRESH_SECONDS
 
 
 def _rule(event: Event) -> dict[str, Any]:
@@ -44,7 +45,7 @@ def _team_context(event: Event, screen: bool) -> dict[str, Any]:
         "table_key": (event_stamp(event), get_language(), screen),
         "screen": screen,
         **_rule(event),
-        **standings_summary(event, ""),
+        **standings_summary(event, "").context(),
         "team_tab": True,
     }
 
@@ -99,7 +100,7 @@ def teams_screen(request: HttpRequest, slug: str) -> HttpResponse:
         response = HttpResponse(html)
     else:
         context = {
-            **standings_summary(event, ""),
+            **standings_summary(event, "").context(),
             "event": event,
             "body": html,
             "refresh": REFRESH_SECONDS,

@@ -16,6 +16,7 @@ from tournament.forms.games import ScoresForm
 from tournament.forms.hands import HandForm
 from tournament.i18n import error_text
 from tournament.selectors.games import game_sheet
+from tournament.selectors.sheets import game_read_again
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.games import game_correct
 from tournament.services.hands import game_hand_enter, game_hand_undo
@@ -112,7 +113,7 @@ def scores(page: TablePage) -> Outcome:
             at=page.at,
         )
     except ConflictError:
-        game.refresh_from_db()
+        game_read_again(game)
         page.context["scores_form"] = rebased(ScoresForm, request.POST, game.version, **kwargs)
         return 409
     except ServiceError as exc:
@@ -176,7 +177,7 @@ def _hand(page: TablePage, *, replace: bool) -> Outcome:
 
 def _hand_conflict(page: TablePage, form: HandForm) -> Outcome:
     """The conflict screen for a hand refused: the table as it is now, theirs and mine."""
-    page.game.refresh_from_db()
+    game_read_again(page.game)
     page.sheet = game_sheet(page.event, page.game)
     page.context["conflict"] = hand_conflict(page.request.POST, form, page.game, page.sheet)
     page.context.pop("form", None)  # below the conflict: a fresh form for the next hand

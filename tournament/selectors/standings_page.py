@@ -1,0 +1,176 @@
+"""A standings page as one record (`standings_page`): what it says besides its table — the stage
+tabs, the cut notes, the rounds in play, whether the standings are final — and, read only when
+the template's cache does not hold the table, what the table is made from (`StandingsPage.table`).
+The standings page, its live table and the venue screen render it; the team pages and the
+screen's header read its summary (`standings_summary`)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, fields
+from typing import Any
+
+from django.utils.translation import get_language
+
+from scoring import Standings
+from scoring.standings import StageResult
+from tournament.i18n import cut_tie_text, tie_first_text, undecided_text
+from tournament.models import Event
+from tournament.selectors.cache import event_stamp
+from tournament.selectors.conditions import Panels, event_panels
+from tournament.selectors.standings import (
+    Progress,
+    published_fractions,
+    published_over,
+    published_player_ids,
+    published_row_count,
+    published_rows_stamp,
+    published_standings,
+    shared_progress,
+)
+from tournament.selectors.teams import has_teams
+
+
+@dataclass(frozen=True)
+class StandingsSummary:
+    """What a standings page says besides its table, each field under the name its templates
+    read (`context`)."""
+
+    stages: list[str]  # the stage tabs; none for a single stage that advances nobody
+    tab: str  # the tab asked for, if it is one
+    has_teams: bool  # their tab beside the stages'
+    cut_notes: list[str]  # of the stages shown
+    complete: bool  # the last stage is complete
+    undecided: str  # a later stage whose players are not decided yet: said instead of a table
+    # The rows the tab shows, of which a screen shows a window: none in place of a note.
+    rows: int
+
+    def context(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def standings_summary(event: Event, tab: str) -> StandingsSummary:
+    """What every page with the stage tabs says besides its table (the standings, the venue
+    screen, the team pages), from the standings this process holds for the version: no query
+    of its own unless whether the event has teams is not shared yet."""
+    result = published_standings(event)
+    names = list(result.named)  # every stage, where the ranking stops at a tie across a cut
+    staged = len(names) > 1 or any(s.stage.advance for s in result.stages)
+    stage = result.stage(tab) if staged else None
+    shown = [stage] if stage is not None else result.stages
+    notes = [cut_tie_text(s, event.rules.whole_points) for s in shown]
+    # A later stage's tab before its players are decided: a note, not a table of the players
+    # in the cut now (helper-51 read the final's four after round 1 of 6); where a played
+    # stage's cut falls inside a tie, the note says the organizer settles it.
+    deciding = result.deciding(tab) if staged else None
+    undecided = ""
+    if deciding is not None:
+        undecided = tie_first_text(deciding) if deciding.complete else undecided_text(tab, deciding)
+    return StandingsSummary(
+        stages=names if staged else [],
+        tab=tab if stage is not None or undecided else "",
+        has_teams=has_teams(event),
+        cut_notes=[str(n) for n in notes if n],
+        complete=staged and result.complete,
+        undecided=undecided,
+        rows=0 if undecided else published_row_count(event, tab if stage is not None else ""),
+    )
+
+
+@dataclass(frozen=True)
+class TableSource:
+    """What the standings table is made from (exports/standings.standings_table)."""
+
+    result: Standings
+    stage: StageResult | None  # the tab's stage; None for the overall standings
+    whole: bool  # a venue of whole points
+    fractions: Collection[int]  # there, the rounds where some result has a fraction of a point
+    player_ids: dict[str, int]  # names link to players by id; none for plain names
+    rounds: list[int]  # the rounds with a result: the columns
+    in_progress: int | None  # the round in play once play has begun: its column waits
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    """A standings page of an event at one version, for one tab."""
+
+    event: Event
+    summary: StandingsSummary
+    # The round columns, the live marker and whether a round is only seated: once per version
+    # (every write that starts, ends or changes a game moves it on), so the columns are chosen
+    # without reading every player's rounds and only the rows shown are read.
+    progress: Progress
+    # The published rankings' stamp: a hand leaves it, a result moves it (`table_key`).
+    rows_stamp: str
+    final: bool  # every stage closed: the page says so and stops asking
+    panels: Panels | None  # what each player needs (issue 35), where the page shows it
+
+    @property
+    def live(self) -> bool:
+        """The page follows itself (live.js) until it is final, or its last stage is complete
+        with no round in play."""
+        return not self.final and not (self.summary.complete and self.progress.in_progress is None)
+
+    @property
+    def round_numbers(self) -> list[int]:
+        """The rounds the page links: those with a result and the one in play."""
+        in_progress = self.progress.in_progress
+        return sorted(set(self.progress.rounds) | ({in_progress} if in_progress else set()))
+
+    def table_key(
+        self,
+        query: tuple[str, str, int],
+        per_page: int | None,
+        links: bool,
+        window: tuple[int, int] | None,
+    ) -> tuple:
+        """What the rendered table is kept by (`_standings.html`): the ranking, the round
+        columns, the language and how the view shows it (its checked query's key, page size,
+        links, window). Between two results every phone gets the same bytes, however many
+        hands the tables enter."""
+        progress = self.progress
+        rounds, playing = tuple(progress.rounds), progress.playing
+        return (self.rows_stamp, rounds, playing, get_language(), query, per_page, links, window)
+
+    def content_key(self, query: tuple[str, str, int], can_manage: bool) -> tuple:
+        """What the page's content is kept by (event_detail.html): the event's version, the
+        checked query's key, the language, and whether the reader gets the organizer's link."""
+        return (event_stamp(self.event), query, get_language(), can_manage)
+
+    def table(self, *, links: bool) -> TableSource:
+        """What the table is made from: read only when the template's cache does not hold
+        the table (the published standings this process holds; a whole-point venue's
+        fractions, shared per version). `links` False: names as plain text."""
+        event, tab = self.event, self.summary.tab
+        result = published_standings(event)
+        whole = event.rules.whole_points
+        fractions = published_fractions(event) if whole else ()
+        return TableSource(
+            result=result,
+            stage=result.stage(tab) if tab else None,
+            whole=whole,
+            fractions=fractions,
+            player_ids=published_player_ids(event) if links else {},
+            rounds=self.progress.rounds,
+            in_progress=self.progress.playing,
+        )
+
+
+def standings_page(event: Event, tab: str, *, panels: bool = False) -> StandingsPage:
+    """The standings page of `event` at `tab` (a stage's name, or "" for the overall
+    standings); `panels`: with what each player needs. Queries: the standings (3, unless this
+    process has ranked the version), the rounds (1, unless shared already), whether the event
+    has teams (1, unless shared); the panels none unless a round is in play and they are not
+    shared (conditions.event_panels)."""
+    summary = standings_summary(event, tab)
+    progress = shared_progress(event)
+    stamp = published_rows_stamp(event)
+    final = published_over(event)
+    return StandingsPage(
+        event=event,
+        summary=summary,
+        progress=progress,
+        rows_stamp=stamp,
+        final=final,
+        panels=event_panels(event) if panels else None,
+    )
