@@ -36,10 +36,8 @@ from tournament.selectors.tables import (
     table_states,
 )
 from tournament.services.errors import ServiceError
-from tournament.services.events import (
-    Registered,
-    event_create,
-)
+from tournament.services.events import event_create
+from tournament.services.players import Registered
 from tournament.services.throttle import network_named, network_release
 from tournament.views.conditional import answer_by_tag, page_tag
 
