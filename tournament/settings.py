@@ -317,6 +317,9 @@ LOGGING = {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         # An outage mails its start and its end itself, from a thread (tournament/outages.py).
         "not_an_outage": {"()": "tournament.outages.NotAnOutage"},
+        # An outage's 503 and an answer remade as the API's JSON: not logged per answer, nor
+        # twice (tournament/middleware.py).
+        "answer_logged_once": {"()": "tournament.middleware.AnswerLoggedOnce"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -338,6 +341,7 @@ LOGGING = {
         # Not on to Django's own "django" logger, which would mail the same error again.
         "django.request": {
             "handlers": ["stderr", "mail_admins"],
+            "filters": ["answer_logged_once"],
             "level": "ERROR",
             "propagate": False,
         },
