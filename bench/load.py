@@ -33,7 +33,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.run import event_file, fresh_database, replay_rate
+from bench.engine import replay_rate
+from bench.measure import event_file, fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 LOAD_DB = "jansou_load"

@@ -73,7 +73,7 @@ from bench.load import (
     start_server,
     start_worker,
 )
-from bench.run import fresh_database
+from bench.measure import fresh_database
 
 OUTAGE_DB = "jansou_outage"
 SLUG = "outage"
