@@ -15,20 +15,23 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-# `make test`: ruff, then every test on SQLite (the engine, the Django suite, the browser and
-# gunicorn tests), then the Django suite (tests/tournament) again on PostgreSQL, with the
-# settings of tests/settings.py, side by side (pytest-xdist: worker processes, each with a test
-# database, a live server and a browser of its own). One worker more than the machine has
-# cores: the browser tests wait on the pages' own timers (a table's page asks every 4 s), and
-# on two cores a third worker takes the SQLite run from 252 s to 197 s (a fourth: 206 s).
-# Tests marked `slow` (production's password hasher) wait for `make test-slow`, which CI runs
-# too (.ci/run). One file, one database, one test: README "Tests"; figures: docs/testing.md.
+# `make test`: ruff and vulture (dead code: [tool.vulture] in pyproject.toml; what Django and
+# the templates call by name, vulture_allow.py), then every test on SQLite (the engine, the
+# Django suite, the browser and gunicorn tests), then the Django suite (tests/tournament) again
+# on PostgreSQL, with the settings of tests/settings.py, side by side (pytest-xdist: worker
+# processes, each with a test database, a live server and a browser of its own). One worker
+# more than the machine has cores: the browser tests wait on the pages' own timers (a table's
+# page asks every 4 s), and on two cores a third worker takes the SQLite run from 252 s to
+# 197 s (a fourth: 206 s). Tests marked `slow` (production's password hasher) wait for
+# `make test-slow`, which CI runs too (.ci/run). One file, one database, one test: README
+# "Tests"; figures: docs/testing.md.
 # Python writes its bytecode here even where the shell says not to: pytest keeps each test
 # module's rewritten asserts there, and rewriting 130 modules again costs every worker 7 s.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST = PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 test: $(STAMP) chromium pg-up
 	$(PY) -m ruff check .
+	$(PY) -m vulture
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 
@@ -156,6 +159,7 @@ chaos: $(BENCH_STAMP) pg-up
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m vulture
 
 fmt: $(STAMP)
 	$(PY) -m ruff check --fix .

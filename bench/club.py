@@ -16,7 +16,7 @@ SAME = 1.25  # "costs the same": within a quarter, on a machine whose medians wa
 def bench_club(runs: int) -> None:
     """Median ms of recording one of the club's tables (a game's result, as its organizer
     saves it) with the big event on the site, then without it; the verdict: the same."""
-    from bench.run import line, median_ms, verdict  # here: run.py imports this module
+    from bench.measure import line, median_ms, verdict
     from bench.synthetic import synthetic_event
     from tournament.models import Event, Game
     from tournament.services.games import game_record, game_remove

@@ -69,7 +69,7 @@ class Poller:
 
 
 def setup(kind: str) -> Any:
-    from bench.run import event_file, fresh_database
+    from bench.measure import event_file, fresh_database
 
     workdir = Path(tempfile.gettempdir()) / "jansou-bench"
     workdir.mkdir(exist_ok=True)

@@ -23,7 +23,7 @@ def bench_organizer_form(client: Any, event: Any, runs: int) -> None:
     opens it) and of the search for the first letter, then the first three, of a player's name
     (a screenful of suggestions); verdicts against ≤ 50 ms and ≤ 100 KB."""
     from bench.figures import figure
-    from bench.run import line, median_ms, verdict  # here: run.py imports this module
+    from bench.measure import line, median_ms, verdict
     from tournament.models import Game, Seat
 
     if "_auth_user_id" not in client.session:

@@ -30,7 +30,8 @@ tasks it did, and how long after the fault was mended the queue was empty again 
 Also printed, per fault: the lines the servers logged at WARNING or worse and the mails ADMINS
 got (a small SMTP sink on a loopback port stands in for the mail server). An outage is one line
 and one mail at its start and at its end per worker process, not one per request
-(tournament/outages.py): target at most 2 of each per worker.
+(tournament/outages.py): target at most 2 of each per worker. The phone, the readers, the
+watcher and the sink: bench/outage_traffic.py.
 
 Needs root (pg_ctlcluster, the local cluster) and Debian's redis-server; it is not a unit test
 because it stops the server every other test uses.
@@ -45,24 +46,22 @@ name with `_check` after it.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
 import re
 import signal
-import socketserver
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from collections import Counter
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
-from bench.load import (
+from bench.measure import fresh_database
+from bench.outage_traffic import SLUG, MailSink, Phone, backwards, reader, watcher, writer
+from bench.servers import (
     add_place_options,
     manage,
     queue_counts,
@@ -73,11 +72,8 @@ from bench.load import (
     start_server,
     start_worker,
 )
-from bench.run import fresh_database
 
 OUTAGE_DB = "jansou_outage"
-SLUG = "outage"
-SCORES = [40000, 30000, 20000, 10000]
 WORKERS = 2
 
 SETUP = """
@@ -112,46 +108,6 @@ print(json.dumps({
 """
 
 
-class MailSink(socketserver.ThreadingTCPServer):
-    """Just enough SMTP to take Django's mail to ADMINS and keep each one's subject."""
-
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), SmtpSession)
-        self.subjects: list[str] = []
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-    @property
-    def port(self) -> int:
-        return self.server_address[1]
-
-
-class SmtpSession(socketserver.StreamRequestHandler):
-    server: MailSink
-
-    def handle(self) -> None:
-        self.wfile.write(b"220 sink\r\n")
-        for line in self.rfile:
-            command = line[:4].upper()
-            if command == b"DATA":
-                self.wfile.write(b"354 go on\r\n")
-                subject = ""
-                for body_line in self.rfile:
-                    if body_line.rstrip(b"\r\n") == b".":
-                        break
-                    if not subject and body_line.startswith(b"Subject:"):
-                        subject = body_line[8:].decode(errors="replace").strip()
-                self.server.subjects.append(subject)
-                self.wfile.write(b"250 kept\r\n")
-            elif command == b"QUIT":
-                self.wfile.write(b"221 bye\r\n")
-                return
-            else:
-                self.wfile.write(b"250 ok\r\n")
-
-
 def logged_lines(server_log: Path) -> list[str]:
     """The lines the servers logged at WARNING or worse, as settings.LOGGING writes them."""
     pattern = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+ (WARNING|ERROR|CRITICAL) ")
@@ -169,109 +125,6 @@ def cluster(action: str) -> None:
             if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
                 return
             time.sleep(0.25)
-
-
-class Phone:
-    """A browser as far as the organizer screens need one: cookies (kept by hand, because the
-    production cookies are Secure and this is plain HTTP behind a pretend TLS proxy), the CSRF
-    token, no redirects followed."""
-
-    port = 0  # the server's, set once it is chosen (main)
-
-    def __init__(self) -> None:
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
-        origin = f"https://127.0.0.1:{self.port}"
-        headers = {"X-Forwarded-Proto": "https", "Origin": origin, "Referer": origin + path}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode(form)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            for header in response.headers.get_all("Set-Cookie") or []:
-                for name, morsel in SimpleCookie(header).items():
-                    self.cookies[name] = morsel.value
-            return response.status, response.read().decode()
-        finally:
-            connection.close()
-
-    def fields(self, html: str) -> dict[str, str]:
-        return dict(re.findall(r'name="(csrfmiddlewaretoken|version)" value="([^"]*)"', html))
-
-
-def send(phone: Phone, method: str, path: str, form: dict | None = None) -> tuple[Any, str, bool]:
-    """One request as a phone sends it: a connection dropped under it (a worker killed) is
-    sent once more. The status (or the error, as text), the page, and whether it was resent."""
-    try:
-        status, html = phone.request(method, path, form)
-        return status, html, False
-    except OSError:
-        time.sleep(0.2)
-    try:
-        status, html = phone.request(method, path, form)
-        return status, html, True
-    except OSError as exc:
-        return repr(exc), "", True
-
-
-def writer(
-    phone: Phone, games: dict, stop: threading.Event, log: list, saved: dict[str, list]
-) -> None:
-    rng = random.Random(3)
-    base = f"/events/{SLUG}/manage/games/"
-    while not stop.is_set():
-        for pk, game in games.items():
-            if stop.is_set():
-                break
-            status, html, resent = send(phone, "GET", f"{base}{pk}/scores/")
-            if status != 200:
-                log.append((time.monotonic(), "page", status, resent))
-                time.sleep(0.2)
-                continue
-            scores = rng.sample(SCORES, 4)
-            form = {**phone.fields(html), "deposits": "0"}
-            for i, (name, score) in enumerate(zip(game["names"], scores, strict=True)):
-                form[f"seat_{i}"], form[f"score_{i}"] = name, str(score)
-            status, _, resent = send(phone, "POST", f"{base}{pk}/scores/", form)
-            log.append((time.monotonic(), "save", status, resent))
-            if status == 302:
-                saved.setdefault(pk, []).append(scores)
-            time.sleep(0.05)
-
-
-def reader(paths: list[str], stop: threading.Event, log: list, seed: int) -> None:
-    rng = random.Random(seed)
-    phone = Phone()
-    while not stop.is_set():
-        status, _, resent = send(phone, "GET", rng.choice(paths))
-        log.append((time.monotonic(), "read", status, resent))
-
-
-def watcher(stop: threading.Event, seen: list[int]) -> None:
-    """The event's version as the live fragment shows it, one answer after another: a later
-    answer must never show an older one."""
-    pattern = re.compile(r'data-version="(\d+)"')
-    phone = Phone()
-    while not stop.is_set():
-        status, html, _ = send(phone, "GET", f"/events/{SLUG}/standings/live/")
-        found = pattern.search(html) if status == 200 else None
-        if found:
-            seen.append(int(found.group(1)))
-        time.sleep(0.02)
-
-
-def backwards(seen: list[int]) -> int:
-    newest, count = 0, 0
-    for version in seen:
-        count += version < newest
-        newest = max(newest, version)
-    return count
 
 
 def workers_of(master: int) -> list[int]:

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.run import fresh_database, line, verdict
+from bench.measure import fresh_database, line, verdict
 
 PLAYERS = 256
 DB = "jansou_push"

@@ -23,7 +23,7 @@ def bench_screen(client: Any, event: Any, runs: int) -> None:
     """Median ms and KB of the screen's page, of a window of its rows (the third page's) and
     of the API's standings, after a write and warm; verdicts against ≤ 50 ms and ≤ 100 KB."""
     from bench.figures import figure
-    from bench.run import line, median_ms, verdict  # here: run.py imports this module
+    from bench.measure import line, median_ms, verdict
     from tournament.selectors.cache import clear_all
 
     screen = f"/events/{event.slug}/screen/"
@@ -154,7 +154,7 @@ def _three_ways(
     """A screen request's median ms and KB three ways: nothing cached (shown), after `write`
     and warm (judged against ≤ MOST_MS and ≤ MOST_KB); `moments` names the first two. The
     figure after the write."""
-    from bench.run import line, median_ms, verdict
+    from bench.measure import line, median_ms, verdict
     from tournament.selectors.cache import clear_all
 
     cold = median_ms(fetch, runs, before=clear_all)

@@ -64,12 +64,6 @@ def synthetic_event(
     }
 
 
-def hand_count(event: dict[str, Any]) -> tuple[int, int]:
-    """(games kept hand by hand, hands in them)."""
-    kept = [g for g in event["games"] if "hands" in g]
-    return len(kept), sum(len(g["hands"]) for g in kept)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=1024)

@@ -104,7 +104,7 @@ class Tracer:
             self.names[filename] = str(Path(filename).relative_to(ROOT)) if ours else None
         return self.names[filename]
 
-    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+    def __call__(self, frame: FrameType, event: str, _arg: Any) -> None:
         if event == "call":
             now: FrameType | None = frame
         elif event == "return":

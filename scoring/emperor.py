@@ -5,16 +5,11 @@ Draws and chombo are priced by hands.py like any other game; only wins differ.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from scoring.errors import Seat
 from scoring.hand_types import Chombo, Draw, EmperorWin, HandOutcome, Result, turn_order
 from scoring.messages import fail
 from scoring.parse import Doc
 from scoring.rules import Ruleset
-
-if TYPE_CHECKING:
-    pass
 
 SPECIALS = ("sansou", "tenhou", "chiihou")
 SPECIAL_NAMES = {"sansou": "三双", "tenhou": "天和", "chiihou": "地和"}

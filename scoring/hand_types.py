@@ -136,7 +136,6 @@ class HandOutcome:
     payments: list[Payment] = field(default_factory=list)
     sticks: list[int] = field(default_factory=list)  # what each seat put into deposits
     winners: tuple[int, ...] = ()
-    dealer_keeps: bool | None = None  # for draws and aborts: whether the deal stays
     yakuman: list[YakumanWin] = field(default_factory=list)
     details: list[dict[str, Any]] = field(default_factory=list)  # per win: value, honba, deposits
 

@@ -128,7 +128,7 @@ def to_json(value: Any) -> Any:
     return value
 
 
-# --- reading JSON-ish values into plain data (made frozen by rules._normalise) ------------------
+# --- reading JSON-ish values into plain data (made frozen by rules_check.normalise) -----------
 
 
 def read_ints(value: Any, name: str) -> list[int]:

@@ -66,7 +66,6 @@ def price_hand(
         _tsumo(rules, out, result.win, n, dealer, honba)
     elif isinstance(result, Draw):
         _noten(rules, out, result.tenpai, n)
-        out.dealer_keeps = dealer in result.tenpai
     elif isinstance(result, Nagashi):
         _nagashi(rules, out, result, n, dealer, honba)
     elif isinstance(result, Abort):

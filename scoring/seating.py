@@ -12,7 +12,7 @@
   order — and only each table's starting dealer drawn (a Baba final's seats are drawn once,
   before hanchan 7; the services choose it as the method "same").
 Then `assign_winds` orders each table: the first seat is East, the starting dealer (起家), and
-each player takes the wind they have had least (`draw_winds` for a table with no history).
+each player takes the wind they have had least (at a table with no history, drawn at random).
 Byes go to whoever has sat out least (then, by standings, the lowest placed; randomly else).
 
 Teams (issue 34): given each player's team, every method keeps teammates apart where it can —
@@ -294,10 +294,3 @@ def draw_dealer(table: Sequence[Player], rng: _random.Random) -> list[Player]:
         return []
     start = rng.randrange(len(table))
     return [*table[start:], *table[:start]]
-
-
-def draw_winds(table: Sequence[Player], rng: _random.Random) -> list[Player]:
-    """The table in seat order after drawing winds: East (the starting dealer) first."""
-    order = list(table)
-    rng.shuffle(order)
-    return order

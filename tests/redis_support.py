@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bench.load import redis_argv
+from bench.servers import redis_argv
 
 
 def _spare_port() -> int:

@@ -41,7 +41,6 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Tests make their own VAPID keys (the `vapid` fixture): a `make demo` run before them, which
 # keeps one in .vapid-key, must not change what they see.
 VAPID_PRIVATE_KEY = ""
-VAPID_PUBLIC_KEY = ""
 # The stand-in push service and webhook listen on http://127.0.0.1 (tests/tournament/stand_in.py):
 # allowed here, never in production.
 WEB_PUSH_LOCAL = True

@@ -1,6 +1,7 @@
 """What Django 5.2's own middleware does not do: the Content-Security-Policy header, a clean
-answer when the database goes away in the middle of a request, and a NUL character refused
-before any view reads it."""
+answer when the database goes away in the middle of a request (logged by the outage, not per
+answer: `AnswerLoggedOnce` on django.request), and a NUL character refused before any view
+reads it."""
 
 from __future__ import annotations
 
@@ -73,9 +74,31 @@ def database_gone_response(request: HttpRequest, exception: BaseException) -> Ht
     )
     response = HttpResponse(html, status=503)
     response["Retry-After"] = "10"
-    # Logged by the outage, once a minute: not django.request's ERROR (and mail) per answer.
-    response._has_been_logged = True  # type: ignore[attr-defined]
+    # Logged by the outage, once a minute: not django.request's ERROR (and mail) per answer
+    # (AnswerLoggedOnce leaves this request's 503 out).
+    request.logged_by_outage = True  # type: ignore[attr-defined]
     return response
+
+
+class AnswerLoggedOnce(logging.Filter):
+    """On the django.request logger (settings.LOGGING), before its handlers (stderr, mail): an
+    outage's 503 is not logged per answer — the outage logs it, once a minute — and an answer
+    made again for the same failure (the API's JSON for a 500 whose traceback is in the log
+    already) is not logged a second time. Django marks a response it has logged with a
+    private attribute; this marks the request, with attributes of our own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        status = getattr(record, "status_code", None)
+        if request is None or status is None:
+            return True
+        if status == 503 and getattr(request, "logged_by_outage", False):
+            return False
+        logged: frozenset[int] = getattr(request, "statuses_logged", frozenset())
+        if status in logged and record.exc_info is None:
+            return False  # the same status again, without a traceback: nothing new to say
+        request.statuses_logged = logged | {status}
+        return True
 
 
 class ApiErrorsAsJsonMiddleware:
@@ -99,9 +122,8 @@ class ApiErrorsAsJsonMiddleware:
             )
             if response.has_header("Allow"):
                 converted["Allow"] = response["Allow"]
-            # Logged already (a 500's traceback, an outage's 503): not once more as JSON.
-            if getattr(response, "_has_been_logged", False):
-                converted._has_been_logged = True  # type: ignore[attr-defined]
+            # Logged already (a 500's traceback, an outage's 503): not once more as JSON
+            # (AnswerLoggedOnce, on django.request).
             return converted
         return response
 

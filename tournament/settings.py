@@ -71,13 +71,11 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # message, made once and kept like SECRET_KEY — a new pair orphans every subscription made
 # with the old one. The private key (base64url, 32 bytes: `python -m tournament.push_keys`)
 # from the environment, else from the file `make serve` and `make demo` make once; the public
-# key is derived from it (VAPID_PUBLIC_KEY, when given, must match). No key: the pages offer
-# no notifications.
+# key is derived from it. No key: the pages offer no notifications.
 VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", BASE_DIR / ".vapid-key"))
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip() or (
     VAPID_KEY_FILE.read_text().strip() if VAPID_KEY_FILE.is_file() else ""
 )
-VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 # Who the push services may write to about our messages (RFC 8292 §2.1 `sub`).
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "")
 # The push services a subscription's endpoint may name (host, or a domain it ends in): the
@@ -317,6 +315,9 @@ LOGGING = {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         # An outage mails its start and its end itself, from a thread (tournament/outages.py).
         "not_an_outage": {"()": "tournament.outages.NotAnOutage"},
+        # An outage's 503 and an answer remade as the API's JSON: not logged per answer, nor
+        # twice (tournament/middleware.py).
+        "answer_logged_once": {"()": "tournament.middleware.AnswerLoggedOnce"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -338,6 +339,7 @@ LOGGING = {
         # Not on to Django's own "django" logger, which would mail the same error again.
         "django.request": {
             "handlers": ["stderr", "mail_admins"],
+            "filters": ["answer_logged_once"],
             "level": "ERROR",
             "propagate": False,
         },

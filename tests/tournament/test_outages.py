@@ -17,7 +17,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 
 from tests.tournament.factories import PLAYERS, make_event
-from tournament import middleware, outages, redis_cache
+from tournament import api, middleware, outages, redis_cache
 from tournament.outages import Outage, flush_admin_mail
 
 ADMINS = [("Ann", "ann@example.org")]
@@ -146,6 +146,39 @@ def test_a_real_server_error_is_still_mailed_at_once(monkeypatch, settings):
 
     monkeypatch.setattr(SessionMiddleware, "process_response", fail)
     assert Client(raise_request_exception=False).get("/").status_code == 500
+    assert len(mail.outbox) == 1 and "ValueError" in mail.outbox[0].body
+
+
+@pytest.mark.django_db
+def test_the_database_gone_outside_any_view_is_the_outage_s_line_only(monkeypatch, logged):
+    # A session saved on the way out: handler500 answers the 503, which django.request logs
+    # (with the traceback) unless the outage has (middleware.AnswerLoggedOnce).
+    monkeypatch.setattr(middleware, "database_outage", Outage("The database", middleware.logger))
+
+    def fail(self, request, response):
+        raise OperationalError("the server closed the connection")
+
+    monkeypatch.setattr(SessionMiddleware, "process_response", fail)
+    assert Client(raise_request_exception=False).get("/").status_code == 503
+    assert [r.name for r in logged] == ["tournament.middleware"]
+
+
+@pytest.mark.django_db
+def test_a_server_error_under_the_api_is_one_line_with_its_traceback_and_one_mail(
+    monkeypatch, settings, logged
+):
+    # Logged with its traceback where it was raised, then answered as JSON: the JSON answer is
+    # not logged (nor mailed) once more (middleware.AnswerLoggedOnce, on django.request).
+    settings.ADMINS = ADMINS
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(api, "event_list", fail)
+    answer = Client(raise_request_exception=False).get("/api/v1/events/")
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "internal server error", "field": ""}
+    assert [(r.levelname, r.exc_info is not None) for r in logged] == [("ERROR", True)]
     assert len(mail.outbox) == 1 and "ValueError" in mail.outbox[0].body
 
 

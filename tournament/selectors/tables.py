@@ -79,9 +79,6 @@ def _running(rnd: Round, extra: int) -> Clock | None:
     return Clock(ends, timezone.now())
 
 
-STATES = ("not_started", "playing", "waiting", "disputed", "done")
-
-
 def table_link_by_token(token: str) -> TableLink | None:
     """The link, live or revoked (the page says which), with its game and event. One query."""
     return TableLink.objects.select_related("game__round__event").filter(token=token[:64]).first()
@@ -101,7 +98,7 @@ def live_links(rnd: Round) -> dict[int, TableLink]:
 @dataclass
 class TableState:
     game: Game
-    state: str  # one of STATES
+    state: str  # not_started, playing, waiting, disputed or done
     label: str  # the hand in play ("E3-1") while playing
     late: bool = False  # the round's clock (with the table's extra minutes) is up, no result yet
 

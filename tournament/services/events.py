@@ -305,14 +305,3 @@ def event_table_entry_set(
         after=after,
     )
     return event
-    event.table_entry = table_entry
-    event.save(update_fields=["table_entry", "updated_at"])
-    change_record(
-        event=event,
-        user=user,
-        action="event.table_entry",
-        summary=f"results entered by {table_entry}",
-        before={"table_entry": before},
-        after={"table_entry": table_entry},
-    )
-    return event

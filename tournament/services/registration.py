@@ -4,9 +4,10 @@ waiting list when the link mailed to it is opened (`signup_confirm`), so a scrip
 read the mail fills nothing; unconfirmed for a day, it expires. Every write takes the event's
 lock first (services/locks.py), so two confirmations for the last place at once are one
 registered and one waiting, never both registered. A sign-up registered is an Entry of the
-event (made as the organizer's pasted names are, services/players.entries_add), so check-in starts
-from them; the capacity counts the event's entries in play, pasted names too. E-mails go once
-the write commits (services/registration_mail.py), never inside the request's time."""
+event, so check-in starts from them; the capacity counts the event's entries in play, pasted
+names too (services/registration_places.py: who holds a place, and the moves every write here
+shares). E-mails go once the write commits (services/registration_mail.py), never inside the
+request's time."""
 
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from typing import Any, Literal
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F, Max, QuerySet, Value
+from django.db.models import F, QuerySet, Value
 from django.db.models.functions import Replace
 from django.utils import timezone
 
 from scoring.names import name_key, normalize_name
-from tournament.models import Entry, Event, Seat
+from tournament.models import Entry, Event
 from tournament.models.registration import (
     ACTIVE_STATES,
     ADDRESS_STATES,
@@ -41,9 +42,17 @@ from tournament.models.registration import (
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
-from tournament.services.players import entries_add
 from tournament.services.profiles import check_country, check_ema
 from tournament.services.queue import enqueue_on_commit
+from tournament.services.registration_places import (
+    entry_leave,
+    next_position,
+    place_for,
+    registered_count,
+    registration_of,
+    signups_enter,
+    waiting_fill,
+)
 
 TOKEN_BYTES = 24  # 192 bits from `secrets`: CONTRACT §3/§8 ask at least 128
 EMAIL_MAX = 254  # RFC 5321's longest path, as Django's EmailField
@@ -52,19 +61,6 @@ EMAIL_MAX = 254  # RFC 5321's longest path, as Django's EmailField
 TELL_AGAIN_EVERY = timedelta(minutes=15)
 # What opening a private link did (`signup_confirm`).
 Confirmation = Literal["confirmed", "unchanged", "expired", "closed", "name_taken"]
-
-
-def registration_of(event: Event) -> Registration:
-    """The event's settings; an event never set up takes no sign-ups (not saved here)."""
-    try:
-        return Registration.objects.get(event=event)
-    except Registration.DoesNotExist:
-        return Registration(event=event)
-
-
-def registered_count(event: Event) -> int:
-    """Players in play: the capacity counts every entry not withdrawn (names pasted too)."""
-    return Entry.objects.filter(event=event, withdrawn=False, substitute=False).count()
 
 
 def check_email(value: Any, field: str = "email") -> str:
@@ -92,67 +88,6 @@ def check_capacity(value: Any, field: str = "capacity") -> int | None:
     if number < 1 or number > 100_000:
         raise ServiceError("signup.capacity", field)
     return number
-
-
-def _next_position(event: Event) -> int:
-    last = SignUp.objects.filter(event=event).aggregate(last=Max("position"))["last"]
-    return (last or 0) + 1
-
-
-def _enter(event: Event, signups: Sequence[SignUp]) -> None:
-    """Entries for these sign-ups (profile included); an entry withdrawn earlier under the same
-    name is taken back in."""
-    if not signups:
-        return
-    names = [s.name for s in signups]
-    entries_add(event, names)
-    for s in signups:
-        # What the player typed wins; left empty, the profile of their last event stays.
-        typed = {"ema_number": s.ema_number, "country": str(s.country or "")}
-        profile = {k: v for k, v in typed.items() if v}
-        Entry.objects.filter(event=event, player__name=s.name).update(withdrawn=False, **profile)
-
-
-def _leave(event: Event, name: str) -> None:
-    """The entry of a registered sign-up leaving: removed while it has no seat (the event has
-    not started for them), withdrawn otherwise (their games stay in the standings)."""
-    entry = Entry.objects.filter(event=event, player__name=name).first()
-    if entry is None:
-        return
-    if Seat.objects.filter(round__event=event, player_id=entry.player_id).exists():
-        Entry.objects.filter(pk=entry.pk).update(withdrawn=True)
-    else:
-        entry.delete()
-
-
-def _fill(event: Event, settings: Registration) -> list[SignUp]:
-    """The first on the waiting list move up while there is room, in order; each is told by
-    e-mail. Returns them."""
-    waiting = SignUp.objects.filter(event=event, state=WAITING).order_by("position")
-    if settings.capacity is not None:
-        room = settings.capacity - registered_count(event)
-        if room <= 0:
-            return []
-        waiting = waiting[:room]
-    moved = list(waiting)
-    if not moved:
-        return []
-    SignUp.objects.filter(pk__in=[s.pk for s in moved]).update(state=REGISTERED)
-    _enter(event, moved)
-    for s in moved:
-        s.state = REGISTERED
-        enqueue_on_commit("registration_mail_task", s.pk, "moved")
-    return moved
-
-
-def _place(event: Event, settings: Registration) -> str:
-    """Where a sign-up counted now goes: registered while there is room and nobody waits
-    before it, the waiting list otherwise."""
-    if settings.capacity is None:
-        return REGISTERED
-    if SignUp.objects.filter(event=event, state=WAITING).exists():
-        return WAITING
-    return REGISTERED if registered_count(event) < settings.capacity else WAITING
 
 
 def signup_check(
@@ -250,7 +185,7 @@ def signup_create(
     signup = SignUp.objects.create(
         event=event,
         state=UNCONFIRMED,
-        position=_next_position(event),
+        position=next_position(event),
         token=secrets.token_urlsafe(TOKEN_BYTES),
         language="ja" if language == "ja" else "en",
         site=site[:200],
@@ -287,11 +222,11 @@ def signup_confirm(*, signup: SignUp) -> Confirmation:
         SignUp.objects.filter(pk=signup.pk).update(state=EXPIRED)
         signup.state = EXPIRED
         return "name_taken"
-    signup.state = PENDING if settings.approval else _place(event, settings)
-    signup.position = _next_position(event)
+    signup.state = PENDING if settings.approval else place_for(event, settings)
+    signup.position = next_position(event)
     signup.save(update_fields=["state", "position"])
     if signup.state == REGISTERED:
-        _enter(event, [signup])
+        signups_enter(event, [signup])
     # Logged as the sign-up: to the organizer it is made now, when it counts.
     change_record(
         event=event,
@@ -331,8 +266,8 @@ def signup_withdraw(*, signup: SignUp, user: Any = None) -> list[SignUp]:
     signup.state = WITHDRAWN
     signup.save(update_fields=["state"])
     if was == REGISTERED:
-        _leave(event, signup.name)
-    moved = _fill(event, registration_of(event)) if was == REGISTERED else []
+        entry_leave(event, signup.name)
+    moved = waiting_fill(event, registration_of(event)) if was == REGISTERED else []
     if user is None:  # the player, from their link: a mail says it went through
         enqueue_on_commit("registration_mail_task", signup.pk, "withdrawn")
     change_record(
@@ -358,7 +293,7 @@ def signup_left(entry: Entry, *, user: Any = None) -> list[SignUp]:
         SignUp.objects.filter(pk=signup.pk).update(state=WITHDRAWN)
     elif not SignUp.objects.filter(event_id=entry.event_id, state=WAITING).exists():
         return []  # a pasted name and nobody waiting: nothing moves
-    moved = _fill(entry.event, registration_of(entry.event))
+    moved = waiting_fill(entry.event, registration_of(entry.event))
     if moved:
         change_record(
             event=entry.event,
@@ -383,11 +318,11 @@ def signup_approve(*, event: Event, signups: Sequence[SignUp] | None = None, use
         pending = pending.filter(pk__in=[s.pk for s in signups])
     approved = list(pending)
     for signup in approved:
-        signup.state = _place(event, settings)
-        signup.position = _next_position(event)
+        signup.state = place_for(event, settings)
+        signup.position = next_position(event)
         signup.save(update_fields=["state", "position"])
         if signup.state == REGISTERED:
-            _enter(event, [signup])
+            signups_enter(event, [signup])
         enqueue_on_commit("registration_mail_task", signup.pk, "approved")
     if approved:
         change_record(
@@ -453,7 +388,7 @@ def registration_set(
         # Approval off: nobody is left waiting for a yes that no longer comes; those pending
         # count from now, in the order they signed up.
         signup_approve(event=event, user=user)
-    moved = _fill(event, settings)
+    moved = waiting_fill(event, settings)
     if before != after or moved:
         words = [
             "open" if settings.open else "closed",

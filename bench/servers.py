@@ -1,0 +1,251 @@
+"""The servers a load bench runs against, started as production runs them: a fresh PostgreSQL
+database holding a synthetic event (`served_event`), gunicorn with production settings behind a
+TLS proxy (`start_server`), Redis on loopback (`start_redis`), the task queue's worker
+(`start_worker`) and its queue read straight from PostgreSQL; the ports and database name a run
+takes (`add_place_options`, `resolve_ports`); a worker's peak memory. Shared by `make load`
+(bench/load.py, bench/day.py) and `make chaos` (bench/outage.py)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.measure import event_file, fresh_database
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    run = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return run.stdout
+
+
+def server_env(workdir: Path, database_url: str) -> dict[str, str]:
+    """Production settings, as behind a TLS proxy (X-Forwarded-Proto says HTTPS)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "load-test-only-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "BEHIND_PROXY": "1",
+        "STATIC_ROOT": str(workdir / "static"),
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "PYTHONPATH": str(ROOT),
+    }
+    env.pop("DEBUG", None)
+    return env
+
+
+def served_event(
+    folder: str, database: str, players: int, rounds: int, slug: str
+) -> tuple[Path, dict[str, str]]:
+    """A fresh PostgreSQL database holding one synthetic event, ready for gunicorn: the
+    working folder and the server's environment."""
+    workdir = Path(tempfile.gettempdir()) / folder
+    workdir.mkdir(exist_ok=True)
+    env = server_env(workdir, fresh_database("postgres", workdir, database))
+    manage(env, "migrate", "--no-input", "-v0")
+    manage(env, "collectstatic", "--no-input", "-v0")
+    manage(env, "import_event", str(event_file(workdir, players, rounds, slug)))
+    return workdir, env
+
+
+def free_port() -> int:
+    """A port nobody listens on now (the system's pick for port 0). Another program could take
+    it before the server binds it; the server then fails to start and the run says so."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def add_place_options(parser: argparse.ArgumentParser, database: str) -> None:
+    """--port, --redis-port and --database-name, each defaulting to its environment variable,
+    the ports to 0: a free one picked, the name to `database` (`resolve_ports`)."""
+    env = os.environ.get
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(env("BENCH_PORT", "0")),
+        help="the (first) server's port; the next ones follow it; 0: free ports (env BENCH_PORT)",
+    )
+    parser.add_argument(
+        "--redis-port",
+        type=int,
+        default=int(env("BENCH_REDIS_PORT", "0")),
+        help="Redis's port; 0: a free one (env BENCH_REDIS_PORT)",
+    )
+    parser.add_argument(
+        "--database-name",
+        default=env("BENCH_DB"),
+        help=f"the PostgreSQL database dropped and filled (env BENCH_DB; default {database})",
+    )
+
+
+def resolve_ports(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, servers: int, database: str
+) -> None:
+    """The options checked, and `args.ports` (one per server) and `args.redis_port` chosen;
+    `database`: the name when neither the option nor the environment gave one."""
+    args.database_name = args.database_name or database
+    if not args.database_name.isidentifier():  # it goes into DROP DATABASE unquoted
+        parser.error(f"--database-name: not a plain identifier: {args.database_name!r}")
+    if args.port:
+        args.ports = [args.port + i for i in range(servers)]
+    else:
+        args.ports = []
+        while len(args.ports) < servers:  # the system may hand the same free port out twice
+            if (port := free_port()) not in args.ports:
+                args.ports.append(port)
+    args.redis_port = args.redis_port or free_port()
+
+
+def redis_argv(port: int, workdir: str | Path) -> list[str]:
+    """Debian's redis-server on loopback at `port`, nothing written to disk (the bench's and
+    the tests' own Redis: tests/redis_support.py)."""
+    return [
+        "redis-server",
+        *("--port", str(port), "--bind", "127.0.0.1"),
+        *("--save", "", "--appendonly", "no", "--dir", str(workdir)),
+    ]
+
+
+def start_redis(workdir: Path, port: int, prefix: list[str] | None = None) -> subprocess.Popen:
+    """Debian's redis-server on loopback, nothing written to disk: the servers' shared cache.
+    `prefix`: what it runs under (taskset, prlimit)."""
+    redis = subprocess.Popen(
+        [*(prefix or []), *redis_argv(port, workdir)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(50):
+        ping = subprocess.run(
+            ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True
+        )
+        if ping.stdout.strip() == "PONG":
+            break
+        time.sleep(0.1)
+    return redis
+
+
+def start_server(
+    env: dict[str, str],
+    workers: int,
+    ready_path: str,
+    log: Path,
+    port: int,
+    prefix: list[str] | None = None,
+) -> subprocess.Popen:
+    """gunicorn on `port`, returned once `ready_path` answers (exits if it never does). Its
+    errors go to `log` (a pipe nobody reads would fill up and stall the workers the first time
+    they log a traceback). `prefix`: what it runs under (taskset, prlimit)."""
+    server = subprocess.Popen(
+        [
+            *(prefix or []),
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournament.wsgi",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--access-logfile",
+            "-",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+        text=True,
+    )
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{ready_path}", headers={"X-Forwarded-Proto": "https"}
+    )
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(request)
+            return server
+        except OSError:
+            if server.poll() is not None:
+                break
+            time.sleep(0.2)
+    server.terminate()
+    sys.exit(f"gunicorn did not answer on port {port}: see {log}")
+
+
+def start_worker(
+    env: dict[str, str], log: Path, prefix: list[str] | None = None
+) -> subprocess.Popen:
+    """The task queue's worker (django-tasks-db), as `make serve` runs it beside the server."""
+    return subprocess.Popen(
+        [*(prefix or []), sys.executable, "manage.py", "task_worker", "--no-reload", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+    )
+
+
+# The queue's rows by state, read straight from PostgreSQL (a `manage.py shell` per look would
+# take a second of the core the worker needs).
+QUEUE_SQL = "SELECT status, count(*) FROM django_tasks_database_dbtaskresult GROUP BY status"
+
+
+def queue_counts(database_url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(database_url.replace("postgres://", "postgresql://")) as c:
+        return dict(c.execute(QUEUE_SQL).fetchall())
+
+
+def queue_drain(database_url: str, limit: float = 600) -> tuple[int, float, dict[str, int]]:
+    """Tasks waiting (READY or RUNNING) when the load stops, the seconds until the worker has
+    none left (polled every 0.1 s; `limit` at most), and the rows by state then."""
+    start = time.monotonic()
+    counts = queue_counts(database_url)
+    left = counts.get("READY", 0) + counts.get("RUNNING", 0)
+    while time.monotonic() - start < limit:
+        counts = queue_counts(database_url)
+        if not counts.get("READY", 0) + counts.get("RUNNING", 0):
+            break
+        time.sleep(0.1)
+    return left, time.monotonic() - start, counts
+
+
+def print_queue(left: int, seconds: float, counts: dict[str, int]) -> bool:
+    """The queue's lines; whether it drained with no task failed."""
+    waiting = counts.get("READY", 0) + counts.get("RUNNING", 0)
+    print(
+        f"  tasks queued at the end  {left:>10}  (rating replays; drained in {seconds:.1f} s"
+        f"{'' if not waiting else f', {waiting} STILL WAITING'})"
+    )
+    print(
+        "  tasks by state now       "
+        + ", ".join(f"{k.lower()} {n}" for k, n in sorted(counts.items()))
+    )
+    if counts.get("FAILED", 0):  # tournament/tasks.py queues a failed replay again itself
+        print("  a failed task's error    see the task's row: django_tasks_database_dbtaskresult")
+    return not waiting and not counts.get("FAILED", 0)
+
+
+def peak_memory_mb(pid: int) -> float:
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if row.startswith("VmHWM:"):
+            return int(row.split()[1]) / 1024
+    return 0.0
