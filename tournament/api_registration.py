@@ -9,8 +9,8 @@ from ninja import Schema
 from ninja.decorators import decorate_view
 
 from tournament.api import ERRORS, api, event_or_404
+from tournament.http_caching.conditional import api_by_event_version
 from tournament.selectors.registration import entry_lists
-from tournament.views.conditional import api_by_event_version
 
 
 class EntriesOut(Schema):

@@ -17,6 +17,7 @@ from scoring.knobs import ABORT_NAMES
 from scoring.ratings import MODEL, SCALE_ALPHA, SCALE_TARGET
 from scoring.rules import Ruleset
 from scoring.standings import StageResult
+from tournament.numbers import format_points
 from tournament.services.errors import ServiceError, StageName, Tables, template
 
 # A seat's wind is its kanji in both languages: the table's own markers (the wind plates, the
@@ -325,7 +326,6 @@ def cut_tie_text(result: StageResult, whole: bool) -> str:
     tie = result.cut_tie
     if tie is None:
         return ""
-    from tournament.exports.formats import format_points  # exports import this module
 
     total = format_points(tie.total, whole)
     params = {

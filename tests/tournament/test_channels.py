@@ -22,8 +22,8 @@ from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, make_user, organizer_for, text, url
 from tests.tournament.stand_in import SECRET
 from tests.tournament.test_push import Browser, closed_port, messages, subscribe
-from tournament.exports.formats import format_points
 from tournament.models import ChannelPost, Event, Game, Notification, Seat, SitOut, Stage
+from tournament.numbers import format_points
 from tournament.selectors.standings import event_standings
 from tournament.services.channel_send import TRIES, channel_posts_send
 from tournament.services.channels import ChannelLinesError, channels_parse, channels_set

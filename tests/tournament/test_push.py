@@ -25,9 +25,9 @@ from django.utils import timezone
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, organizer_for, url
 from tests.tournament.stand_in import PushService
-from tournament.exports.formats import format_points
 from tournament.i18n import rank_text
 from tournament.models import Game, Notification, Player, PushSubscription, Seat
+from tournament.numbers import format_points
 from tournament.push_keys import b64url, vapid_of
 from tournament.selectors.standings import event_standings
 from tournament.services.games import game_correct

@@ -13,9 +13,9 @@ from django.core.management import call_command
 
 from tests.scoring.support import draw, ron, tsumo, win
 from tests.scoring.test_sanma_honba import PANTHEON_SANMA
-from tournament.exports.formats import format_points
 from tournament.forms.games import ScoresForm
 from tournament.models import Entry, Event, Seat
+from tournament.numbers import format_points
 from tournament.services.imports import event_export, event_import
 
 pytestmark = pytest.mark.django_db

@@ -227,7 +227,7 @@ def test_the_check_in_address_reads_as_typed():
 
 
 def test_average_rank_rounds_halves_up_on_the_page_and_in_the_files():
-    from tournament.exports.formats import half_up
+    from tournament.numbers import half_up
 
     # 2.125 (ranks 1, 2, 2, 3, 2, 3, 2, 2 over 8 games) is exactly a float: "%.2f" gave 2.12
     # on the standings while the player page's floatformat gave 2.13.

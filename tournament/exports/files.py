@@ -1,7 +1,7 @@
 """An event's downloads as bytes, made once per version of the event, file and language and
 shared by every server: a full standings file at 10,000 players takes hundreds of milliseconds
 to make, so it is not made per request (docs/performance.md, "Issue 45"). A phone holding the
-version gets 304 before any of this runs (views/conditional.py).
+version gets 304 before any of this runs (http_caching/conditional.py).
 
 Here, not in selectors/: a file is made from the selectors' records by this package, and the
 arrows run one way (views → exports → selectors), so the read cache is asked for a file by

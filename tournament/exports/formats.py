@@ -11,12 +11,12 @@ import json
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from tournament.exports.columns import STATUS_LABELS, Column, Kind
+from tournament.numbers import format_points
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -47,26 +47,6 @@ def neutralise(value: Any) -> Any:
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
-
-
-def half_up(value: float, places: int) -> float:
-    """`value` to `places` decimals, halves up as people round (2.125 → 2.13) — what the player
-    page's floatformat does; round() and "%.2f" give 2.12 (the float is exactly 2.125, and
-    they round halves to even)."""
-    step = Decimal(1).scaleb(-places)
-    return float(Decimal(repr(value)).quantize(step, rounding=ROUND_HALF_UP))
-
-
-def format_points(value: float | Decimal | None, whole: bool) -> str:
-    if value is None:
-        return ""
-    if whole and float(value).is_integer():
-        return str(int(value))
-    # Hundredths only where a score moved in 50s (a 3-player honba of 300: 1.15 points).
-    exact = Decimal(str(value))
-    if exact != exact.quantize(Decimal("0.1")):
-        return f"{exact:.2f}"
-    return f"{value:.1f}"
 
 
 def file_value(column: Column, value: Any) -> Any:

@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2.data import TableListData
 
 from tournament.exports.columns import NOW_LABELS, STATUS_LABELS, Column, Kind
-from tournament.exports.formats import format_points, half_up
+from tournament.numbers import format_points, half_up
 
 NUMERIC = (Kind.COUNT, Kind.NUMBER, Kind.POINTS, Kind.FRACTION, Kind.AVERAGE_RANK)
 

@@ -15,8 +15,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from tournament.exports.columns import Column, Kind, event_column
-from tournament.exports.formats import Sheet, format_points, write
+from tournament.exports.formats import Sheet, write
 from tournament.exports.html import cell_attrs, table_column
+from tournament.numbers import format_points
 from tournament.selectors.series import SeriesStandings
 
 RANK = Column("rank", _("Rank"), Kind.COUNT, optional=True)  # None: below the minimum

@@ -17,10 +17,11 @@ from scoring import Standings
 from scoring.standings import Row, StageResult
 from tournament.exports.columns import Column, Kind, place_column, round_column
 from tournament.exports.figures import Figures, RowFigures, table_facts
-from tournament.exports.formats import Sheet, half_up, write
+from tournament.exports.formats import Sheet, write
 from tournament.exports.html import LeanTable, RecordsData, table_column
 from tournament.i18n import round_heading
 from tournament.models import Event
+from tournament.numbers import half_up
 from tournament.selectors.standings import published_standings
 
 RANK = Column("rank", _("Rank"), Kind.COUNT)

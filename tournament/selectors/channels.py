@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tournament.exports.formats import format_points
 from tournament.i18n import SEAT_WINDS
 from tournament.models import ChannelPost, Event, Seat, SitOut
+from tournament.numbers import format_points
 from tournament.selectors.standings import published_standings
 
 TOP_LINES = 8  # the final standings' lines posted; the rest is a link away

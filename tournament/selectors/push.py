@@ -11,9 +11,9 @@ from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext, pgettext
 
-from tournament.exports.formats import format_points
 from tournament.i18n import SEAT_WINDS, rank_text
 from tournament.models import Entry, Event, Notification, Seat, TableLink
+from tournament.numbers import format_points
 from tournament.selectors.standings import published_standings
 
 

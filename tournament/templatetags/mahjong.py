@@ -14,10 +14,11 @@ from django.utils.translation import gettext
 from scoring.rules import Ruleset
 from tournament import i18n
 from tournament.exports.columns import STATUS_LABELS, Column
-from tournament.exports.formats import FORMATS, ExportFormat, format_points
+from tournament.exports.formats import FORMATS, ExportFormat
 from tournament.exports.statistics import HAND_STAT_COLUMNS
 from tournament.forms.hands import SEAT_MARK
 from tournament.i18n import seat_label
+from tournament.numbers import format_points
 from tournament.selectors import games
 
 register = template.Library()

@@ -21,6 +21,7 @@ from tournament.forms.events import (
     SeatRoundForm,
     TieDecisionForm,
 )
+from tournament.http_caching.conditional import answer_by_tag, page_tag
 from tournament.models import Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
@@ -39,7 +40,6 @@ from tournament.services.errors import ServiceError
 from tournament.services.events import event_create
 from tournament.services.players import Registered
 from tournament.services.throttle import network_named, network_release
-from tournament.views.conditional import answer_by_tag, page_tag
 
 
 @event_creator_required

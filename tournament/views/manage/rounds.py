@@ -17,6 +17,7 @@ from tournament.forms.events import (
     SeatRoundForm,
     TenhouImportForm,
 )
+from tournament.http_caching.conditional import answer_by_tag, page_tag
 from tournament.i18n import error_text
 from tournament.models import Event, Game
 from tournament.permissions import (
@@ -48,7 +49,6 @@ from tournament.services.rounds import (
 )
 from tournament.services.seat_fix import seats_swap
 from tournament.services.tenhou import tenhou_import
-from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.manage.buttons import act
 from tournament.views.manage.dashboard import dashboard_page
 

@@ -16,6 +16,10 @@ from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.ratings import NEW
 from tournament.charts import score_chart
+from tournament.http_caching.conditional import (
+    PlayerEvents,
+    by_player_events,
+)
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
 from tournament.selectors.placings import published_placings
@@ -28,10 +32,6 @@ from tournament.selectors.players import (
     player_own_games,
 )
 from tournament.selectors.ratings import rating_history
-from tournament.views.conditional import (
-    PlayerEvents,
-    by_player_events,
-)
 from tournament.views.public.push import push_context
 from tournament.views.query import known_query
 
@@ -146,7 +146,7 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
     """The player's site rating and its history after each game as a chart (one query: their
     steps); None before their first game is rated. Read only when player_page.html does not
     hold it for the player's newest step (a correction in an earlier event replays ratings in
-    later ones: the page's tag holds that step, views/conditional.py)."""
+    later ones: the page's tag holds that step, http_caching/conditional.py)."""
     history = rating_history(player_id)
     if not history:
         return None

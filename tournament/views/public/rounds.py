@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from tournament.http_caching.conditional import answer_by_tag, page_tag
 from tournament.models import Event
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
@@ -17,7 +18,6 @@ from tournament.selectors.tables import (
     round_seating,
     seats_named,
 )
-from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.query import known_query
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from scoring.names import NAME_MAX
+from tournament.http_caching.conditional import by_event_version
 from tournament.models import Event, SitOut
 from tournament.permissions import can_referee
 from tournament.qr import qr_svg
@@ -50,7 +51,6 @@ from tournament.services.checkin import (
     checkin_screen_key_right,
 )
 from tournament.services.push import push_enabled
-from tournament.views.conditional import by_event_version
 from tournament.views.public.push import push_context
 from tournament.views.public.standings import (
     REFRESH_SECONDS,

@@ -14,6 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from tournament.charts import score_chart
 from tournament.exports.files import teams_file
+from tournament.http_caching.conditional import by_event_version
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee
@@ -21,7 +22,6 @@ from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.standings_page import standings_summary
 from tournament.selectors.teams import has_teams, team_detail, team_table
-from tournament.views.conditional import by_event_version
 from tournament.views.public.downloads import download
 from tournament.views.public.standings import REFRESH_SECONDS
 

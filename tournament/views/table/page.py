@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament.forms.games import ScoresForm
 from tournament.forms.hands import HandForm, hand_form_initial
+from tournament.http_caching.conditional import answer_by_tag, page_tag
 from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.conditions import game_conditions
@@ -26,7 +27,6 @@ from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
 from tournament.services.tables import table_seat_prove
 from tournament.services.throttle import Throttled, client_network, guess_take
-from tournament.views.conditional import answer_by_tag, page_tag
 from tournament.views.entry_shared import (
     entered_result,
     hand_form_kwargs,

@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
+from tournament.http_caching.whole_pages import whole_page
 from tournament.selectors.cache import event_stamp, tag_hash
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.versions import (
@@ -31,7 +32,6 @@ from tournament.selectors.versions import (
     game_version,
     player_events,
 )
-from tournament.views.whole_pages import whole_page
 
 __all__ = [
     "GameVersion",
@@ -73,7 +73,7 @@ def answer_by_tag(
 ) -> HttpResponse:
     """304 when the reader holds `tag` already (the view not run), else the view's answer
     with the tag. `public`: the page is the same for every reader with the tag but for CSRF
-    tokens (no session in it) — kept whole for the next one (views/whole_pages.py)."""
+    tokens (no session in it) — kept whole for the next one (http_caching/whole_pages.py)."""
 
     @condition(etag_func=lambda *_args, **_kwargs: tag)
     def answer(request: HttpRequest) -> HttpResponse:

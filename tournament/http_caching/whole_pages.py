@@ -1,6 +1,6 @@
 """A public page kept whole by its tag, for every reader who is not signed in.
 
-A public page's tag (views/conditional.py `page_tag`) already names everything it shows — the
+A public page's tag (http_caching/conditional.py `page_tag`) already names everything it shows — the
 release, the address and query, the language, the reader and the versions it was made from —
 which is why a phone holding it gets 304. So the page made for one reader is the page for the
 next one with the same tag, but for its CSRF tokens (the language form's): each reader's must
