@@ -1,4 +1,6 @@
-"""Template helpers for the table: seat winds."""
+"""The templates' helpers (`{% load mahjong %}`): words for the domain's values in the reader's
+language — seat winds, stage and status labels, hand summaries, round headings, points as people
+read them — and the statistics' and conditions' rows as the pages draw them."""
 
 from __future__ import annotations
 
