@@ -228,12 +228,17 @@ def guess_take(kind: str, *, unchecked: tuple[str, ...] = (), **who: str | None)
     return Guess({w: key for w, (key, _limit) in counts.items()})
 
 
+def _counts_forget(keys: list[str]) -> None:
+    """These counts gone from the guesses cache: each count, its start and its kept mark."""
+    _cache().delete_many([f"{key}{end}" for key in keys for end in ("", ":since", ":locked")])
+
+
 def guess_forget(kind: str, **who: str) -> None:
     """Start these counts again, locks earned included (a log-in link used by the account's
     owner: services/accounts.py)."""
     keys = [key for key, _limit in _counts(kind, who).values()]
     GuessLock.objects.filter(key__in=keys).delete()
-    _cache().delete_many([f"{key}{end}" for key in keys for end in ("", ":since", ":locked")])
+    _counts_forget(keys)
 
 
 def guess_counted(kind: str, **who: str) -> bool:
@@ -319,5 +324,5 @@ def network_release(*, event: Event, user: Any, address: str) -> bool:
                 summary=f"codes from {address} allowed again",
                 after={"address": address},
             )
-    _cache().delete_many([f"{key}{end}" for key in keys for end in ("", ":since", ":locked")])
+    _counts_forget(keys)
     return bool(deleted)
