@@ -93,7 +93,7 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
     import tournament.wsgi  # noqa: F401
     from tournament.models import Event, Game
     from tournament.selectors.cache import clear_all
-    from tournament.selectors.standings import published_standings
+    from tournament.selectors.published import published
     from tournament.services.games import game_record, game_remove
 
     call_command("migrate", verbosity=0)
@@ -236,9 +236,9 @@ def bench_database(kind: str, players: int, rounds: int, runs: int) -> None:
         record()
         # What the next reader pays: the event's row (a page's tag reads it), then the
         # standings — ranked from those this process held and the entries the result recounted.
-        published_standings(Event.objects.get(pk=event.pk))
+        published(Event.objects.get(pk=event.pk))
 
-    published_standings(Event.objects.get(pk=event.pk))  # a reader came before
+    published(Event.objects.get(pk=event.pk))  # a reader came before
     both = figure("write", median_ms(record_and_rank, len(by_hands)))
     hands = statistics.mean(len(g["hands"]) for g in by_hands)
     target = next((t for p, _r, t in SHAPES if players <= p), SHAPES[-1][2])
@@ -282,11 +282,11 @@ def bench_process_layer(event: Any, runs: int) -> None:
     (pickle out, then in) against ranking them again from the entries."""
     import pickle
 
-    from tournament.selectors.standings import _ranked
+    from tournament.selectors.standings import rank_event
 
-    value = _ranked(event)
+    value = rank_event(event)
     blob = pickle.dumps((value.standings, value.ids))
-    ranked = median_ms(lambda: _ranked(event), runs)
+    ranked = median_ms(lambda: rank_event(event), runs)
     loaded = median_ms(lambda: pickle.loads(blob), runs)
     line(
         "standings object: rank again / unpickle from a cache",

@@ -64,10 +64,10 @@ def bench_screen(client: Any, event: Any, runs: int) -> None:
     # What any reader after a result pays first, the screen or not: the ranking brought up
     # to the new version. The rest of the figures above is the screen's own.
     from tournament.models import Event
-    from tournament.selectors.standings import published_standings
+    from tournament.selectors.published import published
 
     ranked = median_ms(
-        lambda: published_standings(Event.objects.get(pk=event.pk)), runs, before=record
+        lambda: published(Event.objects.get(pk=event.pk)).standings, runs, before=record
     )
     line("… of which the standings ranked after a result", f"{ranked:.1f} ms")
     _take_back(recorded)

@@ -19,10 +19,10 @@ from tests.tournament.organize_support import text, url
 from tournament.demo import demo_events
 from tournament.exports.standings import standings_table
 from tournament.models import Event, Player
+from tournament.selectors.published import published
 from tournament.selectors.standings import (
     event_standings,
     fraction_rounds,
-    published_standings,
 )
 from tournament.services.games import game_record
 from tournament.services.imports import event_import
@@ -295,18 +295,20 @@ def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_pa
 
 def test_standings_read_together_are_each_events_own():
     from tournament.selectors.cache import clear_all
-    from tournament.selectors.standings import event_standings, published_standings_of
+    from tournament.selectors.published import published_of
+    from tournament.selectors.standings import event_standings
 
     first = event_import(league_data(8, 2))
     data = league_data(12, 3)
     data["slug"], data["name"] = "second", "Second league"
     second = event_import(data)
     clear_all()
-    together = published_standings_of([first, second])
+    together = published_of([first, second])
     for event in (first, second):
         alone = event_standings(event)
-        assert [r.to_json() for r in together[event.pk].rows] == [r.to_json() for r in alone.rows]
-        assert together[event.pk].stages == alone.stages
+        shown = together[event.pk].standings
+        assert [r.to_json() for r in shown.rows] == [r.to_json() for r in alone.rows]
+        assert shown.stages == alone.stages
 
 
 def test_a_whole_point_venue_shows_a_round_whole_unless_a_result_in_it_has_a_fraction(client):
@@ -339,7 +341,7 @@ def test_a_whole_point_venue_shows_a_round_whole_unless_a_result_in_it_has_a_fra
 def test_a_page_reads_the_rounds_of_the_rows_it_shows_only(client):
     event = event_import(league_data(256, 3))
     client.get(url("event-detail", event.slug))
-    result = published_standings(Event.objects.get(pk=event.pk))  # as the page had them
+    result = published(Event.objects.get(pk=event.pk)).standings  # as the page had them
     decoded = [row.player for row in result.rows if row._detail is not None]
     assert decoded == [row.player for row in result.rows[:PER_PAGE]]
 

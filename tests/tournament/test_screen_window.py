@@ -13,7 +13,7 @@ from django.test import Client
 
 from tests.tournament.factories import league_data
 from tournament.models import Event
-from tournament.selectors.standings import published_standings
+from tournament.selectors.published import published
 from tournament.services.imports import event_import
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def _marker(html: str) -> tuple[int, int]:
 
 
 def test_a_window_holds_only_its_rows_in_the_ranking_s_order(field):
-    expected = [(str(r.rank), r.player) for r in published_standings(field).rows]
+    expected = [(str(r.rank), r.player) for r in published(field).standings.rows]
     response = Client().get(f"/events/{field.slug}/screen/?from=20&rows=20", headers=FETCH)
     html = response.content.decode()
     assert response.status_code == 200

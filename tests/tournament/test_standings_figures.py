@@ -21,12 +21,11 @@ from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import again, standings
 from tests.tournament.factories import league_data, make_event, scores_game
 from tournament.models import Entry, Event, Game, Penalty, Seat
+from tournament.selectors.published import published
 from tournament.selectors.standings import (
     event_format,
     event_results,
     event_standings,
-    published_player_ids,
-    published_standings,
 )
 from tournament.services.errors import ServiceError
 from tournament.services.events import event_register_players
@@ -194,8 +193,8 @@ def test_the_figures_kept_write_by_write_equal_a_recount(ops, penalty):
             # What readers get — ranked again from the standings held for the version before
             # and the entries recounted since, when only results changed — is the exact ranking.
             now = Event.objects.get(pk=event.pk)
-            assert published_standings(now).to_json() == event_standings(now).to_json(), op
-            assert published_player_ids(now) == dict(
+            assert published(now).standings.to_json() == event_standings(now).to_json(), op
+            assert published(now).player_ids == dict(
                 Entry.objects.filter(event=event).values_list("player__name", "player_id")
             )
         assert event_standings(event).to_json() == from_every_seat(event)
@@ -239,11 +238,11 @@ def test_an_import_counts_every_entry_and_the_command_repairs_doubted_figures(ca
 def test_after_a_result_readers_re_rank_from_what_they_held_and_the_entries_it_recounted():
     event = make_event(players=PLAYERS)
     scores_game(event, 1, 1, PLAYERS[:4])
-    first = published_standings(Event.objects.get(pk=event.pk))
+    first = published(Event.objects.get(pk=event.pk)).standings
     scores_game(event, 1, 2, PLAYERS[4:], [10000, 20000, 30000, 40000])
     event = Event.objects.get(pk=event.pk)
     with CaptureQueriesContext(connection) as captured:
-        after = published_standings(event)
+        after = published(event).standings
     # One query: the four entries the result recounted (no stages, no penalties, no others).
     assert len(captured) == 1 and '"figures_version" >=' in captured[0]["sql"]
     assert after.to_json() == event_standings(event).to_json() != first.to_json()
@@ -253,7 +252,7 @@ def test_after_a_result_readers_re_rank_from_what_they_held_and_the_entries_it_r
     player_rename(player=Entry.objects.get(event=event, player__name="P07").player, name="Q07")
     event = Event.objects.get(pk=event.pk)
     with CaptureQueriesContext(connection) as captured:
-        renamed = published_standings(event)
+        renamed = published(event).standings
     assert len(captured) == 3  # stages, entries, penalties
     assert [r.player for r in renamed.rows][:2] == ["P00", "Q07"]
     assert event.structure_version == event.version - 1

@@ -282,11 +282,11 @@ def test_a_played_qualifier_with_a_tie_across_its_cut_leaves_the_final_to_the_or
     the organizer settles it. The Final tab says so (not "once round 6 has been played": it
     has been), and the page keeps following itself — the standings are not complete."""
     from scoring.standings.records import Standings
-    from tournament.selectors.standings import published_standings
+    from tournament.selectors.published import published
     from tournament.services.penalties import penalty_give
 
     event = baba_day(slug=f"cut-tie-{language}", played=6)
-    before = published_standings(event)
+    before = published(event).standings
     figures = before.stages[0].ranked_on
     third, fourth, sixth = (before.rows[i].player for i in (2, 3, 5))
     assert figures[third][1:] == figures[fourth][1:]  # as many games and firsts: no tiebreak
@@ -297,7 +297,7 @@ def test_a_played_qualifier_with_a_tie_across_its_cut_leaves_the_final_to_the_or
     ):
         penalty_give(event=event, player=player, points=points, reason="test", round_number=6)
     event.refresh_from_db()
-    result: Standings = published_standings(event)
+    result: Standings = published(event).standings
     assert set(result.stages[-1].tied_at_cut) == {third, fourth} and not result.complete
     assert result.deciding("final") is result.stages[0]
     headers = {"accept-language": language}

@@ -153,7 +153,7 @@ def test_the_screen_and_the_standings_agree_when_play_began(seated):
     """One rule (`round_begun`) decides whether a round has begun for the venue screen and
     for the standings: seated → both "take your seats"; the clock started (even on an event
     whose minutes were set back to none, where no clock is shown) → both in play."""
-    from tournament.selectors.standings import round_progress
+    from tournament.selectors.published import round_progress
 
     assert round_phase(seated).phase == "seating" and round_progress(seated).seating
     Round.objects.filter(event=seated, number=1).update(clock_started_at=timezone.now())

@@ -22,7 +22,7 @@ from tournament.exports.html import LeanTable, RecordsData, table_column
 from tournament.i18n import round_heading
 from tournament.models import Event
 from tournament.numbers import half_up
-from tournament.selectors.standings import published_standings
+from tournament.selectors.published import published
 
 RANK = Column("rank", _("Rank"), Kind.COUNT)
 PLAYER = Column("player", _("Player"))
@@ -180,7 +180,7 @@ def standings_records(
     """The rows of the overall standings, or of one stage (its rounds, its order, its cut),
     and the round numbers they show: what the page's table and every download hold.
     `numbers`: the rounds to show, when the caller knows them (the page: those with a result,
-    selectors.standings.round_progress; a download: every round up to the last); otherwise
+    selectors.published.round_progress; a download: every round up to the last); otherwise
     every row's rounds are read to find them."""
     rows = result.rows
     known = set(numbers) if numbers is not None else {n for r in rows for n in r.rounds}
@@ -232,7 +232,7 @@ def standings_records(
 
 def iterate_standings(event: Event, stage_name: str = "") -> Iterator[list[Any]]:
     """file_columns, then a row per player. `stage_name`: one stage's ranking."""
-    result = published_standings(event)
+    result = published(event).standings
     stage = result.stage(stage_name)
     n = event.rules.players
     last = max((r for row in result.rows for r in row.rounds), default=0)
@@ -332,7 +332,7 @@ def standings_table(
 
     `rounds` (the rounds with a result) and `fractions` (those where a result has a fraction
     of a point) let the columns be chosen without reading every row's rounds, so only the
-    rows shown are (selectors.standings.round_progress / fraction_rounds); without them,
+    rows shown are (selectors/published.py: `progress`, `fractions`); without them,
     every row is read."""
     records, numbers = standings_records(
         result,

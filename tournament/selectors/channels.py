@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from tournament.i18n import SEAT_WINDS
 from tournament.models import ChannelPost, Event, Seat, SitOut
 from tournament.numbers import format_points
-from tournament.selectors.standings import published_standings
+from tournament.selectors.published import published
 
 TOP_LINES = 8  # the final standings' lines posted; the rest is a link away
 SEPARATOR = " · "
@@ -79,7 +79,7 @@ def _text(
     event, number = post.event, post.round.number
     whole = event.rules.whole_points
     if post.kind == "final":
-        rows = published_standings(event).rows
+        rows = published(event).standings.rows
         lines = [
             gettext("%(rank)s. %(name)s %(total)s")
             % {"rank": r.rank, "name": r.player, "total": format_points(r.total, whole)}

@@ -28,8 +28,8 @@ from scoring.standings import StageResult
 from tournament.models import Event, Game, Hand
 from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.games import game_sheet
+from tournament.selectors.published import published
 from tournament.selectors.sheets import seats_prefetch
-from tournament.selectors.standings import published_standings, shared_progress
 
 
 class TableAnswer(TypedDict):
@@ -92,11 +92,11 @@ class Deciding:
 def deciding(event: Event) -> Deciding | None:
     """The event's latest round if it is the last of a stage whose players are known. No query
     of its own: the rounds in play and the standings are shared by version."""
-    rounds, in_progress, _ = shared_progress(event)
+    rounds, in_progress, _ = published(event).progress
     latest = max([*rounds, *([in_progress] if in_progress else [])], default=None)
     if latest is None:
         return None
-    result = published_standings(event)
+    result = published(event).standings
     for i, stage_result in enumerate(result.stages):
         rule = stage_result.stage
         # A stage without a last round (a league) has no game known to be its last: a panel
@@ -174,7 +174,7 @@ def event_panels(event: Event) -> Panels:
 
     def make() -> Panels:
         found = deciding(event)
-        if found is None or shared_progress(event).in_progress is None:
+        if found is None or published(event).progress.in_progress is None:
             return Panels(table_conditions=[], before=None)
         tables: list[TablePanel] = []
         not_begun = []

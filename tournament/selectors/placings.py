@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from tournament.models import Event
 from tournament.selectors.cache import shared_part
-from tournament.selectors.standings import published_standings
+from tournament.selectors.published import published
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ def _placings_of(event_id: int) -> dict[int, dict[str, Kept]]:
     parts: dict[int, dict[str, Kept]] = {n: {} for n in range(PLACING_PARTS)}
     if event is None:  # deleted since the page read its events: nobody stands anywhere
         return parts
-    rows = published_standings(event).rows
+    rows = published(event).standings.rows
     field = len(rows)
     for row in rows:
         kept = (row.rank, field, row.status, str(row.total), str(row.penalties))

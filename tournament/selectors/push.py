@@ -14,7 +14,7 @@ from django.utils.translation import gettext, pgettext
 from tournament.i18n import SEAT_WINDS, rank_text
 from tournament.models import Entry, Event, Notification, Seat, TableLink
 from tournament.numbers import format_points
-from tournament.selectors.standings import published_standings
+from tournament.selectors.published import published
 
 
 def push_player_ids(event: Event, names: Sequence[str]) -> dict[str, int]:
@@ -64,7 +64,7 @@ def notification_payloads(rows: Sequence[Notification]) -> dict[int, dict[str, s
     for row in rows:
         event = row.round.event
         if row.kind == "finished" and event.pk not in standings:
-            result = published_standings(event).rows
+            result = published(event).standings.rows
             standings[event.pk] = {"field": len(result), "rows": {r.player: r for r in result}}
         with translation.override(row.subscription.language):
             out[row.pk] = _payload(row, seats, links, standings)

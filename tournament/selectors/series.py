@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 
 from scoring.series import EventResult, SeriesRow, rank_series
 from tournament.models import Event, Series
-from tournament.selectors.standings import published_standings_of
+from tournament.selectors.published import published_of
 
 
 @dataclass
@@ -28,7 +28,7 @@ def series_standings(series: Series) -> SeriesStandings:
     events = list(
         Event.objects.filter(series_members__series=series).order_by("series_members__position")
     )
-    tables = published_standings_of(events)
+    tables = {pk: record.standings for pk, record in published_of(events).items()}
     per_event = [
         {
             str(row.player): EventResult(row.total, row.games)

@@ -11,19 +11,15 @@ from datetime import datetime
 from decimal import Decimal
 from itertools import groupby
 from operator import itemgetter
-from typing import NamedTuple
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from scoring import FORMATS, GameResult, Standings
 from scoring.standings import Format, Row, StageResult, rank_rows
 from scoring.standings import Penalty as EnginePenalty
 from scoring.standings import Stage as StageRule
 from scoring.standings.again import rank_again
-from tournament.models import Entry, Event, Game, Penalty, Player, Round, Seat, Stage
-from tournament.selectors.cache import event_stamp, shared, stamped_cache
-from tournament.selectors.tables import round_begun
-from tournament.selectors.versions import event_over
+from tournament.models import Entry, Event, Penalty, Player, Seat, Stage
 
 
 def event_list() -> QuerySet[Event]:
@@ -87,14 +83,14 @@ def event_results(event: Event) -> list[GameResult]:
 def event_standings(event: Event) -> Standings:
     """Standings of one event. Queries: stages, entries, penalties — three, whatever the
     size: each entry holds its player's figures, so no seat is read."""
-    return _ranked(event).standings
+    return rank_event(event).standings
 
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """Standings with what they were ranked from: the event's version they were read at and
     its stages, entries (by player id) and penalties — so the next version's standings can be
-    ranked from these and the few entries a result has recounted since (`_ranked_since`)."""
+    ranked from these and the few entries a result has recounted since (`rank_since`)."""
 
     standings: Standings
     # Player id by name, from the entries read anyway: pages link players by id, never by a
@@ -107,7 +103,7 @@ class Ranked:
     penalties: Sequence[tuple]
     # The version these standings were ranked at: the versions since (a hand, a table's
     # phone confirming nothing yet) recounted no entry, so they are these standings — the
-    # table of them is kept by it, not remade at every hand (`published_rows_stamp`).
+    # table of them is kept by it, not remade at every hand (selectors/published.py `rows_stamp`).
     rows_since: int
 
     def follows(self, event: Event) -> bool:
@@ -128,7 +124,7 @@ def _entries(event: Event) -> QuerySet[Entry]:
     return Entry.objects.filter(event=event).exclude(withdrawn=True, games=0).order_by()
 
 
-def _ranked(event: Event) -> Ranked:
+def rank_event(event: Event) -> Ranked:
     """The event ranked from scratch. Queries: stages, entries, penalties."""
     stages = list(event.stages.all())
     with collector_paused():
@@ -141,7 +137,7 @@ def _ranked(event: Event) -> Ranked:
         return _ranked_from(event, stages, entries, penalties)
 
 
-def _ranked_since(event: Event, held: Ranked) -> Ranked:
+def rank_since(event: Event, held: Ranked) -> Ranked:
     """`event` ranked from standings `held` of an earlier version that it `follows`: its
     stages and penalties have not changed, nor has any entry but those the writes since have
     recounted, each marked with the version it was recounted from. One query: those entries.
@@ -173,6 +169,27 @@ def _ranked_since(event: Event, held: Ranked) -> Ranked:
             held.penalties,
             event.version,
         )
+
+
+def rank_events(events: list[Event]) -> list[Ranked]:
+    """`rank_event` of several events (a player's page, a series), read together — stages,
+    entries, penalties: three queries however many events."""
+    ids = [e.pk for e in events]
+    stages: dict[int, list[Stage]] = {pk: [] for pk in ids}
+    for stage in Stage.objects.filter(event_id__in=ids):
+        stages[stage.event_id].append(stage)
+    entries: dict[int, dict[int, tuple]] = {pk: {} for pk in ids}
+    penalties: dict[int, list[tuple]] = {pk: [] for pk in ids}
+    with collector_paused():
+        # The same rows as `_entries`: a player withdrawn before any game is in none.
+        rows = Entry.objects.filter(event_id__in=ids).exclude(withdrawn=True, games=0).order_by()
+        for event_id, *entry in rows.values_list("event_id", *ENTRY_FIELDS):
+            entries[event_id][entry[0]] = _kept(entry)
+        for event_id, *penalty in Penalty.objects.filter(
+            event_id__in=ids, cancelled_at__isnull=True
+        ).values_list("event_id", *PENALTY_FIELDS):
+            penalties[event_id].append(tuple(penalty))
+        return [_ranked_from(e, stages[e.pk], entries[e.pk], penalties[e.pk]) for e in events]
 
 
 def _row(entry: tuple) -> Row:
@@ -256,160 +273,6 @@ def _kept(row: tuple) -> tuple:
     standings ranked again from the same entries share it."""
     *figures, text = row
     return (*figures, KeptResults(text))
-
-
-# Hundreds of phones refresh the same standings between two results: readers share them,
-# computed once per version of the event and process (selectors/cache.py).
-_published = stamped_cache(slots=32)
-
-
-def published_standings(event: Event) -> Standings:
-    """`event_standings` for readers (pages, fragments, downloads). Writes and organizer
-    screens use `event_standings` itself, always exact inside their transaction."""
-    return _published_with_ids(event)[0]
-
-
-def published_player_ids(event: Event) -> dict[str, int]:
-    """Player id by name for the published standings (the same cached reading)."""
-    return _published_with_ids(event)[1]
-
-
-def published_rows_stamp(event: Event) -> str:
-    """What the published standings' rows are as one string, for keeping what is made of
-    them alone (the standings table): the event's stamp at the version they were last ranked
-    at. It moves with a result, a correction, a penalty or anything about the players or
-    stages — not with a hand, which recounts nobody."""
-    ranked = _published_ranked(event)
-    return event_stamp((event.pk, ranked.created, ranked.rows_since))
-
-
-def published_over(event: Event) -> bool:
-    """Every stage closed (`event_over`), from the stages the published standings were
-    ranked with (closing one moves the event's structure on): no query of its own."""
-    return event_over(s.closed for s in _published_ranked(event).stages)
-
-
-def _published_with_ids(event: Event) -> tuple[Standings, dict[str, int]]:
-    ranked = _published_ranked(event)
-    return ranked.standings, ranked.ids
-
-
-def _published_ranked(event: Event) -> Ranked:
-    # Each process ranks for itself, never through the shared cache: at 10,000 players
-    # unpickling the ranked rows costs more than ranking them again (docs/performance.md).
-    # After a result, from the standings it held and the entries the result recounted.
-    def make(held: Ranked | None) -> Ranked:
-        if held is not None and held.follows(event):
-            return _ranked_since(event, held)
-        return _ranked(event)
-
-    return _published.get_or_follow(event.pk, event_stamp(event), make)
-
-
-def published_row_count(event: Event, stage_name: str = "") -> int:
-    """How many rows the published standings show: every ranked player, or those of the
-    stage named (its ranking's groups) — what a window of them is a part of (the venue
-    screen's "page 3 of 500"). No query once this process holds the version."""
-    result = published_standings(event)
-    stage = result.stage(stage_name)
-    if stage is None or not stage_name:
-        return len(result.rows)
-    return sum(len(group) for group in stage.order)
-
-
-def published_standings_of(events: list[Event]) -> dict[int, Standings]:
-    """`published_standings` of several events (a player's page): the cached as they are,
-    the others read together — stages, entries, penalties: three queries however many
-    events."""
-    out: dict[int, Standings] = {}
-    missing = []
-    for event in events:
-        hit = _published.peek(event.pk, event_stamp(event))
-        if hit is None:
-            missing.append(event)
-        else:
-            out[event.pk] = hit[0].standings
-    if not missing:
-        return out
-    ids = [e.pk for e in missing]
-    stages: dict[int, list[Stage]] = {pk: [] for pk in ids}
-    for stage in Stage.objects.filter(event_id__in=ids):
-        stages[stage.event_id].append(stage)
-    entries: dict[int, dict[int, tuple]] = {pk: {} for pk in ids}
-    for event_id, *entry in (
-        Entry.objects.filter(event_id__in=ids).order_by().values_list("event_id", *ENTRY_FIELDS)
-    ):
-        entries[event_id][entry[0]] = _kept(entry)
-    penalties: dict[int, list[tuple]] = {pk: [] for pk in ids}
-    for event_id, *penalty in Penalty.objects.filter(
-        event_id__in=ids, cancelled_at__isnull=True
-    ).values_list("event_id", *PENALTY_FIELDS):
-        penalties[event_id].append(tuple(penalty))
-    for event in missing:
-        with collector_paused():
-            value = _ranked_from(event, stages[event.pk], entries[event.pk], penalties[event.pk])
-        _published.put(event.pk, event_stamp(event), value)
-        out[event.pk] = value.standings
-    return out
-
-
-class Progress(NamedTuple):
-    """Where the event's rounds stand: `rounds` with at least one result, in order (the
-    standings' round columns); `in_progress`, the first round with a table still playing (the
-    live marker), or None; `seating`, whether that round is only seated — no table has begun
-    (no hand, no result) and its clock has not started — so pages say "take your seats", as
-    the venue screen does, and not "in progress" (a status is a decision, never a forecast)."""
-
-    rounds: list[int]
-    in_progress: int | None
-    seating: bool
-
-    @property
-    def playing(self) -> int | None:
-        """The round in play once play has begun there (the live marker of its column)."""
-        return None if self.seating else self.in_progress
-
-
-def round_progress(event: Event) -> Progress:
-    """The event's `Progress`, found without reading every player's rounds. One query, two
-    EXISTS probes per round (the second through the partial index of games in play: 0.25 ms
-    at 25,000 games, 6 ms reading them all), and while the round in progress has no clock
-    running, whether any of its tables has begun (`round_begun`: up to two more); readers ask it
-    through `shared_progress`."""
-    rows = (
-        Round.objects.filter(event=event)
-        .annotate(
-            counted=Exists(Seat.objects.filter(round=OuterRef("pk"), rank__isnull=False)),
-            playing=Exists(Game.objects.filter(round=OuterRef("pk"), finished=False)),
-        )
-        .order_by("number")
-        .values_list("pk", "number", "counted", "playing", "clock_started_at")
-    )
-    rounds, in_progress, seating = [], None, False
-    for pk, number, counted, playing, clock in rows:
-        if counted:
-            rounds.append(number)
-        if playing and in_progress is None:
-            in_progress = number
-            seating = not round_begun(pk, clock)
-    return Progress(rounds, in_progress, seating)
-
-
-def shared_progress(event: Event) -> Progress:
-    """`round_progress`, asked once per version of the event and shared (the standings, the
-    venue screen and the conditions read it)."""
-    return shared("standings-progress", event_stamp(event), None, lambda: round_progress(event))
-
-
-def published_fractions(event: Event) -> set[int]:
-    """`fraction_rounds` of the published standings, once per version of the event and
-    shared (a whole-point venue's standings ask it; at 10,000 players it reads every row)."""
-    return shared(
-        "standings-fractions",
-        event_stamp(event),
-        None,
-        lambda: fraction_rounds(published_standings(event)),
-    )
 
 
 def fraction_rounds(result: Standings) -> set[int]:

@@ -7,7 +7,7 @@ screen's header read its summary (`standings_summary`)."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from django.utils.translation import get_language
@@ -16,19 +16,8 @@ from scoring import Standings
 from scoring.standings import StageResult
 from tournament.i18n import cut_tie_text, tie_first_text, undecided_text
 from tournament.models import Event
-from tournament.selectors.cache import event_stamp
 from tournament.selectors.conditions import Panels, event_panels
-from tournament.selectors.standings import (
-    Progress,
-    published_fractions,
-    published_over,
-    published_player_ids,
-    published_row_count,
-    published_rows_stamp,
-    published_standings,
-    shared_progress,
-)
-from tournament.selectors.teams import has_teams
+from tournament.selectors.published import Progress, PublishedEvent, published
 
 
 @dataclass(frozen=True)
@@ -51,9 +40,13 @@ class StandingsSummary:
 
 def standings_summary(event: Event, tab: str) -> StandingsSummary:
     """What every page with the stage tabs says besides its table (the standings, the venue
-    screen, the team pages), from the standings this process holds for the version: no query
-    of its own unless whether the event has teams is not shared yet."""
-    result = published_standings(event)
+    screen, the team pages), from the event's record (selectors/published.py): no query of its
+    own unless whether the event has teams is not shared yet."""
+    return _summary(published(event), tab)
+
+
+def _summary(record: PublishedEvent, tab: str) -> StandingsSummary:
+    event, result = record.event, record.standings
     names = list(result.named)  # every stage, where the ranking stops at a tie across a cut
     staged = len(names) > 1 or any(s.stage.advance for s in result.stages)
     stage = result.stage(tab) if staged else None
@@ -69,11 +62,11 @@ def standings_summary(event: Event, tab: str) -> StandingsSummary:
     return StandingsSummary(
         stages=names if staged else [],
         tab=tab if stage is not None or undecided else "",
-        has_teams=has_teams(event),
+        has_teams=record.has_teams,
         cut_notes=[str(n) for n in notes if n],
         complete=staged and result.complete,
         undecided=undecided,
-        rows=0 if undecided else published_row_count(event, tab if stage is not None else ""),
+        rows=0 if undecided else record.row_count(tab if stage is not None else ""),
     )
 
 
@@ -95,6 +88,7 @@ class StandingsPage:
     """A standings page of an event at one version, for one tab."""
 
     event: Event
+    record: PublishedEvent = field(repr=False)
     summary: StandingsSummary
     # The round columns, the live marker and whether a round is only seated: once per version
     # (every write that starts, ends or changes a game moves it on), so the columns are chosen
@@ -135,22 +129,20 @@ class StandingsPage:
     def content_key(self, query: tuple[str, str, int], can_manage: bool) -> tuple:
         """What the page's content is kept by (event_detail.html): the event's version, the
         checked query's key, the language, and whether the reader gets the organizer's link."""
-        return (event_stamp(self.event), query, get_language(), can_manage)
+        return (self.record.stamp, query, get_language(), can_manage)
 
     def table(self, *, links: bool) -> TableSource:
         """What the table is made from: read only when the template's cache does not hold
         the table (the published standings this process holds; a whole-point venue's
         fractions, shared per version). `links` False: names as plain text."""
-        event, tab = self.event, self.summary.tab
-        result = published_standings(event)
-        whole = event.rules.whole_points
-        fractions = published_fractions(event) if whole else ()
+        record, tab = self.record, self.summary.tab
+        result = record.standings
         return TableSource(
             result=result,
             stage=result.stage(tab) if tab else None,
-            whole=whole,
-            fractions=fractions,
-            player_ids=published_player_ids(event) if links else {},
+            whole=self.event.rules.whole_points,
+            fractions=record.fractions,
+            player_ids=record.player_ids if links else {},
             rounds=self.progress.rounds,
             in_progress=self.progress.playing,
         )
@@ -162,15 +154,13 @@ def standings_page(event: Event, tab: str, *, panels: bool = False) -> Standings
     process has ranked the version), the rounds (1, unless shared already), whether the event
     has teams (1, unless shared); the panels none unless a round is in play and they are not
     shared (conditions.event_panels)."""
-    summary = standings_summary(event, tab)
-    progress = shared_progress(event)
-    stamp = published_rows_stamp(event)
-    final = published_over(event)
+    record = published(event)
     return StandingsPage(
         event=event,
-        summary=summary,
-        progress=progress,
-        rows_stamp=stamp,
-        final=final,
+        record=record,
+        summary=_summary(record, tab),
+        progress=record.progress,
+        rows_stamp=record.rows_stamp,
+        final=record.over,
         panels=event_panels(event) if panels else None,
     )

@@ -61,10 +61,10 @@ def _played_out(game: Game) -> bool:
 def round_begun(round_id: int, clock_started_at: datetime | None) -> bool:
     """Whether play has begun in a round: its clock started, or one of its tables has a
     result (final, waiting or disputed) or a hand. Until then the room is taking its seats —
-    the venue screen (`round_phase`) and the standings (`round_progress`) both ask here. No
-    query once the clock is started; else two probes that stop at their first row (a hand
-    found through its game's index: a probe correlated on every game read every hand of the
-    event, 250,000 at 10,000 players)."""
+    the venue screen (`round_phase`) and the standings (selectors/published.py
+    `round_progress`) both ask here. No query once the clock is started; else two probes that
+    stop at their first row (a hand found through its game's index: a probe correlated on every
+    game read every hand of the event, 250,000 at 10,000 players)."""
     if clock_started_at is not None:
         return True
     played = Game.objects.filter(PLAYED_OUT, round_id=round_id)

@@ -10,12 +10,7 @@ from decimal import Decimal
 from scoring.series import EventResult, SeriesRow, SeriesRule, rank_series
 from scoring.teams import TeamRow, team_standings
 from tournament.models import Event, Seat, Series, Team, TeamMember
-from tournament.selectors.cache import event_stamp, shared
-from tournament.selectors.standings import (
-    published_player_ids,
-    published_standings,
-    published_standings_of,
-)
+from tournament.selectors.published import published, published_of
 
 
 def event_teams(event: Event) -> dict[str, list[str]]:
@@ -41,7 +36,7 @@ def team_rows(event: Event) -> list[TeamRow]:
     teams = event_teams(event)
     if not teams:
         return []
-    return _rows(event, teams, published_standings(event).rows)
+    return _rows(event, teams, published(event).standings.rows)
 
 
 @dataclass(frozen=True)
@@ -101,10 +96,11 @@ def team_detail(event: Event, team_id: int) -> TeamDetail | None:
         return None
     teams = event_teams(event)
     members = teams[team.name]
-    standings = published_standings(event).rows
+    record = published(event)
+    standings = record.standings.rows
     rows = _rows(event, teams, standings)
     row = next(r for r in rows if r.team == team.name)
-    ids = published_player_ids(event)
+    ids = record.player_ids
     by_name = {str(r.player): r for r in standings}
     member_lines = [
         MemberLine(
@@ -169,22 +165,13 @@ def series_teams(series: Series) -> SeriesTeams:
     teams: dict[int, dict[str, list[str]]] = defaultdict(dict)
     for event_id, team, player in members:
         teams[event_id].setdefault(team, []).append(player)
-    tables = published_standings_of([e for e in events if teams.get(e.pk)])
+    tables = published_of([e for e in events if teams.get(e.pk)])
     per_event = []
     for event in events:
         if not teams.get(event.pk):
             per_event.append({})
             continue
-        rows = _rows(event, teams[event.pk], tables[event.pk].rows)
+        rows = _rows(event, teams[event.pk], tables[event.pk].standings.rows)
         per_event.append({r.team: EventResult(r.total, r.games) for r in rows if r.games})
     rule = SeriesRule(series.rule, series.best_of)  # a team plays whenever a member does
     return SeriesTeams(events, rank_series(rule, per_event) if any(per_event) else [])
-
-
-def has_teams(event: Event) -> bool:
-    """Whether the event has teams (the standings show their tab). Teams change only by a
-    write that is not a result (services/teams.py, an import), which moves the event's
-    `structure_version`: kept by it, a result entered asks nothing more. One query when not
-    kept."""
-    stamp = event_stamp((event.pk, event.created_at, f"s{event.structure_version}"))
-    return shared("event-has-teams", stamp, None, Team.objects.filter(event=event).exists)

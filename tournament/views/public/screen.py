@@ -29,8 +29,8 @@ from tournament.selectors.cache import event_stamp
 from tournament.selectors.conditions import event_panels
 from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.players import entries_matching, sit_outs_matching
+from tournament.selectors.published import published
 from tournament.selectors.push import push_player_ids
-from tournament.selectors.standings import shared_progress
 from tournament.selectors.standings_page import standings_page, standings_summary
 from tournament.selectors.tables import (
     FoundSeat,
@@ -129,7 +129,7 @@ def standings_screen(request: HttpRequest, slug: str) -> HttpResponse:
         context.update(_next_window(kept, window, tables, tables=True))
     else:
         summary = standings_summary(event, query.stage)
-        context.update(summary.context(), in_progress=shared_progress(event).in_progress)
+        context.update(summary.context(), in_progress=published(event).progress.in_progress)
         context.update(_next_window(kept, window, summary.rows))
     response = render(request, "tournament/screen.html", context)
     response["Cache-Control"] = "no-cache"

@@ -20,8 +20,9 @@ from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
+from tournament.selectors.published import published
 from tournament.selectors.standings_page import standings_summary
-from tournament.selectors.teams import has_teams, team_detail, team_table
+from tournament.selectors.teams import team_detail, team_table
 from tournament.views.public.downloads import download
 from tournament.views.public.standings import REFRESH_SECONDS
 
@@ -55,7 +56,7 @@ def _team_context(event: Event, screen: bool) -> dict[str, Any]:
 def teams_page(request: HttpRequest, event: Event) -> HttpResponse:
     """The team standings, by the event's rule (said above the table); a tab of the standings
     page. Every team is listed before any game."""
-    if not has_teams(event):  # a team always has members (scoring.teams.check_teams)
+    if not published(event).has_teams:  # a team always has members (scoring.teams.check_teams)
         raise Http404
     context = {**_team_context(event, screen=False), "can_manage": can_referee(request.user, event)}
     return render(request, "tournament/teams.html", context)

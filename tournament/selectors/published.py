@@ -1,0 +1,192 @@
+"""The read model: what the public pages and downloads show of an event at one version, as one
+frozen record (`published(event) -> PublishedEvent`), made once per version and kept by it.
+
+Every write to an event moves its version on in the write's own transaction
+(services/changes.py), so a record made for the version a reader read is the event as that
+reader found it, and nothing needs clearing. What a record holds:
+
+- `standings`: ranked by stage, the rows every page, file and message reads;
+- `player_ids`: the players' ids by name (pages link players by id);
+- `stamp` (the event's version) and `rows_stamp` (the version the rows were last ranked at: a
+  hand recounts nobody and leaves it, a result moves it) — the two stamps everything made of
+  a record is kept by: what shows the rows alone (the standings table, the standings file)
+  by `rows_stamp`, what shows more by `stamp`;
+- `over`: every stage closed, the results final;
+- and, made the first time a reader asks, each once per version and shared by every server
+  through selectors/cache.py: `progress` (the rounds with a result and the one in play),
+  `has_teams`, and a whole-point venue's `fractions`.
+
+The ranked rows stay in each process rather than in the shared cache: at 10,000 players
+unpickling them costs more than ranking again (108 / 63 ms on 2026-11-25; `make bench`
+prints both), and after a result the next version is ranked from the one held and the few
+entries the result recounted (selectors/standings.py `rank_since`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
+
+from django.db.models import Exists, OuterRef
+
+from scoring import Standings
+from tournament.models import Event, Game, Round, Seat, Team
+from tournament.selectors.cache import event_stamp, shared, stamped_cache
+from tournament.selectors.standings import (
+    Ranked,
+    fraction_rounds,
+    rank_event,
+    rank_events,
+    rank_since,
+)
+from tournament.selectors.tables import round_begun
+from tournament.selectors.versions import event_over
+
+
+class Progress(NamedTuple):
+    """Where the event's rounds stand: `rounds` with at least one result, in order (the
+    standings' round columns); `in_progress`, the first round with a table still playing (the
+    live marker), or None; `seating`, whether that round is only seated — no table has begun
+    (no hand, no result) and its clock has not started — so pages say "take your seats", as
+    the venue screen does, and not "in progress" (a status is a decision, never a forecast)."""
+
+    rounds: list[int]
+    in_progress: int | None
+    seating: bool
+
+    @property
+    def playing(self) -> int | None:
+        """The round in play once play has begun there (the live marker of its column)."""
+        return None if self.seating else self.in_progress
+
+
+@dataclass(frozen=True)
+class PublishedEvent:
+    """An event as its public pages and downloads show it at one version (the module's
+    docstring says what each field is and what it is kept by)."""
+
+    event: Event  # the row as read at `stamp`: its name, address and rules
+    stamp: str
+    rows_stamp: str
+    standings: Standings
+    player_ids: dict[str, int]
+    over: bool
+    # What the next version's standings are ranked from (`rank_since`).
+    ranked: Ranked = field(repr=False, compare=False)
+
+    @cached_property
+    def progress(self) -> Progress:
+        """The event's `Progress`. Once per version across every server."""
+        return shared("published-progress", self.stamp, None, lambda: round_progress(self.event))
+
+    @cached_property
+    def has_teams(self) -> bool:
+        """Whether the event has teams (the standings show their tab). Teams change only by a
+        write that is not a result (services/teams.py, an import), which moves the event's
+        `structure_version`: kept by it, a result entered asks nothing more. One query when
+        not kept."""
+        event = self.event
+        stamp = event_stamp((event.pk, event.created_at, f"s{event.structure_version}"))
+        return shared("event-has-teams", stamp, None, Team.objects.filter(event=event).exists)
+
+    @cached_property
+    def fractions(self) -> frozenset[int]:
+        """A venue of whole points: the rounds where some result has a fraction of a point (a
+        round's column is shown whole only when none has). Made of the rows alone, once per
+        `rows_stamp` across every server: at 10,000 players it reads every row. Elsewhere
+        none is asked."""
+        if not self.event.rules.whole_points:
+            return frozenset()
+        return shared(
+            "published-fractions",
+            self.rows_stamp,
+            None,
+            lambda: frozenset(fraction_rounds(self.standings)),
+        )
+
+    def row_count(self, stage_name: str = "") -> int:
+        """How many rows the standings show: every ranked player, or those of the stage named
+        (its ranking's groups) — what a window of them is a part of (the venue screen's
+        "page 3 of 500")."""
+        stage = self.standings.stage(stage_name)
+        if stage is None or not stage_name:
+            return len(self.standings.rows)
+        return sum(len(group) for group in stage.order)
+
+
+# Hundreds of phones refresh the same standings between two results: a record per event,
+# made once per version in each process (selectors/cache.py).
+_records = stamped_cache(slots=32)
+
+
+def published(event: Event) -> PublishedEvent:
+    """The event's record at the version `event` was read at. Queries: none when this process
+    holds the version; after a result, the entries it recounted (one); else the stages,
+    entries and penalties (three). Writes and organizer screens read the exact standings of
+    their own transaction (selectors/standings.event_standings) instead."""
+
+    def make(held: PublishedEvent | None) -> PublishedEvent:
+        if held is not None and held.ranked.follows(event):
+            return _record(event, rank_since(event, held.ranked))
+        return _record(event, rank_event(event))
+
+    return _records.get_or_follow(event.pk, event_stamp(event), make)
+
+
+def published_of(events: Iterable[Event]) -> dict[int, PublishedEvent]:
+    """`published` of several events (a player's page, a series) by event id: the records
+    this process holds as they are, the others ranked together (three queries however many
+    events)."""
+    out: dict[int, PublishedEvent] = {}
+    missing = []
+    for event in events:
+        hit = _records.peek(event.pk, event_stamp(event))
+        if hit is None:
+            missing.append(event)
+        else:
+            out[event.pk] = hit[0]
+    for event, ranked in zip(missing, rank_events(missing) if missing else [], strict=True):
+        record = _record(event, ranked)
+        _records.put(event.pk, record.stamp, record)
+        out[event.pk] = record
+    return out
+
+
+def _record(event: Event, ranked: Ranked) -> PublishedEvent:
+    return PublishedEvent(
+        event=event,
+        stamp=event_stamp(event),
+        rows_stamp=event_stamp((event.pk, ranked.created, ranked.rows_since)),
+        standings=ranked.standings,
+        player_ids=ranked.ids,
+        # From the stages the standings were ranked with: closing one moves the structure on.
+        over=event_over(s.closed for s in ranked.stages),
+        ranked=ranked,
+    )
+
+
+def round_progress(event: Event) -> Progress:
+    """The event's `Progress`, found without reading every player's rounds. One query, two
+    EXISTS probes per round (the second through the partial index of games in play: 0.25 ms
+    at 25,000 games, 6 ms reading them all), and while the round in progress has no clock
+    running, whether any of its tables has begun (`round_begun`: up to two more); readers ask it
+    through `PublishedEvent.progress`."""
+    rows = (
+        Round.objects.filter(event=event)
+        .annotate(
+            counted=Exists(Seat.objects.filter(round=OuterRef("pk"), rank__isnull=False)),
+            playing=Exists(Game.objects.filter(round=OuterRef("pk"), finished=False)),
+        )
+        .order_by("number")
+        .values_list("pk", "number", "counted", "playing", "clock_started_at")
+    )
+    rounds, in_progress, seating = [], None, False
+    for pk, number, counted, playing, clock in rows:
+        if counted:
+            rounds.append(number)
+        if playing and in_progress is None:
+            in_progress = number
+            seating = not round_begun(pk, clock)
+    return Progress(rounds, in_progress, seating)
