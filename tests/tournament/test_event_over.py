@@ -1,4 +1,4 @@
-"""An event is over once every stage is closed (selectors/versions.py `event_over`). A walk of
+"""An event is over once every stage is closed (selectors/published.py `event_over`). A walk of
 the day found its standings still promising "refreshes every 30 s" with nothing saying the
 results were final, and find your seat offering "Notify me" for an event with nothing left to
 tell. Closing the last stage moves the event's version, so the cached pages change."""

@@ -32,7 +32,7 @@ from typing import NamedTuple
 from django.db.models import Exists, OuterRef
 
 from scoring import Standings
-from tournament.models import Event, Game, Round, Seat, Team
+from tournament.models import Event, Game, Round, Seat, Stage, Team
 from tournament.selectors.cache import event_stamp, shared, stamped_cache
 from tournament.selectors.standings import (
     Ranked,
@@ -42,7 +42,6 @@ from tournament.selectors.standings import (
     rank_since,
 )
 from tournament.selectors.tables import round_begun
-from tournament.selectors.versions import event_over
 
 
 class Progress(NamedTuple):
@@ -190,3 +189,15 @@ def round_progress(event: Event) -> Progress:
             in_progress = number
             seating = not round_begun(pk, clock)
     return Progress(rounds, in_progress, seating)
+
+
+def event_over(closed: Iterable[bool]) -> bool:
+    """Every stage closed (`closed`: each stage's flag): the results are final. An event
+    with no stage stored never is. Its standings then say so and stop refreshing."""
+    flags = list(closed)
+    return bool(flags) and all(flags)
+
+
+def event_over_now(event: Event) -> bool:
+    """`event_over` of one event. One query: its stages' closed flags."""
+    return event_over(Stage.objects.filter(event=event).values_list("closed", flat=True))

@@ -14,7 +14,6 @@ the same answers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
@@ -171,19 +170,7 @@ def player_events(player_id: int) -> PlayerEvents | None:
     )
 
 
-def event_over(closed: Iterable[bool]) -> bool:
-    """Every stage closed (`closed`: each stage's flag): the results are final. An event
-    with no stage stored never is. Its standings then say so and stop refreshing."""
-    flags = list(closed)
-    return bool(flags) and all(flags)
-
-
 def event_running(*, over: bool, held_on: date) -> bool:
     """Still being played: not over and its day not past yesterday. The one rule for where
     "Notify me" is offered — a player's page, find your seat (issue 49)."""
     return not over and held_on >= timezone.localdate() - RUNNING_DAYS
-
-
-def event_over_now(event: Event) -> bool:
-    """`event_over` of one event. One query: its stages' closed flags."""
-    return event_over(Stage.objects.filter(event=event).values_list("closed", flat=True))

@@ -20,7 +20,7 @@ from django.utils.crypto import salted_hmac
 
 from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event
-from tournament.selectors.versions import event_over_now
+from tournament.selectors.published import event_over_now
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock

@@ -29,7 +29,7 @@ from tournament.selectors.cache import event_stamp
 from tournament.selectors.conditions import event_panels
 from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.players import entries_matching, sit_outs_matching
-from tournament.selectors.published import published
+from tournament.selectors.published import event_over_now, published
 from tournament.selectors.push import push_player_ids
 from tournament.selectors.standings_page import standings_page, standings_summary
 from tournament.selectors.tables import (
@@ -44,7 +44,7 @@ from tournament.selectors.tables import (
     seats_named,
     stage_in_play,
 )
-from tournament.selectors.versions import event_over_now, event_running
+from tournament.selectors.versions import event_running
 from tournament.services.checkin import (
     checkin_code_seconds_left,
     checkin_code_shown,
