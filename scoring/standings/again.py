@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from scoring.standings.ranking import add_penalties
+from scoring.standings.ranking import add_penalties, shared_place
 from scoring.standings.records import Format, Penalty, Player, Row, StageResult, Standings
 
 # Past one changed player in this many, ranking everyone is as quick (each is found by a scan).
@@ -108,8 +108,9 @@ def rank_again(
     span: list[Row] = []
     position = lo + 1
     for group in groups:
-        status = "tie" if len(group) > 1 else ""
+        played = sum(1 for player in group if figures[player][1])
         for player in group:
+            status = "tie" if shared_place(bool(figures[player][1]), played) else ""
             if player in rows:
                 row = rows[player]
             elif (row := kept[player]).rank != position or row.status != status:

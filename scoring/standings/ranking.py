@@ -152,12 +152,12 @@ def rank_rows(
     out: list[Row] = []
     position = 1
     for group in final_order:
+        played = sum(1 for p in group if rows[p].games)
         for p in group:
             row = rows[p]
+            shared = shared_place(bool(row.games), played)
             row.status = (
-                _status(p, results, len(group) > 1, position)
-                if staged
-                else ("tie" if len(group) > 1 else "")
+                _status(p, results, shared, position) if staged else ("tie" if shared else "")
             )
             row.rank = position
             out.append(row)
@@ -180,6 +180,13 @@ def add_penalties(
         row.total += points
         row.penalties += points
         row.penalty_rounds[penalty.round] = row.penalty_rounds.get(penalty.round, 0) + points
+
+
+def shared_place(played: bool, played_in_group: int) -> bool:
+    """Whether a player's place is shared — a `tie`: they have played, and so has someone
+    else in their group of equal figures. Players yet to play are equal at 0.0, which decides
+    nothing (issue 66: ten players with no game read "Tied" after one table of round 1)."""
+    return played and played_in_group > 1
 
 
 def _status(player: Player, results: Sequence[StageResult], shared: bool, position: int) -> str:
