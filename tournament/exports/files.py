@@ -72,7 +72,9 @@ def ema_file(event: Event, fmt: str) -> bytes:
 
 
 def entrants_file(event: Event, fmt: str) -> bytes:
-    """The entrants with their e-mails (exports/entrants.py), the organizers' to keep."""
+    """The entrants with their e-mails (exports/entrants.py), the organizers' to keep: kept
+    in the server's own cache only, asked for behind the organizers' check (the answer is
+    `no-store`, as every organizer page)."""
     make = partial(export_entrants, event, fmt)
     return _kept("entrants-file", stamps.entrants_stamp(event), (fmt, _words(fmt)), make)
 
