@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournament.exports.plans import PLAN_FORMATS, export_plan
+from tournament.exports.files import plan_file
+from tournament.exports.plans import PLAN_FORMATS
 from tournament.forms.events import (
     PlanMakeForm,
     PlanUploadForm,
@@ -21,7 +22,6 @@ from tournament.permissions import (
     organizer_required,
     referee_required,
 )
-from tournament.selectors.plans import plan_of
 from tournament.services.errors import ServiceError
 from tournament.services.plans import PLAN_MAX_BYTES, plan_make, plan_remove, plan_upload
 from tournament.views.manage.dashboard import dashboard_page
@@ -82,7 +82,7 @@ def plan_remove_view(request: HttpRequest, event: Event) -> HttpResponse:
 def plan_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The plan as CSV (rows services/plans reads back) or JSON (CONTRACT §5's document),
     through the export pipeline (exports/plans.py)."""
-    plan = plan_of(event)
-    if plan is None or fmt not in PLAN_FORMATS:
+    data = plan_file(event, fmt) if fmt in PLAN_FORMATS else None
+    if data is None:  # no plan kept, or a format the plan is not read back from
         raise Http404
-    return download(export_plan(event, plan, fmt), fmt, f"{event.slug}-seating-plan")
+    return download(data, fmt, f"{event.slug}-seating-plan")

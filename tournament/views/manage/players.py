@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournament.exports.ema import export_ema
+from tournament.exports.files import ema_file
 from tournament.forms.events import PlayersForm
 from tournament.forms.players import ProfileForm
 from tournament.i18n import error_text
@@ -116,7 +116,7 @@ def player_profile(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
 def ema_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The results the EMA asks for (`export_standings --format ema`), for the organizers to
     send: their players' EMA numbers are the organizers' to hand on, not a public page's."""
-    return download(export_ema(event, fmt), fmt, f"{event.slug}-ema")
+    return download(ema_file(event, fmt), fmt, f"{event.slug}-ema")
 
 
 @organizer_required

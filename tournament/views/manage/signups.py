@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournament.exports.entrants import export_entrants
+from tournament.exports.files import entrants_file
 from tournament.forms.registration import RegistrationSettingsForm
 from tournament.i18n import error_text
 from tournament.models import Event, SignUp
@@ -118,4 +118,4 @@ def signups_manage(request: HttpRequest, event: Event) -> HttpResponse:
 @require_http_methods(["GET"])
 def entrants_download(request: HttpRequest, event: Event, fmt: str) -> HttpResponse:
     """The entrants with their e-mails (exports/entrants.py): the organizers' to keep."""
-    return download(export_entrants(event, fmt), fmt, f"{event.slug}-entrants")
+    return download(entrants_file(event, fmt), fmt, f"{event.slug}-entrants")

@@ -11,7 +11,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournament.exports.ratings import export_ratings, ranked
+from tournament.exports.files import ratings_file
+from tournament.exports.ratings import ranked
 from tournament.i18n import scale_text
 from tournament.selectors.events import series_by_slug, series_choices
 from tournament.selectors.ratings import (
@@ -83,4 +84,4 @@ def ratings_export(request: HttpRequest, fmt: str) -> HttpResponse:
     """The leaderboard as CSV, XLSX or JSON (CONTRACT §4's keys), the same minimum of games."""
     pool = _pool(request)
     least = _least(request) if "min" in request.GET else 0
-    return download(export_ratings(pool, fmt, least), fmt, pool.slug)
+    return download(ratings_file(pool, fmt, least), fmt, pool.slug)

@@ -6,7 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament.exports.series import export_series, series_table
+from tournament.exports.files import series_file
+from tournament.exports.series import series_table
 from tournament.permissions import can_manage_series
 from tournament.selectors.events import series_by_slug
 from tournament.selectors.series import series_standings
@@ -39,4 +40,4 @@ def series_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     series = series_by_slug(slug)
     if series is None:
         raise Http404
-    return download(export_series(series_standings(series), fmt), fmt, f"{series.slug}-standings")
+    return download(series_file(series, fmt), fmt, f"{series.slug}-standings")
