@@ -57,7 +57,7 @@ seat_rows, table_conditions, theirs_text, tie_form, to_lead, tsumo_block, tsumo_
 type_cols, win_blocks, yakuman_rows, zero, mahjongsoul, tenhou
 # The keys `{% cache %}` fragments are kept by: properties of a page's record in selectors/.
 conditions_key, rating_key, sheet_key, tables_key
-# A player page's section (selectors/player_page.PlayerSection): where they stand, read by its template.
+# A player page's section (selectors/player_page.PlayerSection), read by its template.
 placing
 # The dashboard's record (selectors/dashboard.DashboardPage): fields its template reads.
 absent_count, screen_key
