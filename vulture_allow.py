@@ -52,9 +52,13 @@ daemon_threads
 
 # Read by templates: dataclass fields, properties and methods of what a view hands a page.
 asks_unfinished, body_html, bust_fields, closable, colour, deposits_to_top, expected_total
-fu_below, kept_key, last_x, last_y, mine_text, oka, pao_cols, replaceable, seat_cols
+fu_below, intro, last_x, last_y, mine_text, oka, pao_cols, replaceable, seat_cols
 seat_rows, table_conditions, theirs_text, tie_form, to_lead, tsumo_block, tsumo_wins
 type_cols, win_blocks, yakuman_rows, zero, mahjongsoul, tenhou
+# The keys `{% cache %}` fragments are kept by: properties of a page's record in selectors/.
+conditions_key, rating_key, sheet_key, tables_key
+# A player page's section (selectors/player_page.PlayerSection), read by its template.
+placing
 # The dashboard's record (selectors/dashboard.DashboardPage): fields its template reads.
 absent_count, screen_key
 # The seating report's keys (selectors/plans.PlanReport, a TypedDict the template reads).

@@ -1,7 +1,8 @@
 """A table's hand form: its 107 buttons are made once for every table and hand of the event
 and kept by what they are made of but the seats' names, put in as each page is drawn
-(HandForm.kept_key and stand_in, _hand_form.html); the version and the hand the form is for,
-outside the kept part, are always the game's own — no stale form is ever written."""
+(HandForm.kept — selectors/sheets.HandButtons.key — and stand_in, _hand_form.html); the
+version and the hand the form is for, outside the kept part, are always the game's own — no
+stale form is ever written."""
 
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ def test_the_key_names_everything_the_buttons_show():
 
     def key(**kwargs) -> str | None:
         settings = {"rules": rules, "names": names, "initial": {"version": 3, "number": 2}}
-        return HandForm(**{**settings, **kwargs}).kept_key
+        kept = HandForm(**{**settings, **kwargs}).kept
+        return kept.key if kept is not None else None
 
     base = key()
     assert base is not None and key(initial={"version": 9, "number": 7}) == base

@@ -6,7 +6,6 @@ from typing import Any
 
 from django import forms
 from django.utils.functional import cached_property
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.emperor import SPECIAL_NAMES
@@ -14,6 +13,7 @@ from scoring.game_types import game_type
 from scoring.rules import Ruleset
 from tournament.forms.games import EngineForm, seat_choices
 from tournament.i18n import ABORT_LABELS
+from tournament.selectors.sheets import HandButtons
 
 RIICHI_TYPES = [
     ("ron", _("Ron")),
@@ -141,14 +141,9 @@ class HandForm(EngineForm):
         super().__init__(*args, **kwargs)
         # The seats' buttons two to a line on a phone (`long_names`; given for `stand_in`).
         self.wide = long_names(names) if wide is None else wide
-        # What the buttons are made of, for `stand_in` (the same form with stand-in names).
-        self._made_with = {
-            "rules": rules,
-            "can_stop": can_stop,
-            "time_up": time_up,
-            "clock_running": clock_running,
-            "wide": self.wide,
-        }
+        # What the buttons are made of: for `stand_in` (the same form with stand-in names), and
+        # what they are kept by (`kept`).
+        self.buttons = HandButtons(rules, len(names), can_stop, time_up, clock_running, self.wide)
         # The choice is in the form while the round's clock runs, shown once time is up: by
         # the page (time_up) or, without a reload, by clock.js when the count reaches zero.
         self.time_up_now = time_up
@@ -273,26 +268,31 @@ class HandForm(EngineForm):
         )
 
     @property
-    def kept_key(self) -> str | None:
-        """What a fresh form's buttons are made of but the seats' names — the rules, how many
-        seats, whether it offers to stop or to end at time up, the language — so their HTML
-        is made once for every table of the event and every hand (_hand_form.html keeps
-        `stand_in`'s and puts each table's names in: 107 buttons were two thirds of a table's
-        page, and each table's first page made them again, docs/performance.md "A table's
-        page"). None for a form that shows what someone pressed or a stored hand: its buttons
-        are made each time. The version and the hand it is for are not in it: they stay
-        outside the kept part."""
+    def kept(self) -> HandButtons | None:
+        """What a fresh form's buttons are made of, their HTML kept by its `key` for every
+        table of the event and every hand (_hand_form.html keeps `stand_in`'s and puts each
+        table's names in). None for a form that shows what someone pressed or a stored hand:
+        its buttons are made each time. The version and the hand it is for are not in it: they
+        stay outside the kept part."""
         if self.is_bound or set(self.initial) - {"version", "number"}:
             return None
-        shape = ("stop" in self.fields, "time_up" in self.fields, self.time_up_now, self.wide)
-        return repr((self.rules, self.n, shape, get_language()))
+        return self.buttons
 
     @cached_property
     def stand_in(self) -> HandForm:
-        """This form with a mark in each seat's name (`SEAT_MARK`): the buttons kept under
-        `kept_key`, which the `with_seat_names` filter turns into this table's."""
+        """This form with a mark in each seat's name (`SEAT_MARK`): the buttons kept by
+        `kept`, which the `with_seat_names` filter turns into this table's."""
         marks = [SEAT_MARK.format(i) for i in range(self.n)]
-        return HandForm(names=marks, initial=self.initial, **self._made_with)
+        made = self.buttons
+        return HandForm(
+            names=marks,
+            initial=self.initial,
+            rules=made.rules,
+            can_stop=made.can_stop,
+            time_up=made.time_up,
+            clock_running=made.clock_running,
+            wide=made.wide,
+        )
 
     @property
     def seat_cols(self) -> str:

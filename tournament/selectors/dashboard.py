@@ -18,6 +18,7 @@ from tournament.selectors.events import event_stages, players_key, registered_en
 from tournament.selectors.games import round_tables
 from tournament.selectors.plans import (
     PlanSummary,
+    ReportShown,
     plan_rounds_default,
     plan_summary,
     seat_method_default,
@@ -27,7 +28,7 @@ from tournament.selectors.tables import (
     RoundPhase,
     TableState,
     round_phase,
-    seating_report,
+    seating_shown,
     table_states,
 )
 from tournament.selectors.tasks import task_queue_stalled_since
@@ -153,7 +154,7 @@ class DashboardPage:
     state_round: int | None
     states: list[TableState]  # every game not finished is among them
     phase: RoundPhase
-    seating: dict[str, Any] | None  # the seating report
+    seating: ReportShown  # the seating report
     # Networks whose backstop is full, naming the limit reached: codes or sign-ups from
     # there wait until the organizer lifts it or it ends.
     networks_held: list[tuple[str, str, int]]
@@ -220,7 +221,7 @@ def event_dashboard(event: Event, *, can_organize: bool) -> DashboardPage:
         state_round=state_round,
         states=states,
         phase=round_phase(event),
-        seating=seating_report(event),
+        seating=seating_shown(event),
         networks_held=networks_limited(),
         queue_stalled=queue_stalled(),
         can_organize=can_organize,

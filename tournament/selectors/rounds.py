@@ -3,7 +3,15 @@ public round pages. One query each; None when there is none (the view answers 40
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.utils.translation import get_language
+
 from tournament.models import Event, Game, Round
+from tournament.selectors import games
+from tournament.selectors.cache import event_stamp
+from tournament.selectors.tables import Clock, round_clock
 
 
 def round_numbers(event: Event) -> list[int]:
@@ -36,6 +44,45 @@ def round_with_games(event: Event, number: int) -> Round | None:
 def round_games(rnd: Round) -> list[Game]:
     """The round's tables, in table order."""
     return list(rnd.games.all())
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    """A round's public page (round_detail.html): the round with its games, the rounds it
+    links, its clock (drawn per request from the server's time) and whether a table still
+    plays; its tables kept by `tables_key`."""
+
+    event: Event
+    round: Round
+    numbers: list[int]
+    clock: Clock | None
+
+    @property
+    def live(self) -> bool:
+        """A table still plays: the page follows the round (live.js)."""
+        return any(not game.finished for game in self.round.games.all())
+
+    @property
+    def tables_key(self) -> tuple:
+        """What the rendered tables are kept by: the event's version (every hand and result
+        moves it) and the language. 64 tables took 50 ms to draw, and each hand anywhere in
+        the event makes every following phone ask again."""
+        return (event_stamp(self.event), self.round.number, get_language())
+
+    @cached_property
+    def tables(self) -> list[Game]:
+        """The tables as shown (two queries): read only when the template does not hold them
+        for `tables_key`."""
+        return games.round_games(self.round)
+
+
+def round_page(event: Event, number: int) -> RoundPage | None:
+    """The public page of the event's round `number` (three queries: the round, its games,
+    the numbers); None for a round not seated."""
+    rnd = round_with_games(event, number)
+    if rnd is None:
+        return None
+    return RoundPage(event, rnd, round_numbers(event), round_clock(rnd))
 
 
 def round_table_count(rnd: Round) -> int:

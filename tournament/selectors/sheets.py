@@ -5,10 +5,13 @@ players (`with_players`, `seats_prefetch`), and its last hand is the one numbere
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.utils.translation import get_language
 
+from scoring.rules import Ruleset
 from tournament.models import Game, Hand, Seat
 
 
@@ -62,3 +65,25 @@ def hands_recorded(game: Game) -> int:
 def last_hand_said(game: Game) -> dict[str, Any] | None:
     """The last hand's label, record and score changes: what the page says was recorded."""
     return last_first(game.hands.all()).values("label", "data", "deltas").first()
+
+
+@dataclass(frozen=True)
+class HandButtons:
+    """What a hand form's buttons are made of but the seats' names (forms/hands.HandForm): the
+    rules, how many seats, whether it offers to stop (アガリ止め) or to end at time up, whether
+    the seats' buttons go two to a line. The same for every table of the event and every hand,
+    so their HTML is kept once (manage/_hand_form.html: 107 buttons were two thirds of a
+    table's page, docs/performance.md "A table's page"), each table's names put in as drawn."""
+
+    rules: Ruleset
+    seats: int
+    can_stop: bool
+    time_up: bool  # the round's time is up: the choice to end is shown
+    clock_running: bool  # the round's clock runs: the choice is there, shown once time is up
+    wide: bool
+
+    @property
+    def key(self) -> str:
+        """What the rendered buttons are kept by: all of the above and the language."""
+        made = (self.rules, self.seats, self.can_stop, self.time_up, self.clock_running)
+        return repr((*made, self.wide, get_language()))

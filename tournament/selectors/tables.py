@@ -14,7 +14,7 @@ from scoring import parse_hand, replay
 from scoring.names import name_key
 from scoring.plans import Plan, PlannedRound
 from tournament.models import Event, Game, Hand, Round, Seat, SitOut, TableLink
-from tournament.selectors.plans import page_report
+from tournament.selectors.plans import ReportShown, page_report
 
 
 @dataclass
@@ -358,3 +358,8 @@ def seating_report(event: Event, up_to: int | None = None) -> dict[str, Any] | N
         met = Plan(tuple(chosen), tuple(players), size).report()
         report.update({k: met[k] for k in MEETING_KEYS})
     return report
+
+
+def seating_shown(event: Event, up_to: int | None = None) -> ReportShown:
+    """`seating_report` as a page shows it (ReportShown). Two queries."""
+    return ReportShown(seating_report(event, up_to))

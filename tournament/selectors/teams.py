@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
+
+from django.utils.translation import get_language
 
 from scoring.series import EventResult, SeriesRow, SeriesRule, rank_series
 from scoring.teams import TeamRow, team_standings
@@ -52,6 +55,27 @@ def team_table(event: Event) -> list[TeamLine]:
     standings."""
     ids = dict(Team.objects.filter(event=event).values_list("name", "pk"))
     return [TeamLine(row, ids[row.team]) for row in team_rows(event)]
+
+
+@dataclass(frozen=True)
+class TeamTable:
+    """The team standings table as a page or the venue screen (`screen`: names as plain text)
+    shows it (_team_table.html): kept by `key`, its rows read only when it is not."""
+
+    event: Event
+    screen: bool
+
+    @property
+    def key(self) -> tuple:
+        """What the rendered table is kept by: the standings' rows, which the team rows are
+        summed from (selectors/published.py `rows_stamp`: a result moves it, and so do the
+        teams and the team rule, as every change but a result does; a hand does not), the
+        language and the place."""
+        return (published(self.event).rows_stamp, get_language(), self.screen)
+
+    @cached_property
+    def lines(self) -> list[TeamLine]:
+        return team_table(self.event)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from functools import cache
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import get_language
 
 from tournament.models import Entry, Event, Game, Player, RatingDue, RatingStep, Round, Seat, Stage
 from tournament.selectors.cache import event_stamp
@@ -62,6 +63,19 @@ class GameVersion:
         reach its last hand (what each player needs moves with the other tables)."""
         shown: list[object] = [self.stamp, self.round, self.table, self.names, self.event_name]
         return [*shown, self.finished, *([self.event_stamp] if self.in_play else [])]
+
+    @property
+    def sheet_key(self) -> tuple:
+        """What the rendered sheet is kept by (game_page.html): the game's own stamp, its
+        players' names, the event's name and the language — a result at another table leaves
+        it as it was. Its event's address and rules are not in it: neither ever changes."""
+        return (self.stamp, self.names, self.event_name, get_language())
+
+    @property
+    def conditions_key(self) -> tuple:
+        """What the conditions panel is kept by: what each player needs moves with the other
+        tables' results, so the event's stamp, and the language."""
+        return (self.event_stamp, self.game_id, get_language())
 
 
 @cache

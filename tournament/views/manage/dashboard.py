@@ -117,6 +117,7 @@ def dashboard_page(
     }
     context = {
         **vars(page),
+        "page": page,  # the list of players kept by `page.players_key`
         **forms,
         "stages": stages,
         "table_entry_choices": TABLE_ENTRY_CHOICES,

@@ -32,7 +32,7 @@ from tournament.selectors.rounds import event_game, round_games, round_of, round
 from tournament.selectors.tables import (
     live_links,
     round_clock,
-    seating_report,
+    seating_shown,
 )
 from tournament.services.clock import (
     event_round_minutes_set,
@@ -140,7 +140,7 @@ def _round_sheet(
             # Slips to print while any table is open, not only while table 1 is.
             "has_slips": any(t["slips"] for t in tables),
             "clock": round_clock(rnd),
-            "seating": seating_report(event, up_to=number),
+            "seating": seating_shown(event, up_to=number),
             # "Fix a wrong seat": every seat of the round's open tables, and their versions.
             "open_seats": [
                 (f"{game.pk}:{seat.position}", game.table, seat.position, seat.player.name)

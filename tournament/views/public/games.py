@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.rules import Ruleset
@@ -37,16 +36,10 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     table = _("Round %(r)s · table %(t)s") % {"r": found.round, "t": found.table}
     context = {
         "title": f"{table} · {found.event_name}",
+        "game": found,  # the sheet kept by `game.sheet_key`, the conditions by its event's
         "sheet": lambda: _sheet(found),  # made only when the template does not hold it
-        # A game never changes event; its rules never change.
-        "sheet_key": (found.stamp, found.names, found.event_name, get_language()),
-        # At the deciding round's last hand, what each player needs: it moves with the other
-        # tables' results too, so it is kept per version of the event (the page's tag).
-        "in_play": found.in_play,
-        # Until its result is final the page follows it (live.js, 304 from the tag).
-        "live": not found.finished,
+        # At the deciding round's last hand (`game.in_play`), what each player needs.
         "conditions": lambda: _sheet_conditions(found),
-        "conditions_key": (found.event_stamp, found.game_id, get_language()),
     }
     return render(request, "tournament/game_page.html", context)
 

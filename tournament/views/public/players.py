@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import ScoringError
@@ -22,15 +22,8 @@ from tournament.http_caching.conditional import (
 )
 from tournament.i18n import round_heading, scale_text
 from tournament.models import Player
-from tournament.selectors.placings import published_placings
-from tournament.selectors.players import (
-    OwnGames,
-    OwnIndex,
-    own_games,
-    player_named,
-    player_of,
-    player_own_games,
-)
+from tournament.selectors.player_page import PlayerPage, player_page
+from tournament.selectors.players import OwnGames, player_named, player_of
 from tournament.selectors.ratings import rating_history
 from tournament.views.public.push import push_context
 from tournament.views.query import known_query
@@ -58,33 +51,17 @@ def player_detail(
     one of them changes (a result at another table leaves it as it was); where they stand,
     which any result may move, comes from the placings made once per version of the event
     for every player (selectors/standings.py) — no ranking here."""
-    if entered is None:  # in no event: little to show, nothing to key it by
+    if entered is None:  # in no event: little to show, their own games read for this request
         player = player_of(player_id)
         if player is None:
             raise Http404
-        own = own_games(player)
-        page = _player_body(player, OwnIndex.of(own), lambda: own)
-        body = {"page": page, "sections": [], "waiting": []}
-        return _render(request, player_id, player.name, body, PlayerEvents(player.name, {}, None))
-    return _render(request, player_id, entered.name, _PlayerPage(player_id, entered), entered)
-
-
-def _render(
-    request: HttpRequest, player_id: int, name: str, body: Any, entered: PlayerEvents
-) -> HttpResponse:
-    language = get_language()
+        entered = PlayerEvents(player.name, {}, None)
     push = push_context() if entered.running else None
+    page = player_page(player_id, entered, notify=push is not None)
     context = {
-        "title": name,
-        "body": body,
-        # The page's content, kept by what its tag holds but the reader (the content is the
-        # same for everyone): a kept one reads none of its parts (issue 46: two thirds of a
-        # player page was its parts, read again per request while nothing had moved).
-        "page_key": (player_id, name, entered, language, push is not None),
-        # The rating's figures are kept by the player's newest step; whether ratings are being
-        # brought up to date — which every result anywhere moves — is put in beside them.
-        "rating_key": (player_id, entered.rating_step, language),
-        "ratings_due": entered.ratings_due,
+        "title": entered.name,
+        "page": page,  # each fragment kept by a key of its own (player_page.html)
+        "body": _PlayerBody(page),
         "scale": scale_text,
         # "Notify me" under each event still being played (issue 49: CONTRACT §7).
         "player_id": player_id,
@@ -94,52 +71,43 @@ def _render(
     return render(request, "tournament/player_page.html", context)
 
 
-class _PlayerPage:
-    """A player's page's parts, each read only when the template asks for it."""
+class _PlayerBody:
+    """A player's page's parts drawn from its record, each only when the template asks for it
+    (when it does not hold it)."""
 
-    def __init__(self, player_id: int, entered: PlayerEvents) -> None:
-        self.player_id, self.entered = player_id, entered
+    def __init__(self, page: PlayerPage) -> None:
+        self.page = page
 
-    @cached_property
-    def page(self) -> dict[str, Any]:
-        player = Player(pk=self.player_id, name=self.entered.name)
-        # Their own games, kept until one of them changes or an event is renamed — not by the
-        # events' versions (selectors/players.py).
-        shown = [(pk, name, slug) for pk, (_stamp, name, slug) in self.entered.events.items()]
-        return _player_body(player, *player_own_games(player, shown))
+    def intro(self) -> str:
+        """The top: their totals over every event."""
+        games = self.page.own[1]()
+        records = games.records
+        totals = {
+            "stats": games.overall,
+            "games": sum(r.games for r in records),
+            "events": len(records),
+        }
+        context = {"player": self.page.player, "totals": totals}
+        return render_to_string("tournament/_player_intro.html", context)
 
     @cached_property
     def sections(self) -> list[dict[str, Any]]:
-        """A section per event with a finished game of theirs (a seat needs an entry), with
-        where they stand in it."""
-        events = self.entered.events
-        shown = [s for s in self.page["sections"] if s["event_id"] in events]
-        placings = published_placings(
-            [(s["event_id"], events[s["event_id"]][0]) for s in shown], self.entered.name
-        )
-        sections = []
-        for section in shown:
-            _stamp, name, slug = events[section["event_id"]]
-            placing = placings.get(section["event_id"])
-            sections.append({**section, "name": name, "slug": slug, "placing": placing})
-        return sections
+        """Each event's section as the record has it (kept by its `key`), with its figures and
+        the rest drawn from their own games."""
+        drawn = []
+        for shown in self.page.sections:
+            section = _Section(self.page.player, shown.event_id, self.page.own[1])
+            fields = {f.name: getattr(shown, f.name) for f in dataclass_fields(shown)}
+            drawn.append({**fields, "figures": section.figures, "html": section.html})
+        return drawn
 
-    @cached_property
-    def waiting(self) -> list[dict[str, Any]]:
-        """The events still being played where they have no finished game yet (round 1 not
-        seated or not over): "Notify me" there too, or the first round's seating reaches
-        nobody (issue 49)."""
-        shown = {s["event_id"] for s in self.sections}
-        events = self.entered.events
-        return [
-            {"event_id": pk, "name": events[pk][1], "slug": events[pk][2]}
-            for pk in sorted(self.entered.running)
-            if pk not in shown and pk in events
-        ]
+    @property
+    def waiting(self) -> list[dict[str, object]]:
+        return self.page.waiting
 
     @cached_property
     def rating(self) -> dict[str, Any] | None:
-        return _rating_section(self.player_id)
+        return _rating_section(self.page.player.pk)
 
 
 def _rating_section(player_id: int) -> dict[str, Any] | None:
@@ -157,38 +125,6 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
         [str(k) for k in range(1, len(history) + 1)],
     )
     return {"now": history[-1].rating, "games": len(history), "chart": chart}
-
-
-def _player_body(player: Player, index: OwnIndex, own: Callable[[], OwnGames]) -> dict[str, Any]:
-    """What a player's page shows from their own games: the title, and — each rendered only
-    when player_page.html does not hold it for `key` already, the games (`own()`) read only
-    then — the top, and per event the figures and the rest of the section (player_page.html
-    puts the rest)."""
-
-    def intro() -> str:
-        games = own()
-        records = games.records
-        totals = {
-            "stats": games.overall,
-            "games": sum(r.games for r in records),
-            "events": len(records),
-        }
-        return render_to_string(
-            "tournament/_player_intro.html", {"player": player, "totals": totals}
-        )
-
-    sections = []
-    for event_id, total in index.sections:
-        section = _Section(player, event_id, own)
-        sections.append(
-            {"event_id": event_id, "total": total, "figures": section.figures, "html": section.html}
-        )
-    return {
-        "title": player.name,
-        "intro": intro,
-        "sections": sections,
-        "key": (player.pk, player.name, index.key, get_language()),
-    }
 
 
 class _Section:

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from tournament.http_caching.conditional import answer_by_tag, page_tag
 from tournament.models import Event
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
-from tournament.selectors.games import round_games
-from tournament.selectors.rounds import round_numbers, round_with_games
+from tournament.selectors.rounds import round_page
 from tournament.selectors.tables import (
-    round_clock,
     round_seating,
     seats_named,
 )
@@ -36,21 +33,15 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _round_page(request: HttpRequest, event: Event, number: int, tag: str) -> HttpResponse:
-    rnd = round_with_games(event, number)
-    if rnd is None:
+    page = round_page(event, number)
+    if page is None:
         raise Http404
     context = {
         "event": event,
-        "round": rnd,
-        "numbers": round_numbers(event),
-        "clock": round_clock(rnd),
-        "live": any(not game.finished for game in rnd.games.all()),
+        "page": page,  # its tables kept by `page.tables_key` (round_detail.html)
+        "round": page.round,
+        "clock": page.clock,
         "live_tag": tag,  # live.js's first poll sends it: 304 unless the round moved
-        # The tables, made once per version of the event and language, for every reader
-        # (round_detail.html): 64 tables took 50 ms to draw, and each hand anywhere in the event
-        # makes every following phone ask again.
-        "tables_key": (event_stamp(event), number, get_language()),
-        "tables": lambda: round_games(rnd),
     }
     return render(request, "tournament/round_detail.html", context)
 

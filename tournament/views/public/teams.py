@@ -8,7 +8,6 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
@@ -18,11 +17,10 @@ from tournament.http_caching.conditional import by_event_version
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee
-from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.published import published
 from tournament.selectors.standings_page import standings_summary
-from tournament.selectors.teams import team_detail, team_table
+from tournament.selectors.teams import TeamTable, team_detail
 from tournament.views.public.downloads import download
 from tournament.views.public.standings import REFRESH_SECONDS
 
@@ -38,12 +36,10 @@ def _rule(event: Event) -> dict[str, Any]:
 
 def _team_context(event: Event, screen: bool) -> dict[str, Any]:
     """What the team table says, the same for the page and the screen. The table is kept by
-    `_team_table.html` per version, language and place (`table_key`): its rows are read
-    (`lines`, called by the template) only when it does not hold them."""
+    `_team_table.html` (`teams.key`): its rows are read only when it does not hold them."""
     return {
         "event": event,
-        "lines": lambda: team_table(event),
-        "table_key": (event_stamp(event), get_language(), screen),
+        "teams": TeamTable(event, screen),
         "screen": screen,
         **_rule(event),
         **standings_summary(event, "").context(),
