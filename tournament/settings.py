@@ -168,7 +168,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Part of every page's ETag (http_caching/conditional.py): set it per deploy so that phones holding
+# Part of every page's ETag (http_caching.py): set it per deploy so that phones holding
 # a page from the last release fetch the new one (the package version otherwise).
 RELEASE = os.environ.get("RELEASE", "")
 

@@ -21,7 +21,7 @@ from tournament.forms.events import (
     SeatRoundForm,
     TieDecisionForm,
 )
-from tournament.http_caching.conditional import answer_by_tag, page_tag
+from tournament.http_caching import answer_by_tag, page_tag
 from tournament.models import Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (

@@ -17,7 +17,7 @@ from tournament.forms.events import (
     SeatRoundForm,
     TenhouImportForm,
 )
-from tournament.http_caching.conditional import answer_by_tag, page_tag
+from tournament.http_caching import answer_by_tag, page_tag
 from tournament.i18n import error_text
 from tournament.models import Event, Game
 from tournament.permissions import (

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rules import Ruleset
 from tournament.charts import score_chart
-from tournament.http_caching.conditional import (
+from tournament.http_caching import (
     GameVersion,
     by_game_version,
 )

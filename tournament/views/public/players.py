@@ -16,7 +16,7 @@ from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.ratings import NEW
 from tournament.charts import score_chart
-from tournament.http_caching.conditional import (
+from tournament.http_caching import (
     PlayerEvents,
     by_player_events,
 )

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from scoring.names import NAME_MAX
-from tournament.http_caching.conditional import by_event_version
+from tournament.http_caching import by_event_version
 from tournament.models import Event, SitOut
 from tournament.permissions import can_referee
 from tournament.qr import qr_svg

@@ -16,7 +16,7 @@ from django_tables2 import RequestConfig
 
 from tournament.exports.files import standings_file
 from tournament.exports.standings import StandingsTable, standings_table
-from tournament.http_caching.conditional import by_event_version
+from tournament.http_caching import by_event_version
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.conditions import Panels

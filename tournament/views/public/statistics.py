@@ -9,7 +9,7 @@ from django_tables2 import RequestConfig
 
 from tournament.exports.files import statistics_file
 from tournament.exports.statistics import STAT_LABELS, statistics_table
-from tournament.http_caching.conditional import by_event_version
+from tournament.http_caching import by_event_version
 from tournament.models import Event
 from tournament.selectors.statistics import PlayerStatistics, event_statistics, fitting_minimum
 from tournament.views.public.downloads import download
