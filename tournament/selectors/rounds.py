@@ -6,6 +6,11 @@ from __future__ import annotations
 from tournament.models import Event, Game, Round
 
 
+def table_size(event: Event) -> int:
+    """The players at each of the event's tables (its ruleset's: four, or three): no query."""
+    return event.rules.players
+
+
 def round_numbers(event: Event) -> list[int]:
     """The numbers of the event's rounds seated, in order."""
     return list(event.rounds.order_by("number").values_list("number", flat=True))

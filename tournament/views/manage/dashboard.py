@@ -39,6 +39,7 @@ from tournament.selectors.tables import (
 from tournament.services.errors import ServiceError
 from tournament.services.events import event_create
 from tournament.services.players import Registered
+from tournament.services.rounds import round_keep_refusal
 from tournament.services.throttle import network_named, network_release
 
 
@@ -110,7 +111,7 @@ def dashboard_page(
             seats=page.table_size,
             has_plan=page.plan is not None,
             has_round=page.next_round > 1,
-            method=page.seat_method(),
+            method=page.seat_method(round_keep_refusal),
         ),
         "plan_form": plan_form or PlanMakeForm(initial={"rounds": page.plan_rounds()}),
         "upload_form": upload_form or PlanUploadForm(),
