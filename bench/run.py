@@ -282,11 +282,11 @@ def bench_process_layer(event: Any, runs: int) -> None:
     (pickle out, then in) against ranking them again from the entries."""
     import pickle
 
-    from tournament.selectors.standings import _ranked
+    from tournament.selectors.standings import rank_event
 
-    value = _ranked(event)
+    value = rank_event(event)
     blob = pickle.dumps((value.standings, value.ids))
-    ranked = median_ms(lambda: _ranked(event), runs)
+    ranked = median_ms(lambda: rank_event(event), runs)
     loaded = median_ms(lambda: pickle.loads(blob), runs)
     line(
         "standings object: rank again / unpickle from a cache",

@@ -161,7 +161,7 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-@pytest.mark.parametrize("folder", ["tournament", "scoring"])
+@pytest.mark.parametrize("folder", ["tournament", "scoring", "bench"])
 def test_no_module_imports_another_modules_private_name(folder):
     """A name with a leading underscore is its module's own: one that another module needs is
     public and named for what it is (tests may reach in)."""

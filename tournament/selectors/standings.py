@@ -87,7 +87,7 @@ def event_results(event: Event) -> list[GameResult]:
 def event_standings(event: Event) -> Standings:
     """Standings of one event. Queries: stages, entries, penalties — three, whatever the
     size: each entry holds its player's figures, so no seat is read."""
-    return _ranked(event).standings
+    return rank_event(event).standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +128,9 @@ def _entries(event: Event) -> QuerySet[Entry]:
     return Entry.objects.filter(event=event).exclude(withdrawn=True, games=0).order_by()
 
 
-def _ranked(event: Event) -> Ranked:
-    """The event ranked from scratch. Queries: stages, entries, penalties."""
+def rank_event(event: Event) -> Ranked:
+    """The event ranked from scratch, never kept (bench/run.py times it against a cache).
+    Queries: stages, entries, penalties."""
     stages = list(event.stages.all())
     with collector_paused():
         entries = {row[0]: _kept(row) for row in _entries(event).values_list(*ENTRY_FIELDS)}
@@ -301,7 +302,7 @@ def _published_ranked(event: Event) -> Ranked:
     def make(held: Ranked | None) -> Ranked:
         if held is not None and held.follows(event):
             return _ranked_since(event, held)
-        return _ranked(event)
+        return rank_event(event)
 
     return _published.get_or_follow(event.pk, event_stamp(event), make)
 
