@@ -31,7 +31,7 @@ default_auto_field
 Media, css, filter_horizontal, inlines, list_display, list_filter, list_select_related
 prepopulated_fields, readonly_fields, search_fields, parameter_name, lookups, model_admin
 save_model, save_related, delete_model, delete_queryset
-process_exception, from_db_value, expression, regex, to_url
+process_exception, from_db_value, expression, regex
 help, add_arguments, handle
 authentication_form, redirect_authenticated_user, post_reset_login, get_default_redirect_url
 allow_multiple_selected, is_staff

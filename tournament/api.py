@@ -4,7 +4,7 @@ selectors and export rows as the pages; anyone may read what the public pages sh
 
 Errors are JSON `{"error": …, "field": …}`: 404 for an unknown event, game or player, 400 for a
 bad parameter — never an HTML page. An answer about one event carries the ETag of the event's
-version, made before the answer is (http_caching/conditional.py: 304 for one query); the others get
+version, made before the answer is (http_caching.py: 304 for one query); the others get
 theirs from Django's ConditionalGetMiddleware. CORS for GET from django-cors-headers
 (settings: CORS_URLS_REGEX)."""
 
@@ -30,7 +30,7 @@ from tournament.exports.statistics import (
     statistics_record,
 )
 from tournament.exports.teams import TeamOut, team_records
-from tournament.http_caching.conditional import api_by_event_version
+from tournament.http_caching import api_by_event_version
 from tournament.models import Event, Game
 from tournament.selectors.conditions import conditions_of
 from tournament.selectors.events import event_by_slug, event_stages, series_by_slug

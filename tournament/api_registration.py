@@ -9,7 +9,7 @@ from ninja import Schema
 from ninja.decorators import decorate_view
 
 from tournament.api import ERRORS, api, event_or_404
-from tournament.http_caching.conditional import api_by_event_version
+from tournament.http_caching import api_by_event_version
 from tournament.selectors.registration import entry_lists
 
 

@@ -1,25 +1,76 @@
-"""What Django 5.2's own middleware does not do: the Content-Security-Policy header, a clean
-answer when the database goes away in the middle of a request (logged by the outage, not per
-answer: `AnswerLoggedOnce` on django.request), and a NUL character refused before any view
-reads it."""
+"""The site's own middleware, every class in settings.MIDDLEWARE that is not Django's or a
+library's: a short id per request (on its log lines, the answer's header, the error page), the
+Content-Security-Policy header, a clean answer when the database goes away in the middle of a
+request (logged by the outage, not per answer: `AnswerLoggedOnce` on django.request), a NUL
+character or a form not sent as UTF-8 refused before any view reads it, and more files in one
+form than the site takes sent back to the form, told so."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
+import uuid
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import TooManyFilesSent
 from django.db import InterfaceError, OperationalError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from tournament.outages import Outage
-from tournament.requestid import current_request_id
 
 logger = logging.getLogger(__name__)
+
+
+# --- A short id per request ------------------------------------------------------------------
+# On its log lines, in the `X-Request-ID` answer header and on the error page, so "reference
+# 3f9c0e1a2b4d" from an organizer finds the traceback at once.
+
+_current: ContextVar[str] = ContextVar("request_id", default="-")
+# What a proxy in front of us may hand on (nginx's $request_id is 32 hex digits).
+_FORWARDED = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def current_request_id() -> str:
+    return _current.get()
+
+
+class RequestIdMiddleware:
+    """First in MIDDLEWARE: everything after it, logging included, knows the id."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        forwarded = request.META.get("HTTP_X_REQUEST_ID", "") if settings.BEHIND_PROXY else ""
+        request_id = forwarded if _FORWARDED.fullmatch(forwarded) else uuid.uuid4().hex[:12]
+        request.request_id = request_id  # type: ignore[attr-defined]
+        token = _current.set(request_id)
+        try:
+            response = self.get_response(request)
+        finally:
+            _current.reset(token)
+        response["X-Request-ID"] = request_id
+        return response
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts `request_id` on every record (`-` outside a request: commands, start-up)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = _current.get()
+        return True
+
+
+# --- Security headers, and the database gone -------------------------------------------------
 
 
 class SecurityHeadersMiddleware:
@@ -176,3 +227,45 @@ class RefuseNulMiddleware:
             {"title": _("That request cannot be read"), "message": message},
         )
         return HttpResponse(html, status=400)
+
+
+# --- More files in one form than the site takes ----------------------------------------------
+# (DATA_UPLOAD_MAX_NUMBER_FILES, the Tenhou upload's limit) was Django's bare "Bad Request
+# (400)": Django raises it where the CSRF check first reads the form, before any view. Read
+# here first instead (after the session, the language and messages): the person goes back to
+# the page the form is on, told the limit in the site's words, and nothing was kept.
+
+
+class TooManyFilesMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and request.content_type == "multipart/form-data":
+            try:
+                request.FILES  # noqa: B018 — parsed here to catch the limit, kept for the view
+            except TooManyFilesSent:
+                return too_many_files(request)
+        return self.get_response(request)
+
+
+def too_many_files(request: HttpRequest) -> HttpResponse:
+    # The rest of the upload is read (and dropped) so the browser, still sending, gets the
+    # answer rather than a connection reset.
+    with contextlib.suppress(OSError):
+        while request.read(1 << 16):
+            pass
+    most = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+    messages.error(
+        request,
+        _(
+            "At most %(most)d files can be sent at once; nothing was saved. Choose at most "
+            "%(most)d and send them again."
+        )
+        % {"most": most},
+    )
+    back = request.headers.get("Referer", "")
+    safe = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return HttpResponseRedirect(back if safe else request.path, status=303)

@@ -39,19 +39,18 @@ class NotAnOutage(logging.Filter):
 
 class Outage:
     """One kind of outage in this process: `failed()` at each failure, `ended()` when the
-    service answers again (cheap when nothing is down: one attribute read)."""
+    service answers again (cheap when nothing is down: one attribute read). `ongoing` is read
+    on every request (middleware.py) and every cache call (redis_cache.py): a plain attribute,
+    so while nothing is down no code of this module runs for them."""
 
     def __init__(self, what: str, log: logging.Logger) -> None:
         self.what, self.log = what, log
         self.since: float | None = None  # monotonic time of the first failure, while down
+        self.ongoing = False  # `since` is set: changed with it, under the lock
         self.logged_at = 0.0
         self.failures = 0  # since the last line
         self.total = 0  # since the start
         self.lock = threading.Lock()
-
-    @property
-    def ongoing(self) -> bool:
-        return self.since is not None
 
     def failed(self, exception: BaseException, during: str = "") -> None:
         with self.lock:
@@ -60,7 +59,7 @@ class Outage:
             self.total += 1
             started = self.since is None
             if started:
-                self.since = now
+                self.since, self.ongoing = now, True
             elif now - self.logged_at < LOG_SECONDS:
                 return
             self.logged_at, count, self.failures = now, self.failures, 0
@@ -92,10 +91,11 @@ class Outage:
         )
 
     def ended(self) -> None:
-        if self.since is None:
+        if not self.ongoing:
             return
         with self.lock:
             since, total, self.since, self.total, self.failures = self.since, self.total, None, 0, 0
+            self.ongoing = False
         if since is None:
             return  # another thread ended it first
         seconds = time.monotonic() - since

@@ -105,7 +105,7 @@ CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 
 MIDDLEWARE = [
-    "tournament.requestid.RequestIdMiddleware",
+    "tournament.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tournament.middleware.SecurityHeadersMiddleware",
     "tournament.middleware.ApiErrorsAsJsonMiddleware",
@@ -124,7 +124,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Over DATA_UPLOAD_MAX_NUMBER_FILES: back to the form, told so, not a bare 400 (below).
-    "tournament.upload_limit.TooManyFilesMiddleware",
+    "tournament.middleware.TooManyFilesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -168,7 +168,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Part of every page's ETag (http_caching/conditional.py): set it per deploy so that phones holding
+# Part of every page's ETag (http_caching.py): set it per deploy so that phones holding
 # a page from the last release fetch the new one (the package version otherwise).
 RELEASE = os.environ.get("RELEASE", "")
 
@@ -311,7 +311,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "request_id": {"()": "tournament.requestid.RequestIdFilter"},
+        "request_id": {"()": "tournament.middleware.RequestIdFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         # An outage mails its start and its end itself, from a thread (tournament/outages.py).
         "not_an_outage": {"()": "tournament.outages.NotAnOutage"},

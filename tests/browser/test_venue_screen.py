@@ -273,7 +273,7 @@ def test_the_addresses_players_open_are_whole_and_readable(live_server, projecto
     event.checkin_required, event.checkin_code = True, "AB12CD"
     event.save()
     context, page = _page(projector, 1920, 1080, locale)
-    from tournament.services.checkin import checkin_screen_key
+    from tournament.selectors.checkin import checkin_screen_key
 
     # The projector opened by the dashboard's private link: the code with it (issue 63).
     page.goto(f"{live_server.url}/events/{event.slug}/screen/?key={checkin_screen_key(event)}")
@@ -288,7 +288,7 @@ def test_the_addresses_players_open_are_whole_and_readable(live_server, projecto
 
     from django.utils import timezone
 
-    from tournament.services.checkin import CHECKIN_CODE_SECONDS, checkin_code_shown
+    from tournament.selectors.checkin import CHECKIN_CODE_SECONDS, checkin_code_shown
 
     shown = page.locator("[data-link=checkin] .checkin-code").inner_text()
     before = timezone.now() - timedelta(seconds=CHECKIN_CODE_SECONDS)

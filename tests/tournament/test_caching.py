@@ -102,7 +102,7 @@ def test_the_latest_value_is_made_once_and_a_waiter_takes_only_its_stamp_s(monke
 def test_views_never_touch_the_cache():
     """Issue 45: one cache for reads, used inside selectors only. A view may name a fragment's
     key (`event_stamp`) for its template's `{% cache %}`; a whole public page is handed to and
-    asked of selectors/cache.py by http_caching/whole_pages.py (`keep_latest`, `latest`), under
+    asked of selectors/cache.py by http_caching.py `whole_page` (`keep_latest`, `latest`), under
     the page's tag — no view reads or writes the cache itself."""
     import ast
     from pathlib import Path
@@ -112,8 +112,8 @@ def test_views_never_touch_the_cache():
     views = Path(tournament.__file__).parent / "views"
     allowed = {
         "tournament.selectors.cache": {"event_stamp"},
-        # HTTP caching (ETags, whole anonymous pages): its own package, beside the views.
-        "tournament.http_caching.conditional": None,
+        # HTTP caching (ETags, whole anonymous pages): its own module, beside the views.
+        "tournament.http_caching": None,
         "django.views.decorators.cache": None,  # never_cache: headers, not a cache
         "functools": None,  # cached_property
     }

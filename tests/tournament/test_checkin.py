@@ -16,13 +16,8 @@ from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, organizer_for, text
 from tests.tournament.test_tournament_day import finish
 from tournament.models import Entry, Event, Seat, SitOut
-from tournament.services.checkin import (
-    checkin_code_right,
-    checkin_code_shown,
-    checkin_mark,
-    checkin_require,
-    checkin_screen_key,
-)
+from tournament.selectors.checkin import checkin_code_shown, checkin_screen_key
+from tournament.services.checkin import checkin_code_right, checkin_mark, checkin_require
 from tournament.services.rounds import round_seat
 from tournament.services.throttle import LIMITS, WINDOW
 
@@ -178,7 +173,7 @@ def minutes_after(minutes: float) -> datetime:
 
 
 def stop_clock(monkeypatch, at: datetime) -> None:
-    monkeypatch.setattr("tournament.services.checkin._now", lambda: at)
+    monkeypatch.setattr("tournament.selectors.checkin._now", lambda: at)
 
 
 def test_the_code_shown_changes_every_five_minutes_and_the_one_before_still_works(event):

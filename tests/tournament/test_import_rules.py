@@ -1,7 +1,8 @@
 """Imports run one way (issue 65), read from the code: the services and tasks.py never import
 each other in a circle (a task imports its service inside its body; a service queues a task by
-name through services/queue.py); no module imports another's private name; a migration runs
-only what it holds, never the app's code of today."""
+name through services/queue.py); no selector imports a service (reads never call writes); no
+module imports another's private name; a migration runs only what it holds, never the app's
+code of today."""
 
 from __future__ import annotations
 
@@ -68,6 +69,22 @@ def test_no_service_imports_the_tasks():
         for name, tree in _trees("tournament/services").items()
         for module, what, line in _imports(name, tree)
         if module == TASKS or (module == "tournament" and what == "tasks")
+    ]
+    assert found == []
+
+
+def test_no_selector_imports_a_service():
+    """Reads never call writes: no module under selectors/ imports tournament.services (at its
+    top or inside a function). A read the services need too lives in selectors/ and the
+    service imports it (selectors/checkin.py, selectors/rounds.table_size); a check that is
+    the write's own (services/rounds.round_keep_refusal) is handed in by the view."""
+    found = [
+        f"{name}:{line} {module}"
+        for name, tree in _trees("tournament/selectors").items()
+        for module, what, line in _imports(name, tree)
+        if module == "tournament.services"
+        or module.startswith("tournament.services.")
+        or (module == "tournament" and what == "services")
     ]
     assert found == []
 
@@ -144,7 +161,7 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-@pytest.mark.parametrize("folder", ["tournament", "scoring"])
+@pytest.mark.parametrize("folder", ["tournament", "scoring", "bench"])
 def test_no_module_imports_another_modules_private_name(folder):
     """A name with a leading underscore is its module's own: one that another module needs is
     public and named for what it is (tests may reach in)."""

@@ -7,6 +7,7 @@ happens."""
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -210,3 +211,35 @@ def test_a_redis_outage_is_one_per_process_two_lines_and_two_mails(
         "[Django] Redis is unavailable",
         "[Django] Redis answers again",
     ]
+
+
+def test_ongoing_follows_the_outage() -> None:
+    outage = Outage("The test", logging.getLogger("tests.outages"))
+    assert not outage.ongoing
+    outage.failed(OperationalError("gone"))
+    assert outage.ongoing and outage.since is not None
+    outage.ended()
+    assert not outage.ongoing and outage.since is None
+
+
+@pytest.mark.django_db
+def test_a_request_while_nothing_is_down_runs_no_code_of_outages(monkeypatch) -> None:
+    # The middleware watches for an outage on every request: one attribute read, no call into
+    # outages.py (its figures, docs/performance.md, count the files every request enters).
+    monkeypatch.setattr(middleware, "database_outage", Outage("The database", middleware.logger))
+    event = make_event(slug="calm", players=PLAYERS[:4])
+    entered: set[str] = set()
+
+    def watch(frame, event_name, _arg):
+        if event_name == "call":
+            entered.add(frame.f_code.co_filename)
+
+    client = Client()
+    client.get(f"/events/{event.slug}/")  # imports and first-time set-up out of the way
+    sys.setprofile(watch)
+    try:
+        assert client.get(f"/events/{event.slug}/").status_code == 200
+    finally:
+        sys.setprofile(None)
+    assert outages.__file__ not in entered
+    assert middleware.__file__ in entered  # the watch saw our middleware run

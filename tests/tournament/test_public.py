@@ -55,7 +55,7 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
     # * the event: its version makes the ETag, the view gets the row
-    #   (tournament/http_caching/conditional.py)
+    #   (tournament/http_caching.py)
     # * the page (not its live table): the registration settings (a sign-up link while open)
     # * its stages · registered players with their figures · penalties (the standings, 3:
     #   no seat is read)
@@ -73,7 +73,7 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
     # The cold page: as above (the registration settings among them). The warm page: the
-    # event alone, the whole page kept by its tag (http_caching/whole_pages.py).
+    # event alone, the whole page kept by its tag (http_caching.py `whole_page`).
     assert (cold, warm) == (7, 1)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]

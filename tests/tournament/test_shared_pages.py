@@ -1,6 +1,6 @@
 """Shared pages (views/public.py): the standings page, a game sheet and a player's page share
 their content between readers of a version, made once; a reader who is not signed in gets the
-whole page kept by its tag (http_caching/whole_pages.py) with a CSRF token of their own, a signed-in
+whole page kept by its tag (http_caching.whole_page) with a CSRF token of their own, a signed-in
 reader or one with a message waiting a frame drawn for them. And their cache keys hold only the
 checked query (views/query.py): made-up parameters add no entry."""
 

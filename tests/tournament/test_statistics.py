@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -143,6 +144,23 @@ def test_the_event_statistics_page(client):
     assert table.index("Baba") > table.index("Doi")
     # A bad parameter is the default, not an error.
     assert client.get(f"/events/{event.slug}/stats/?min=lots").status_code == 200
+
+
+def test_the_boards_read_their_label_and_order_from_the_export_columns(client):
+    """One place says which statistics are better lower (exports/statistics.LOWER_IS_BETTER):
+    the page's boards sort and name each one as its column does in the table and the files."""
+    from tournament.exports.statistics import STATISTIC_COLUMN
+    from tournament.views.public.statistics import BOARDS
+
+    lower = {name for name in BOARDS if not STATISTIC_COLUMN[name].best_first}
+    assert lower == {"deal_in_rate"}
+    event = small_event()
+    html = client.get(f"/events/{event.slug}/stats/?min=0").content.decode()
+    for name in BOARDS:
+        assert f'<h2 id="b-{name}">{STATISTIC_COLUMN[name].label}</h2>' in html
+    deal_in = html[html.index('id="b-deal_in_rate"') : html.index('id="b-riichi_rate"')]
+    rates = [float(v) for v in re.findall(r'<span class="num">([0-9.]+)</span>', deal_in)]
+    assert rates == sorted(rates) and rates[0] == 0  # lowest first: never dealing in is best
 
 
 @pytest.mark.parametrize(

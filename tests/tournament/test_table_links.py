@@ -16,10 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from tests.tournament.factories import make_event
 from tests.tournament.organize_support import logged_in, organizer_for, text, url
 from tournament.models import AuditEntry, Game, TableLink
+from tournament.models.games import CODE_ALPHABET
 from tournament.selectors.standings import event_standings
 from tournament.selectors.tables import table_states
 from tournament.services.rounds import round_seat
-from tournament.services.tables import CODE_ALPHABET, table_link_renew
+from tournament.services.tables import table_link_renew
 from tournament.services.throttle import LIMITS
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ from tests.tournament.factories import baba_day, make_event
 from tests.tournament.organize_support import text
 from tests.tournament.test_tournament_day import finish
 from tournament.models import Game, Round
+from tournament.selectors.checkin import checkin_code_shown, checkin_screen_key
 from tournament.selectors.tables import round_phase, round_seating, stage_in_play
-from tournament.services.checkin import checkin_code_shown, checkin_screen_key
 from tournament.services.clock import round_clock_start
 from tournament.services.games import game_correct
 from tournament.services.hands import game_hand_add, game_hand_undo

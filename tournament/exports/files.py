@@ -2,7 +2,7 @@
 file's one stamp (selectors/downloads.py) and shared by every server. A full standings file
 at 10,000 players takes hundreds of milliseconds to make, so no file is made per request
 (docs/performance.md, "Issue 45"); nothing is cleared, a write moves the stamp. A phone
-holding the version gets 304 before any of this runs (http_caching/conditional.py).
+holding the version gets 304 before any of this runs (http_caching.py).
 
 Here, not in selectors/: a file is made from the selectors' records by this package, and the
 arrows run one way (views → exports → selectors), so the read cache is asked for a file by

@@ -51,10 +51,13 @@ STATISTIC_COLUMNS = tuple(
     for name in STATISTICS
 )
 COLUMNS = (PLAYER, *STATISTIC_COLUMNS)
+# Each statistic's column by its name: its label, and whether lower is better (`best_first`),
+# for every page that shows one (the statistics page's boards, a player's page).
+STATISTIC_COLUMN = {c.key: c for c in STATISTIC_COLUMNS}
 # What a player's page shows of them, in its order and with these columns' labels
 # (tournament/_hand_stats.html, by the `hand_stat_columns` tag): one event's, or every event's.
 HAND_STAT_COLUMNS = tuple(
-    next(c for c in STATISTIC_COLUMNS if c.key == key)
+    STATISTIC_COLUMN[key]
     for key in (
         "hands",
         "win_rate",

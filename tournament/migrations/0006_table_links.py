@@ -7,7 +7,7 @@ import secrets
 from django.db import migrations, models
 
 
-ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # services/tables.py: CODE_ALPHABET
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # models/games.py: CODE_ALPHABET
 
 
 def _code():

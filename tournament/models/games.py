@@ -181,6 +181,11 @@ class Hand(models.Model):
         return f"{self.game} {self.label}"
 
 
+# What every code typed on a phone is made of (a table's, a seat's, the check-in code): read off
+# paper or a screen, so no 0/O, 1/I/L. 31⁶ ≈ 8.9 × 10⁸ codes of six.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
 class TableLink(models.Model):
     """What a printed QR code points at (CONTRACT §3): one table's game, without an account,
     while it is open. `token` is in the link; `code` (6 characters) is typed at /t/; each

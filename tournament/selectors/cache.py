@@ -105,7 +105,7 @@ def event_stamp(event: Any) -> str:
 
 def tag_hash(parts: Any) -> str:
     """`parts` (stamps, the language, a query…) as 24 hex digits: what a shared value's key
-    and a page's ETag (http_caching/conditional.py) are made of. Hashed from their repr: plain
+    and a page's ETag (http_caching.py) are made of. Hashed from their repr: plain
     values (text, numbers, lists of them), whose repr is all they hold."""
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 
@@ -175,7 +175,7 @@ def keep_latest(kind: str, parts: Any, stamp: str, make: Callable[[], Any]) -> A
     """`make()`'s value, made for `stamp`, kept as the one entry of `kind` and `parts`: a newer
     stamp's value replaces it, so the cache holds one per `parts` however often the stamp moves
     — for what is large and asked again between writes by many readers (a whole public page,
-    http_caching/whole_pages.py), where one per stamp would leave every version behind for
+    http_caching.py `whole_page`), where one per stamp would leave every version behind for
     SHARED_SECONDS. Made by one reader at a time across processes, as `shared` values are:
     after a write every server's readers of a page miss it together (the 10,000-player
     standings table took 100 ms to make in each process). `make()` may return None — nothing to

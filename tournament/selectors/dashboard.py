@@ -5,15 +5,20 @@ seats from. The view adds its forms and renders it."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
 from scoring import Standings
 from scoring.standings import StageResult
 from tournament.i18n import team_rule_text
-from tournament.models import Entry, Event, Round, Stage
+from tournament.models import Entry, Event, GuessLock, Round, Stage
 from tournament.outages import task_queue_seen
+from tournament.selectors.checkin import checkin_code_shown, checkin_screen_key
 from tournament.selectors.events import event_stages, players_key, registered_entries
 from tournament.selectors.games import round_tables
 from tournament.selectors.plans import (
@@ -23,6 +28,7 @@ from tournament.selectors.plans import (
     plan_summary,
     seat_method_default,
 )
+from tournament.selectors.rounds import table_size
 from tournament.selectors.standings import event_standings
 from tournament.selectors.tables import (
     RoundPhase,
@@ -33,12 +39,6 @@ from tournament.selectors.tables import (
 )
 from tournament.selectors.tasks import task_queue_stalled_since
 from tournament.selectors.teams import event_teams
-
-# The dashboard shows what a few services work out without writing (the check-in code, the
-# screen's key, the table size, whether the next round may keep its seats, held networks).
-from tournament.services.checkin import checkin_code_shown, checkin_screen_key
-from tournament.services.rounds import round_keep_refusal, table_size
-from tournament.services.throttle import networks_held
 
 # The limit a held network reached, as the dashboard names it, by the kind of its count
 # (services/throttle.LIMITS); every other kind is a code or link typed wrong.
@@ -172,12 +172,12 @@ class DashboardPage:
     teams: dict[str, list[str]]
     team_rule: str
 
-    def seat_method(self) -> str:
+    def seat_method(self, keep_refusal: Callable[[Event, int], object | None]) -> str:
         """The seating method the seat form offers first. Whether the round after a cut may
-        keep the last round's seats is asked here, only when the view draws that form."""
-        keeps = self.cut_stage is not None and (
-            round_keep_refusal(self.event, self.next_round) is None
-        )
+        keep the last round's seats is asked here, only when the view draws that form, of
+        `keep_refusal` — services/rounds.round_keep_refusal, the seating's own check, handed
+        in by the view: a selector imports no service."""
+        keeps = self.cut_stage is not None and (keep_refusal(self.event, self.next_round) is None)
         stages = [row.stage for row in self.stages]
         plan_rounds = self.plan["rounds"] if self.plan else 0
         return seat_method_default(self.next_round, plan_rounds, stages, keeps=keeps)
@@ -234,6 +234,23 @@ def event_dashboard(event: Event, *, can_organize: bool) -> DashboardPage:
         teams=event_teams(event),
         team_rule=team_rule_text(event.team_rule, event.team_best),
     )
+
+
+def networks_held() -> list[tuple[str, str, int]]:
+    """Networks (addresses) whose backstop is full now: (address, the kind whose count is full
+    — the dashboard names the limit reached —, minutes left), by address (one query). Read
+    from the locks services/throttle.py keeps (GuessLock, its key "kind:who:digest"), which
+    network_release lifts."""
+    now = timezone.now()
+    rows = (
+        GuessLock.objects.filter(address__isnull=False, until__gt=now)
+        .values_list("address", "key", "until")
+        .order_by("address", "key")
+    )
+    return [
+        (address, key.split(":", 1)[0], math.ceil((until - now).total_seconds() / 60))
+        for address, key, until in rows
+    ]
 
 
 def networks_limited() -> list[tuple[str, str, int]]:

@@ -21,7 +21,7 @@ def _event_sql() -> str:
 def event_by_slug(slug: str) -> Event | None:
     """The event at this address, for every page, download and answer of one event, in one
     query written as SQL: it is the tag of every standings page, live table and screen
-    (http_caching/conditional.py), and most of what a page found whole costs — Django took longer to
+    (http_caching.py), and most of what a page found whole costs — Django took longer to
     build the queryset than the database to answer it (selectors/versions.py says how much;
     tests/tournament/test_tag_queries.py holds it to its queryset)."""
     return next(iter(Event.objects.raw(_event_sql(), [slug])), None)

@@ -14,6 +14,11 @@ from tournament.selectors.cache import event_stamp
 from tournament.selectors.tables import Clock, round_clock
 
 
+def table_size(event: Event) -> int:
+    """The players at each of the event's tables (its ruleset's: four, or three): no query."""
+    return event.rules.players
+
+
 def round_numbers(event: Event) -> list[int]:
     """The numbers of the event's rounds seated, in order."""
     return list(event.rounds.order_by("number").values_list("number", flat=True))

@@ -125,7 +125,8 @@ def _entries(event: Event) -> QuerySet[Entry]:
 
 
 def rank_event(event: Event) -> Ranked:
-    """The event ranked from scratch. Queries: stages, entries, penalties."""
+    """The event ranked from scratch, never kept (selectors/published.py keeps the read
+    model; bench/run.py times it against a cache). Queries: stages, entries, penalties."""
     stages = list(event.stages.all())
     with collector_paused():
         entries = {row[0]: _kept(row) for row in _entries(event).values_list(*ENTRY_FIELDS)}

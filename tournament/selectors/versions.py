@@ -1,4 +1,4 @@
-"""What a public page's ETag is made from (http_caching/conditional.py), each one small query read
+"""What a public page's ETag is made from (http_caching.py), each one small query read
 before the view runs: an event's row (selectors/events.event_by_slug), a game's version with
 its seats' names, a player's events. What they cost a page is printed by `make bench` ("first
 read").

@@ -15,21 +15,16 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from scoring.names import name_key, normalize_name
 from tournament.models import Entry, Event
+from tournament.models.games import CODE_ALPHABET
+from tournament.selectors.checkin import CHECKIN_CODE_LENGTH, checkin_codes_good
 from tournament.selectors.published import event_over_now
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
 from tournament.services.locks import event_lock
-from tournament.services.tables import CODE_ALPHABET, normalize_code
-
-CHECKIN_CODE_LENGTH = 4  # typed on a phone at the door: short, and rate-limited per client
-# The code shown changes every window; the one before stays good, so a code read just before
-# the change still works, and a photo of the screen is useless ten minutes on.
-CHECKIN_CODE_SECONDS = 5 * 60
+from tournament.services.tables import normalize_code
 
 
 def _new_code() -> str:
@@ -79,69 +74,13 @@ def checkin_mark(*, entry: Entry, present: bool, user: Any = None) -> Entry:
     return entry
 
 
-def _now() -> datetime:
-    """The time the code is read at (one name, so a test can stop the clock)."""
-    return timezone.now()
-
-
-def _window(at: datetime | None) -> int:
-    return int((at or _now()).timestamp()) // CHECKIN_CODE_SECONDS
-
-
-def _code_in(event: Event, window: int) -> str:
-    """The code shown in `window`: from the event's secret (`checkin_code`, never shown) and
-    the site's key, so nobody can work out the next code from the ones they saw."""
-    digest = salted_hmac(
-        "tournament.checkin.code", f"{event.pk}:{event.checkin_code}:{window}", algorithm="sha256"
-    ).digest()
-    number = int.from_bytes(digest[:8], "big")
-    chars = []
-    for _ in range(CHECKIN_CODE_LENGTH):
-        number, digit = divmod(number, len(CODE_ALPHABET))
-        chars.append(CODE_ALPHABET[digit])
-    return "".join(chars)
-
-
-def checkin_code_shown(event: Event, *, at: datetime | None = None) -> str:
-    """The code the venue screen and the dashboard show now (or at `at`); "" without check-in."""
-    return _code_in(event, _window(at)) if event.checkin_code else ""
-
-
-def checkin_code_seconds_left(*, at: datetime | None = None) -> int:
-    """Seconds until the code shown changes (the screen reloads then to show the new one)."""
-    now = (at or _now()).timestamp()
-    return max(1, int((_window(at) + 1) * CHECKIN_CODE_SECONDS - now))
-
-
-def checkin_screen_key(event: Event) -> str:
-    """The key of the venue screen's private link (`/events/<slug>/screen/?key=…`, given on the
-    dashboard, like a table link): the public screen shows no check-in code (issue 63: anyone
-    reading it from elsewhere checked the room in); the projector opened by this link, or by
-    the event's organizers and referees, does. Made from the event's check-in secret and the
-    site's key: nobody works it out from the public pages. "" without check-in."""
-    if not event.checkin_code:
-        return ""
-    digest = salted_hmac(
-        "tournament.checkin.screen", f"{event.pk}:{event.checkin_code}", algorithm="sha256"
-    )
-    return digest.hexdigest()[:24]
-
-
-def checkin_screen_key_right(event: Event, key: str) -> bool:
-    right = checkin_screen_key(event)
-    return bool(right) and secrets.compare_digest(key.encode(), right.encode())
-
-
 def checkin_code_right(event: Event, code: str, *, at: datetime | None = None) -> bool:
     """Whether `code` is the code shown now or in the window before (typed any case and width,
     spaces and dashes aside). Older codes are refused: a photo of yesterday's screen is no key."""
-    if not event.checkin_code:
-        return False
     typed = normalize_code(code).encode()
-    window = _window(at)
     # Both compared, whichever matches: the time taken says nothing about which one was right.
     matches = [
-        secrets.compare_digest(typed, _code_in(event, w).encode()) for w in (window, window - 1)
+        secrets.compare_digest(typed, good.encode()) for good in checkin_codes_good(event, at=at)
     ]
     return any(matches)
 

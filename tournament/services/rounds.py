@@ -13,6 +13,7 @@ from django.db.models import Max, Q
 from scoring.seating import assign_winds, choose_byes, draw_dealer, meetings, seat
 from tournament.models import Entry, Event, Game, Player, Round, Seat, SitOut, TeamMember
 from tournament.selectors.plans import plan_of
+from tournament.selectors.rounds import table_size
 from tournament.selectors.standings import event_standings
 from tournament.services.changes import change_record
 from tournament.services.channels import channels_round_seated
@@ -38,10 +39,6 @@ class RoundSeatedError(ServiceError):
 
 
 SUBSTITUTE_NAME = "代走 {n}"  # 代走: the usual word at a Japanese table for a stand-in
-
-
-def table_size(event: Event) -> int:
-    return event.rules.players
 
 
 def _pool(event: Event, number: int) -> tuple[list[str], list[str]]:

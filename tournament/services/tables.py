@@ -12,14 +12,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournament.models import Game, TableLink
+from tournament.models.games import CODE_ALPHABET
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
 from tournament.services.game_change import GameChange, game_change
 from tournament.services.game_data import game_evaluate, game_to_data
 from tournament.services.games import game_replace
 
-# Codes are read off paper and typed on a phone: no 0/O, 1/I/L. 31⁶ ≈ 8.9 × 10⁸ codes.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 TOKEN_BYTES = 24  # 192 bits (CONTRACT §3 asks at least 128), 32 characters in the link
 

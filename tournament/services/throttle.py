@@ -294,21 +294,6 @@ def _locks_load() -> set[str]:
 NETWORK_KINDS = tuple(k for k, w in LIMITS if w == "address" and k != "login")
 
 
-def networks_held() -> list[tuple[str, str, int]]:
-    """Networks (addresses) whose backstop is full now: (address, the kind whose count is full
-    — the dashboard names the limit reached —, minutes left), by address (one query)."""
-    now = timezone.now()
-    rows = (
-        GuessLock.objects.filter(address__isnull=False, until__gt=now)
-        .values_list("address", "key", "until")
-        .order_by("address", "key")
-    )
-    return [
-        (address, key.split(":", 1)[0], math.ceil((until - now).total_seconds() / 60))
-        for address, key, until in rows
-    ]
-
-
 def network_release(*, event: Event, user: Any, address: str) -> bool:
     """Lift a network's backstop: its address counts start again, so a phone there may guess
     again; a phone over its own limit stays stopped (its own count is not touched). Logged

@@ -8,8 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from tournament.middleware import DATABASE_GONE, database_gone_response
-from tournament.requestid import current_request_id
+from tournament.middleware import DATABASE_GONE, current_request_id, database_gone_response
 from tournament.services.throttle import Throttled
 
 

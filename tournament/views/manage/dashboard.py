@@ -21,7 +21,7 @@ from tournament.forms.events import (
     SeatRoundForm,
     TieDecisionForm,
 )
-from tournament.http_caching.conditional import answer_by_tag, page_tag
+from tournament.http_caching import answer_by_tag, page_tag
 from tournament.models import Event
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.permissions import (
@@ -39,6 +39,7 @@ from tournament.selectors.tables import (
 from tournament.services.errors import ServiceError
 from tournament.services.events import event_create
 from tournament.services.players import Registered
+from tournament.services.rounds import round_keep_refusal
 from tournament.services.throttle import network_named, network_release
 
 
@@ -110,7 +111,7 @@ def dashboard_page(
             seats=page.table_size,
             has_plan=page.plan is not None,
             has_round=page.next_round > 1,
-            method=page.seat_method(),
+            method=page.seat_method(round_keep_refusal),
         ),
         "plan_form": plan_form or PlanMakeForm(initial={"rounds": page.plan_rounds()}),
         "upload_form": upload_form or PlanUploadForm(),

@@ -18,9 +18,9 @@ from tournament.forms.players import ProfileForm
 from tournament.i18n import error_text
 from tournament.models import Event
 from tournament.permissions import organizer_required
+from tournament.selectors.checkin import checkin_code_shown
 from tournament.selectors.events import entry_of
 from tournament.services.checkin import (
-    checkin_code_shown,
     checkin_mark,
     checkin_require,
     withdraw_absent,

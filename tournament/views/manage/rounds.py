@@ -17,7 +17,7 @@ from tournament.forms.events import (
     SeatRoundForm,
     TenhouImportForm,
 )
-from tournament.http_caching.conditional import answer_by_tag, page_tag
+from tournament.http_caching import answer_by_tag, page_tag
 from tournament.i18n import error_text
 from tournament.models import Event, Game
 from tournament.permissions import (
@@ -28,7 +28,13 @@ from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_has_plan
 from tournament.selectors.games import round_listed, round_was_taken_back
-from tournament.selectors.rounds import event_game, round_games, round_of, round_table_count
+from tournament.selectors.rounds import (
+    event_game,
+    round_games,
+    round_of,
+    round_table_count,
+    table_size,
+)
 from tournament.selectors.tables import (
     live_links,
     round_clock,
@@ -45,7 +51,6 @@ from tournament.services.rounds import (
     round_seat,
     round_unseat,
     round_unseat_refusal,
-    table_size,
 )
 from tournament.services.seat_fix import seats_swap
 from tournament.services.tenhou import tenhou_import

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rules import Ruleset
 from tournament.charts import score_chart
-from tournament.http_caching.conditional import (
+from tournament.http_caching import (
     GameVersion,
     by_game_version,
 )
@@ -32,7 +32,7 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
     The sheet is kept by its template (game_page.html) per version of the game, its players'
     names and the event's name (one query for the readers after the first: the tag's) — a
     result at another table leaves it as it was, unlike the event's stamp. The frame around
-    it is drawn per request, or the whole page kept by its tag (http_caching/whole_pages.py)."""
+    it is drawn per request, or the whole page kept by its tag (http_caching.py `whole_page`)."""
     table = _("Round %(r)s · table %(t)s") % {"r": found.round, "t": found.table}
     context = {
         "title": f"{table} · {found.event_name}",
@@ -47,7 +47,7 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
 def _sheet(found: GameVersion) -> str:
     """The sheet's content, the same for every reader of the game's version (no request in
     it: the frame around it — header, language and sign-out forms — is drawn per request or
-    kept whole with the reader's own token: http_caching/whole_pages.py)."""
+    kept whole with the reader's own token: http_caching.py `whole_page`)."""
     event = event_by_id(found.event_id, venue=True)
     if event is None:
         raise Http404

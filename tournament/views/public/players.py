@@ -16,7 +16,7 @@ from scoring import ScoringError
 from scoring.names import normalize_name
 from scoring.ratings import NEW
 from tournament.charts import score_chart
-from tournament.http_caching.conditional import (
+from tournament.http_caching import (
     PlayerEvents,
     by_player_events,
 )
@@ -114,7 +114,7 @@ def _rating_section(player_id: int) -> dict[str, Any] | None:
     """The player's site rating and its history after each game as a chart (one query: their
     steps); None before their first game is rated. Read only when player_page.html does not
     hold it for the player's newest step (a correction in an earlier event replays ratings in
-    later ones: the page's tag holds that step, http_caching/conditional.py)."""
+    later ones: the page's tag holds that step, http_caching.py)."""
     history = rating_history(player_id)
     if not history:
         return None

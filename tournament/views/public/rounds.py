@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from tournament.http_caching.conditional import answer_by_tag, page_tag
+from tournament.http_caching import answer_by_tag, page_tag
 from tournament.models import Event
 from tournament.selectors.cache import event_stamp
 from tournament.selectors.events import event_by_slug

@@ -21,11 +21,16 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from scoring.names import NAME_MAX
-from tournament.http_caching.conditional import by_event_version
+from tournament.http_caching import by_event_version
 from tournament.models import Event, SitOut
 from tournament.permissions import can_referee
 from tournament.qr import qr_svg
 from tournament.selectors.cache import event_stamp
+from tournament.selectors.checkin import (
+    checkin_code_seconds_left,
+    checkin_code_shown,
+    checkin_screen_key_right,
+)
 from tournament.selectors.conditions import event_panels
 from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.players import entries_matching, sit_outs_matching
@@ -45,11 +50,6 @@ from tournament.selectors.tables import (
     stage_in_play,
 )
 from tournament.selectors.versions import event_running
-from tournament.services.checkin import (
-    checkin_code_seconds_left,
-    checkin_code_shown,
-    checkin_screen_key_right,
-)
 from tournament.services.push import push_enabled
 from tournament.views.public.push import push_context
 from tournament.views.public.standings import (

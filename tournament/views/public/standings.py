@@ -16,7 +16,7 @@ from django_tables2 import RequestConfig
 
 from tournament.exports.files import standings_file
 from tournament.exports.standings import StandingsTable, standings_table
-from tournament.http_caching.conditional import by_event_version
+from tournament.http_caching import by_event_version
 from tournament.models import Event
 from tournament.permissions import can_referee
 from tournament.selectors.conditions import Panels
@@ -135,7 +135,7 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     """The standings page. Its content is kept by the template (event_detail.html) per
     version, checked query and language (and apart for those who may manage the event: their
     link); the frame around it is drawn per request, or the whole page kept by its tag for
-    readers not signed in (http_caching/whole_pages.py)."""
+    readers not signed in (http_caching.py `whole_page`)."""
     can_manage = can_referee(request.user, event)  # organizers and referees
     query = standings_query(request, event, PER_PAGE)
     page = standings_page(event, query.stage, panels=True)

@@ -8,14 +8,17 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from tournament.exports.files import statistics_file
-from tournament.exports.statistics import STAT_LABELS, statistics_table
-from tournament.http_caching.conditional import by_event_version
+from tournament.exports.statistics import STATISTIC_COLUMN, statistics_table
+from tournament.http_caching import by_event_version
 from tournament.models import Event
 from tournament.selectors.statistics import PlayerStatistics, event_statistics, fitting_minimum
 from tournament.views.public.downloads import download
 from tournament.views.query import known_query
 
 MIN_HANDS_CHOICES = (0, 10, 20, 50, 100, 200)
+# The boards above the table, each the five best at one statistic: its label and which way is
+# best are its export column's (exports/statistics.py), as in the table and the files.
+BOARDS = ("win_rate", "deal_in_rate", "riichi_rate", "average_win", "dealer_wins")
 
 
 @require_GET
@@ -36,13 +39,9 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
     table = statistics_table(counted)
     RequestConfig(request, paginate=False).configure(table)
     boards = []
-    for name, lower_first in (
-        ("win_rate", False),
-        ("deal_in_rate", True),
-        ("riichi_rate", False),
-        ("average_win", False),
-        ("dealer_wins", False),
-    ):
+    for name in BOARDS:
+        column = STATISTIC_COLUMN[name]
+        lower_first = not column.best_first
         sign = 1 if lower_first else -1
         # A board of the most wins, riichi… names nobody who never did it (a list of noughts
         # said nothing); the fewest deal-ins keeps them: never dealing in is the best there is.
@@ -55,9 +54,8 @@ def event_statistics_page(request: HttpRequest, event: Event) -> HttpResponse:
         boards.append(
             {
                 "name": name,
-                "label": STAT_LABELS[name],
+                "label": column.label,
                 "rows": _placed(ranked[:5], name),
-                "rate": "rate" in name,
             }
         )
     return render(

@@ -13,7 +13,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from tournament.charts import score_chart
 from tournament.exports.files import teams_file
-from tournament.http_caching.conditional import by_event_version
+from tournament.http_caching import by_event_version
 from tournament.i18n import round_heading, team_rule_text
 from tournament.models import Event
 from tournament.permissions import can_referee

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournament.forms.games import ScoresForm
 from tournament.forms.hands import HandForm, hand_form_initial
-from tournament.http_caching.conditional import answer_by_tag, page_tag
+from tournament.http_caching import answer_by_tag, page_tag
 from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.conditions import game_conditions
