@@ -170,6 +170,48 @@ def test_entries_survive_the_hand_that_ends_the_game_and_a_late_copy_is_saved():
     assert sum(r.games for r in event_standings(event).rows) == 0  # still waiting
 
 
+def test_entries_survive_the_confirmation_and_a_late_copy_after_it_is_saved():
+    """Issue 66: a finished table's hands lost their entry ids when another seat confirmed
+    the result (9 ids → none), so a late copy from an outbox was no longer known."""
+    event, game, link = seated()
+    phone, seen = phone_at(link, 0), version(game)
+    first, last = uuid.uuid4(), uuid.uuid4()
+    assert saved(send(phone, link, entry=first, number=1, seen=seen), link)
+    assert saved(send(phone, link, entry=last, number=2, seen=seen, hand=BUST), link)
+    other = phone_at(link, 1)
+    confirmed = other.post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[1]})
+    assert confirmed.status_code == 302
+    game.refresh_from_db()
+    assert game.finished and not game.confirmation
+    assert list(game.hands.values_list("entry_id", flat=True)) == [first, last]
+    final = version(game)
+    for entry, number in ((first, 1), (last, 2)):  # an outbox's late copies, the game final
+        assert saved(send(phone, link, entry=entry, number=number, seen=seen), link)
+    assert game.hands.count() == 2 and version(game) == final
+    assert sum(r.games for r in event_standings(event).rows) == 4
+
+
+def test_a_late_copy_of_a_hand_final_scores_replaced_is_saved_and_written_nowhere():
+    """The organizer enters final scores over a table's hands (the sheet, not the phones):
+    the hands' rows go, and a late copy of one of them is answered as saved, not written as
+    a hand of a game kept by its final scores."""
+    from tournament.services.games import game_correct
+
+    _event, game, link = seated()
+    phone, seen = phone_at(link, 0), version(game)
+    entry = uuid.uuid4()
+    assert saved(send(phone, link, entry=entry, number=1, seen=seen), link)
+    game.refresh_from_db()
+    names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    data = {"round": 1, "table": game.table, "seats": names, "scores": [40000, 30000, 20000, 10000]}
+    game_correct(game=game, data=data, expected_version=game.version, replace_hands=True)
+    game.refresh_from_db()
+    assert game.mode == "scores" and game.hands.count() == 0
+    final = version(game)
+    assert saved(send(phone, link, entry=entry, number=1, seen=seen), link)
+    assert game.hands.count() == 0 and version(game) == final
+
+
 def test_trust_one_seats_phone_cannot_make_its_entry_final():
     """An entry goes through the same door as any hand: a phone with no seat writes nothing
     (403: the outbox keeps the hand until a seat is proved again), and the phone that ended

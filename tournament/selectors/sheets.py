@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils.translation import get_language
 
 from scoring.rules import Ruleset
-from tournament.models import Game, Hand, Seat
+from tournament.models import AuditEntry, Game, Hand, Seat
 
 
 def with_players(seats: QuerySet[Seat]) -> QuerySet[Seat]:
@@ -87,3 +88,26 @@ class HandButtons:
         """What the rendered buttons are kept by: all of the above and the language."""
         made = (self.rules, self.seats, self.can_stop, self.time_up, self.clock_running)
         return repr((*made, self.wide, get_language()))
+
+
+def entry_taken_back(game: Game, entry_id: UUID) -> bool:
+    """Whether this entry's hand was saved and then taken back (an undo, or replaced from the
+    conflict screen), or left out by a later write — a correction of an earlier hand
+    (services/hand_fix.py), final scores over the hands (services/games.game_replace logs
+    what it leaves out as `gone`): its late copy is not written again. One query, for a hand not
+    found."""
+    entry = str(entry_id)
+    undone = AuditEntry.objects.filter(
+        Q(action="game.undo", before__entry=entry) | Q(before__gone__has_key=entry),
+        # Since the game began (the log's index: event, time): a day's log is read no further
+        # back than this game's round, whatever the number of hands entered before it.
+        event_id=game.round.event_id,
+        created_at__gte=game.created_at,
+    )
+    return undone.exists()
+
+
+def entry_saved(game: Game, entry_id: UUID) -> bool:
+    """Whether a table's phone's entry was written to this game (CONTRACT §3): on one of its
+    hands, or taken back or left out since (`entry_taken_back`). Two queries at most."""
+    return game.hands.filter(entry_id=entry_id).exists() or entry_taken_back(game, entry_id)

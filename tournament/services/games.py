@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import partial
 from typing import Any
+from uuid import UUID
 
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
@@ -45,9 +46,14 @@ def _check_players(event: Event, ev: Evaluated, exclude_game: Game | None) -> di
     return players
 
 
-def _write_rows(game: Game, ev: Evaluated, players: dict[str, Any]) -> list[Seat]:
-    """The game's seats and hands for `ev` (the game's own row is saved already); the seats."""
+def _write_rows(
+    game: Game, ev: Evaluated, players: dict[str, Any], entries: dict[int, UUID] | None = None
+) -> list[Seat]:
+    """The game's seats and hands for `ev` (the game's own row is saved already); the seats.
+    `entries`: the phones' entry ids of its hands, by number, put back on the hands written."""
     seats, hands = game_rows(game, ev, players)
+    for hand in hands:
+        hand.entry_id = (entries or {}).get(hand.number)
     Seat.objects.bulk_create(seats)
     Hand.objects.bulk_create(hands)
     return seats
@@ -112,18 +118,31 @@ def game_replace(
     detail: str = "",
     logged: tuple[Any, Any] | None = None,
     hold: bool = True,
+    entries: dict[int, UUID] | None = None,
 ) -> Game:
     """Write `ev` over the game of `change` (services/game_change.py). Refused if the game's
     round, or the round it moves to, belongs to a closed stage. The log keeps the game before
     and after, or `logged` (one hand added or taken back: just that hand, not the whole game
     twice). A result entered at a table (`change.at`) waits for confirmation unless `hold` is
-    off (the confirmation itself)."""
+    off (the confirmation itself).
+
+    A hand's entry id (CONTRACT §3: one hand per id, however late it comes) lives as long as
+    the hand: the hands written again keep theirs — `entries` by number, or as stored — and
+    the ids of hands this leaves out (final scores over them, fewer hands) are logged as
+    `gone`, so a late copy of one is answered as saved and written nowhere (hands.py
+    `_taken_back`)."""
     locked, event = change.game, change.event
     change.require_open(ev.round)
     if logged is not None:
         before, after = logged
     else:
         before, after = (game_to_data(locked) if game_has_result(locked) else None), data
+    if entries is None:
+        entries = _entry_ids(locked)
+    kept = len(ev.hands) if ev.mode == "hands" else 0
+    gone = {str(entry): n for n, entry in entries.items() if n > kept}
+    if gone:
+        before = {**(before or {}), "gone": gone}
     players = _check_players(event, ev, locked)
     if ev.round != locked.round.number or ev.table != locked.table:
         rnd, _ = Round.objects.get_or_create(event=event, number=ev.round)
@@ -137,9 +156,17 @@ def game_replace(
         setattr(locked, name, value)
     game_fill(locked, written.evaluated)
     change.save(whole=True)
-    change.seated(locked, _write_rows(locked, written.evaluated, players))
+    change.seated(locked, _write_rows(locked, written.evaluated, players, entries))
     change.log(action, detail=detail, before=before, after=after)
     return locked
+
+
+def _entry_ids(game: Game) -> dict[int, UUID]:
+    """The phones' entry ids of the game's stored hands, by number (none for a game kept by
+    its final scores: no query)."""
+    if game.mode != "hands":
+        return {}
+    return dict(game.hands.exclude(entry_id=None).values_list("number", "entry_id"))
 
 
 def _replayed(locked: Game, data: Any) -> bool:

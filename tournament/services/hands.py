@@ -13,11 +13,10 @@ from typing import Any, NotRequired, TypedDict, cast
 from uuid import UUID
 
 from django.db import IntegrityError
-from django.db.models import Q
 
 from scoring.flow import GameFlow
-from tournament.models import AuditEntry, Game, Hand
-from tournament.selectors.sheets import last_first
+from tournament.models import Game, Hand
+from tournament.selectors.sheets import entry_taken_back, last_first
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ConflictError, ServiceError, fields_within
 from tournament.services.game_change import GameChange, game_change
@@ -106,16 +105,9 @@ def hands_data(game: Game, rows: list[Hand] | None = None) -> tuple[HandGame, En
 def hands_replaced(
     change: GameChange, ev: Evaluated, data: HandGame, entries: Entries, **log: Any
 ) -> Game:
-    """`game_replace` for a hand that ends or reopens the game: it writes every hand anew, so
-    the entry ids of the hands it keeps (`entries`, by number) go back on their rows."""
-    game = game_replace(change, ev, data, **log)
-    kept = {n: e for n, e in entries.items() if n <= len(data["hands"])}
-    if kept and game.mode == "hands":
-        rows = list(game.hands.filter(number__in=kept))
-        for row in rows:
-            row.entry_id = kept[row.number]
-        Hand.objects.bulk_update(rows, ["entry_id"])
-    return game
+    """`game_replace` for a hand that ends or reopens the game: it writes every hand anew,
+    each with its entry id (`entries`, by number: the hand just entered's among them)."""
+    return game_replace(change, ev, data, entries=entries, **log)
 
 
 def _plays_on(locked: Game, ev: Evaluated) -> bool:
@@ -206,7 +198,7 @@ def game_hand_enter(
         with game_change(game, None, user=user, at=at) as change:
             locked = change.game
             data, entries = hands_data(locked)
-            if entry_id in entries.values() or _taken_back(locked, entry_id):
+            if entry_id in entries.values() or entry_taken_back(locked, entry_id):
                 change.replay = True
                 return False
             if locked.confirmation or number != len(data["hands"]) + 1:
@@ -222,22 +214,6 @@ def game_hand_enter(
         if Hand.objects.filter(game=game, entry_id=entry_id).exists():
             return False
         raise
-
-
-def _taken_back(game: Game, entry_id: UUID) -> bool:
-    """Whether this entry's hand was saved and then taken back (an undo, or replaced from the
-    conflict screen) or removed by a correction of an earlier hand (services/hand_fix.py): its
-    late copy is not written again. One query, for a hand not found."""
-    entry = str(entry_id)
-    undone = AuditEntry.objects.filter(
-        Q(action="game.undo", before__entry=entry)
-        | Q(action="game.hand_fix", before__gone__has_key=entry),
-        # Since the game began (the log's index: event, time): a day's log is read no further
-        # back than this game's round, whatever the number of hands entered before it.
-        event_id=game.round.event_id,
-        created_at__gte=game.created_at,
-    )
-    return undone.exists()
 
 
 def _hand_add(

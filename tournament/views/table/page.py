@@ -21,7 +21,7 @@ from tournament.i18n import error_text, seat_label
 from tournament.models import TableLink
 from tournament.selectors.conditions import game_conditions
 from tournament.selectors.games import game_sheet
-from tournament.selectors.sheets import load_seats, seats_in_order
+from tournament.selectors.sheets import entry_saved, load_seats, seats_in_order
 from tournament.selectors.tables import round_clock, table_link_by_token
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
@@ -35,7 +35,7 @@ from tournament.views.entry_shared import (
 )
 from tournament.views.errors import stopped
 from tournament.views.table.actions import ACTIONS
-from tournament.views.table.forms import DisputeForm, SeatForm
+from tournament.views.table.forms import DisputeForm, EntryForm, SeatForm
 from tournament.views.table.phone import (
     CONFIRMED_KEY,
     PHONE_KEY,
@@ -92,8 +92,19 @@ def _open_link(request: HttpRequest, token: str) -> TableLink | HttpResponse:
     if link.revoked_at is not None:
         return _gone(request, "revoked")
     if link.game.finished:
+        if request.method == "POST" and _saved_before(request, link):
+            # A phone's outbox sending a hand of this game late (CONTRACT §3): it was saved,
+            # so it is answered as a saved copy is — the table's page, which says it is over.
+            return redirect("table-page", token=link.token)
         return _gone(request, "over", link)
     return link
+
+
+def _saved_before(request: HttpRequest, link: TableLink) -> bool:
+    """Whether this POST is a copy of a hand entry the game holds or held."""
+    entry = EntryForm(request.POST)
+    entry_id = entry.cleaned_data["entry_id"] if entry.is_valid() else None
+    return entry_id is not None and entry_saved(link.game, entry_id)
 
 
 @never_cache  # what a phone may do here depends on its session: no cache keeps it
