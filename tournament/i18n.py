@@ -20,11 +20,18 @@ from scoring.standings import StageResult
 from tournament.numbers import format_points
 from tournament.services.errors import ServiceError, StageName, Tables, template
 
-# A seat's wind is its kanji in both languages: the table's own markers (the wind plates, the
-# seat slips) are printed in kanji, so a player told "North" on their phone would still have to
-# find 北 at the table. The pages, the push messages and the channel posts all say it this way
-# (a Japanese push adds 家: 北家), never "North" or "N" on one and 北 on another.
-SEAT_WINDS = ("東", "南", "西", "北", "5")
+# A seat's wind in the reader's words: 東 南 西 北 in Japanese, East South West North in English
+# (issue 66: a European player does not read 西 as West). Where a player finds their seat by
+# the table's own markers — wind plates printed in kanji — an English page shows the kanji
+# beside the word (`wind_marked`: "West 西"). Seat 0 is East, the first dealer; a fifth seat
+# (a table of five, one sitting out each hand) is its number.
+SEAT_MARKERS = ("東", "南", "西", "北")
+SEAT_WINDS = (
+    pgettext_lazy("wind", "East"),
+    pgettext_lazy("wind", "South"),
+    pgettext_lazy("wind", "West"),
+    pgettext_lazy("wind", "North"),
+)
 STAGE_LABELS = {
     "qualifier": gettext_lazy("Qualifier"),
     "final": gettext_lazy("Final"),
@@ -118,10 +125,29 @@ def round_heading(number: int) -> str:
     return gettext("R%(round)d") % {"round": number}
 
 
+def wind_name(position: int) -> str:
+    """A seat's wind in the reader's words (西, West); a fifth seat its number."""
+    return str(SEAT_WINDS[position]) if 0 <= position < len(SEAT_WINDS) else str(position + 1)
+
+
+def wind_marked(position: int) -> str:
+    """A seat's wind as a player matches it to the table's markers: 西 in Japanese, "West 西"
+    in English (the seating, a seat's slip, find your seat, the phone's seat picker)."""
+    name = wind_name(position)
+    if not 0 <= position < len(SEAT_MARKERS) or name == SEAT_MARKERS[position]:
+        return name
+    return f"{name} {SEAT_MARKERS[position]}"
+
+
+def seat_marked(position: int, name: str = "") -> str:
+    """A seat as its player finds it at the table: the wind as the markers show it, then the
+    name (「西 佐藤」, "West 西 Sato"): the phone's "you are …"."""
+    return f"{wind_marked(position)} {name}".strip()
+
+
 def seat_label(position: int, name: str = "") -> str:
-    """A seat as the table says it: its wind (seat 0 is East, the first dealer), then the name."""
-    wind = SEAT_WINDS[position] if 0 <= position < len(SEAT_WINDS) else str(position + 1)
-    return f"{wind} {name}".strip()
+    """A seat as a sentence names it: its wind, then the name (「西 佐藤」, "West Sato")."""
+    return f"{wind_name(position)} {name}".strip()
 
 
 # An engine path a form has no field for, said by what the form calls it (`scores` → 点数,

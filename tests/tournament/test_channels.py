@@ -34,7 +34,7 @@ from tournament.services.stages import stage_close
 pytestmark = pytest.mark.django_db
 
 PLAYERS = [f"P{i:02d}" for i in range(8)]
-WINDS = {"en": "東南西北", "ja": "東南西北"}  # the kanji in both (i18n.SEAT_WINDS)
+WINDS = {"en": ("East", "South", "West", "North"), "ja": "東南西北"}  # issue 66: in words
 
 
 @pytest.fixture

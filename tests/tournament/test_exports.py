@@ -66,7 +66,8 @@ def test_csv_columns_in_contract_order():
         "0",
         "0.0",
     ]
-    # Registered players without a game share a rank on 0.
+    # Registered players without a game share a rank on 0, with no status: nothing has
+    # decided their place (issue 66).
     assert table[3] == [
         "3",
         "P04",
@@ -75,7 +76,7 @@ def test_csv_columns_in_contract_order():
         "0.000",
         "",
         "",
-        "tie",
+        "",
         "",
         "0",
         "0",

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.django_db
 
 PLAYERS = [f"P{i:02d}" for i in range(8)]
 WINDS_JA = "東南西北"
-WINDS_EN = "東南西北"  # the kanji of the table's markers in English too (i18n.SEAT_WINDS)
+WINDS_EN = ("East", "South", "West", "North")  # issue 66: "Round 1: table 1, West", never 西
 
 
 @dataclass

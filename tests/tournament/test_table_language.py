@@ -219,8 +219,8 @@ def test_finding_6_a_bust_ends_the_game_with_its_result_said_once():
     html = text(page)
     seated = names(game)
     assert html.count("The game is over") == 1
-    assert f"南 {seated[1]} busted (by 西 {seated[2]})" in html
-    assert f"<td>西 {seated[2]}</td><td>57000</td><td>1</td>" in html
+    assert f"South {seated[1]} busted (by West {seated[2]})" in html
+    assert f"<td>West {seated[2]}</td><td>57000</td><td>1</td>" in html
 
 
 # --- 7. exports that open right ---------------------------------------------------------------

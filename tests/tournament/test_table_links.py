@@ -143,7 +143,7 @@ def test_the_table_records_hands_as_itself_and_the_log_says_at_which_table():
     assert (entry.at_table, entry.at_seat, entry.user) == (game.table, 3, None)
     organizer = logged_in(organizer_for(event))
     log = text(organizer.get(url("event-audit", event.slug)))
-    assert f"at table {game.table} (北)" in log
+    assert f"at table {game.table} (North)" in log
 
 
 def test_a_result_waits_for_another_seat_then_counts():

@@ -20,7 +20,7 @@ ROUND = Column("round", _("Round"))
 TABLE = Column("table", _("Table"))  # a table's number, or `bye` on a round's byes
 KEYS = ("east", "south", "west", "north", "fifth")
 # The players, East (the first dealer) first.
-SEATS = tuple(Column(key, wind) for key, wind in zip(KEYS, SEAT_WINDS, strict=True))
+SEATS = tuple(Column(key, wind) for key, wind in zip(KEYS, [*SEAT_WINDS, "5"], strict=True))
 SHEET = Sheet("plan", _("Seating"))
 PLAN_FORMATS = ("csv", "json")  # what services/plans reads back
 

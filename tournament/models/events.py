@@ -96,6 +96,12 @@ class Event(models.Model):
     structure_version = models.PositiveIntegerField(
         _("structure version"), default=0, editable=False
     )
+    # The version the last change to the standings' rows started from: any change but a
+    # result's, and a result that recounted an entry (services/changes.py). A hand, a phone's
+    # confirmation waiting, a check-in… leave it. What is made of the rows alone — the
+    # standings table, the standings and team files — is kept by it (selectors/published.py
+    # `rows_stamp`), the same on every server, read from this row with no ranking.
+    rows_version = models.PositiveIntegerField(_("rows version"), default=0, editable=False)
     # The day it is played: ratings follow the order of play (events by day, then round and
     # table); an event file may give it (`"date"`), else the day it was made.
     held_on = models.DateField(_("date"), default=timezone.localdate)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tournament.i18n import SEAT_WINDS
+from tournament.i18n import wind_name
 from tournament.models import ChannelPost, Event, Seat, SitOut
 from tournament.numbers import format_points
 from tournament.selectors.published import published
@@ -22,9 +22,9 @@ SEPARATOR = " · "
 
 
 def _wind(position: int) -> str:
-    """A seat's wind, short: 東 in both languages, as the pages and the table's markers say it
-    (i18n.SEAT_WINDS). Seat 0 is East, the dealer."""
-    return SEAT_WINDS[position] if 0 <= position < 4 else str(position + 1)
+    """A seat's wind in the channel's language (西, West: i18n.wind_name). Seat 0 is East,
+    the dealer."""
+    return wind_name(position)
 
 
 def _points(points: Decimal | None, whole: bool) -> str:

@@ -12,15 +12,16 @@ from django.db.models import Count, Max, Sum
 
 from tournament.models import Event, Rating, Series, SeriesEvent
 from tournament.selectors.cache import event_stamp, tag_hash
-from tournament.selectors.published import published
+from tournament.selectors.published import rows_stamp as published_rows
 from tournament.selectors.ratings import Pool
 
 
 def rows_stamp(event: Event) -> str:
     """The published standings' rows: moves with a result, a correction, a penalty, a rename
     or anything about the players or stages — not with a hand, which recounts nobody: the
-    read model's own (selectors/published.py), which the standings table is kept by too."""
-    return published(event).rows_stamp
+    read model's own (selectors/published.py), which the standings table is kept by too,
+    read from the event's row: a server that has not ranked the event serves the kept file."""
+    return published_rows(event)
 
 
 def standings_stamp(event: Event) -> str:

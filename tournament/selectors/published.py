@@ -157,13 +157,22 @@ def _record(event: Event, ranked: Ranked) -> PublishedEvent:
     return PublishedEvent(
         event=event,
         stamp=event_stamp(event),
-        rows_stamp=event_stamp((event.pk, ranked.created, ranked.rows_since)),
+        rows_stamp=rows_stamp(event),
         standings=ranked.standings,
         player_ids=ranked.ids,
         # From the stages the standings were ranked with: closing one moves the structure on.
         over=event_over(s.closed for s in ranked.stages),
         ranked=ranked,
     )
+
+
+def rows_stamp(event: Event) -> str:
+    """What the standings' rows are, as one string, from the event's row alone: the version
+    of the last change to them (`Event.rows_version`: a result that recounted someone, or any
+    change but a result's — never a hand). The same on every server: what is made of the rows
+    alone is kept by it and found without ranking (the standings table, the standings and
+    team files)."""
+    return event_stamp((event.pk, event.created_at, f"r{event.rows_version}"))
 
 
 def round_progress(event: Event) -> Progress:

@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext, pgettext
 
-from tournament.i18n import SEAT_WINDS, rank_text
+from tournament.i18n import rank_text, wind_name
 from tournament.models import Entry, Event, Notification, Seat, TableLink
 from tournament.numbers import format_points
 from tournament.selectors.published import published
@@ -25,11 +25,11 @@ def push_player_ids(event: Event, names: Sequence[str]) -> dict[str, int]:
 
 
 def _wind(position: int) -> str:
-    """A seat by its wind as a player is told it: 北 in English, 北家 in Japanese — the kanji of
-    the table's markers, as every page says it (i18n.SEAT_WINDS). Seat 0 is East, the dealer."""
+    """A seat by its wind as a player is told it: North in English, 北家 in Japanese
+    (i18n.wind_name). Seat 0 is East, the dealer."""
     if not 0 <= position < 4:
         return str(position + 1)
-    return pgettext("seat wind", "%(wind)s") % {"wind": SEAT_WINDS[position]}
+    return pgettext("seat wind", "%(wind)s") % {"wind": wind_name(position)}
 
 
 def _links(game_ids: set[int]) -> dict[int, str]:

@@ -101,10 +101,6 @@ class Ranked:
     stages: list[Stage]
     entries: dict[int, tuple]  # ENTRY_FIELDS by player id
     penalties: Sequence[tuple]
-    # The version these standings were ranked at: the versions since (a hand, a table's
-    # phone confirming nothing yet) recounted no entry, so they are these standings — the
-    # table of them is kept by it, not remade at every hand (selectors/published.py `rows_stamp`).
-    rows_since: int
 
     def follows(self, event: Event) -> bool:
         """These standings can be brought up to `event`'s version by re-reading the entries
@@ -168,7 +164,6 @@ def rank_since(event: Event, held: Ranked) -> Ranked:
             held.stages,
             entries,
             held.penalties,
-            event.version,
         )
 
 
@@ -229,7 +224,7 @@ def _ranked_from(
     )
     ids = {entry[1]: pk for pk, entry in entries.items()}
     version = event.version
-    return Ranked(standings, ids, event.created_at, version, stages, entries, penalties, version)
+    return Ranked(standings, ids, event.created_at, version, stages, entries, penalties)
 
 
 @contextmanager

@@ -25,15 +25,19 @@ from tournament.services.ratings import ratings_mark
 from tournament.services.standings import entries_recount
 
 
-def event_touch(event_id: int, *, structure: bool = True) -> None:
+def event_touch(event_id: int, *, structure: bool = True, rows: bool = True) -> None:
     """Mark an event as changed: what readers cached for the old version is not served again,
     and pages say when the event last changed. `structure` (the default, so a write that does
     not say is never half-seen) makes every reader rank the event from scratch
     (`Event.structure_version`). Only `results_changed` passes `structure=False`, after
-    recounting the entries a reader must re-read (test_results_changed.py holds this)."""
+    recounting the entries a reader must re-read (test_results_changed.py holds this), and
+    `rows=False` when it recounted none: the standings' rows are as they were
+    (`Event.rows_version`)."""
     moved: dict[str, Any] = {"version": F("version") + 1, "updated_at": timezone.now()}
     if structure:
         moved["structure_version"] = F("version")
+    if structure or rows:
+        moved["rows_version"] = F("version")
     Event.objects.filter(pk=event_id).update(**moved)
 
 
@@ -94,8 +98,8 @@ def results_changed(
     recounts every entry (an import): then readers rank from scratch, as after any other
     change."""
     players = None if players is None else list(players)
-    entries_recount(event.pk, players)
-    event_touch(event.pk, structure=players is None)
+    recounted = entries_recount(event.pk, players)
+    event_touch(event.pk, structure=players is None, rows=players is None or recounted > 0)
     logged = _logged(event, user, action, summary, before, after, at)
     # Last: the pool's due row, which other events' writes update too, is held only to the commit.
     ratings_mark(event, players, None if rated is None else list(rated))

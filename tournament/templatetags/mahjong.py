@@ -19,7 +19,6 @@ from tournament.exports.columns import STATUS_LABELS, Column
 from tournament.exports.formats import FORMATS, ExportFormat
 from tournament.exports.statistics import HAND_STAT_COLUMNS
 from tournament.forms.hands import SEAT_MARK
-from tournament.i18n import seat_label
 from tournament.numbers import format_points
 from tournament.selectors import games
 
@@ -49,8 +48,9 @@ def ordinal(place: int) -> str:
 
 @register.filter
 def wind(position: int) -> str:
-    """Seat 0 is East, the starting dealer (起家)."""
-    return seat_label(position)
+    """A seat's wind as the table's markers show it (i18n.wind_marked: 西, "West 西"). Seat 0
+    is East, the starting dealer (起家)."""
+    return i18n.wind_marked(position)
 
 
 @register.filter

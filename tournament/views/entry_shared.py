@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from tournament.forms.games import ScoresForm
 from tournament.forms.hands import HandForm
-from tournament.i18n import hand_label, hand_summary, seat_label
+from tournament.i18n import hand_label, hand_summary, seat_label, seat_marked
 from tournament.models import Event, Game, Hand
 from tournament.selectors.games import Sheet
 from tournament.selectors.sheets import last_hand, last_hand_said
@@ -265,7 +265,7 @@ def hand_form_kwargs(event: Event, game: Game, sheet: Sheet) -> dict[str, Any]:
 def waiting_by(game: Game, names: list[str]) -> str:
     """The seat that entered a result waiting for confirmation, as the table says it."""
     seat = game.submitted_seat
-    return seat_label(seat, names[seat]) if seat is not None and seat < len(names) else ""
+    return seat_marked(seat, names[seat]) if seat is not None and seat < len(names) else ""
 
 
 def bust_lines(busts: list[dict[str, Any]], names: list[str]) -> list[str]:

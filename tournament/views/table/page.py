@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 from tournament.forms.games import ScoresForm
 from tournament.forms.hands import HandForm, hand_form_initial
 from tournament.http_caching import answer_by_tag, page_tag
-from tournament.i18n import error_text, seat_label
+from tournament.i18n import error_text, seat_marked
 from tournament.models import TableLink
 from tournament.selectors.conditions import game_conditions
 from tournament.selectors.games import game_sheet
@@ -239,7 +239,7 @@ class TablePage:
         messages.success(
             self.request,
             _("This phone is %(seat)s at this table.")
-            % {"seat": seat_label(seat, self.names[seat])},
+            % {"seat": seat_marked(seat, self.names[seat])},
         )
         return self.reload()
 
@@ -279,7 +279,7 @@ class TablePage:
             sheet=sheet,
             link=self.link,
             may_enter=self.may_enter,
-            seat=seat_label(seat, names[seat]) if seat is not None else "",
+            seat=seat_marked(seat, names[seat]) if seat is not None else "",
             waiting_by=waiting_by(game, names),
             clock=round_clock(game.round, game),
             conditions=game_conditions(event, game, sheet.flow, names),
