@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -79,11 +80,22 @@ def _has_letter(text: str) -> bool:
     return any(char.isalpha() for char in text)
 
 
+def _latin_only(text: str) -> bool:
+    """Every letter of `text` is Latin, accents aside (é, ü: what ASCII spells as e, u)."""
+    return all(
+        unicodedata.normalize("NFKD", char).encode("ascii", "ignore").isalpha()
+        for char in text
+        if char.isalpha()
+    )
+
+
 def event_slug(name: str) -> str:
-    """A readable address made from the name: ASCII where the name has Latin letters, the
-    name's own script otherwise (水曜リーグ-11月), the date when it has no letters at all —
-    never a bare number. Taken already by another event: -2, -3, … is added."""
-    base = slugify(name)
+    """A readable address made from the name: ASCII where every letter of the name is Latin
+    (Chloé Cup → chloe-cup), the name's own script otherwise — a Japanese name keeps its
+    Japanese beside any Latin word (馬場11時大会 walk 杯 → 馬場11時大会-walk-杯, issue 66, not
+    11-walk) — and the date when it has no letters at all, never a bare number. Taken already
+    by another event: -2, -3, … is added."""
+    base = slugify(name) if _latin_only(name) else slugify(name, allow_unicode=True)
     if not _has_letter(base):
         base = slugify(name, allow_unicode=True)
     if not _has_letter(base):
