@@ -76,13 +76,15 @@ WORKER = until $(PY) manage.py task_worker --no-reload; do \
 VAPID_KEY = test -n "$$VAPID_PRIVATE_KEY" || test -s .vapid-key || \
 	  (umask 077 && $(PY) -m tournament.push_keys > .vapid-key)
 
+# DEMO_PORT: another port where 8000 is taken (`make demo DEMO_PORT=8080`).
+DEMO_PORT ?= 8000
 demo: $(STAMP)
 	@$(VAPID_KEY)
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	DEBUG=1 $(PY) manage.py collectstatic --no-input -v0
 	DEBUG=1 $(PY) manage.py load_demo
 	export DEBUG=1; $(WORKER) \
-	  $(PY) manage.py runserver 127.0.0.1:8000
+	  $(PY) manage.py runserver 127.0.0.1:$(DEMO_PORT)
 
 # Production on this machine (README "Production"): the database migrated, the static files
 # collected into STATIC_ROOT with their manifest, then gunicorn with production settings (DEBUG
