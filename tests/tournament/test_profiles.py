@@ -68,7 +68,8 @@ def test_a_file_without_profiles_exports_none():
 @pytest.mark.parametrize(
     ("profile", "path", "said"),
     [
-        ({"ema": "4090012"}, "profiles.Player 0001.ema", "not an EMA number"),
+        # Issue 66: the rule said, not "it has 8 digits" of a number that has 7.
+        ({"ema": "4090012"}, "profiles.Player 0001.ema", "not an EMA number: an EMA number is 8"),
         ({"ema": 4090012}, "profiles.Player 0001.ema", "as text"),  # a number loses its 0
         ({"ema": "0409001X"}, "profiles.Player 0001.ema", "8 digits"),
         ({"ema": "040900120"}, "profiles.Player 0001.ema", "8 digits"),

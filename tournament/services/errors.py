@@ -170,8 +170,8 @@ MESSAGES: dict[str, str] = {
     "player.name_taken": gettext_noop("another player is called {name} already"),
     # --- a player's profile (services/profiles.py, CONTRACT §2 `profiles`) ---
     "profile.ema": gettext_noop(
-        "{value!r} is not an EMA number: it has 8 digits, leading zeros kept "
-        '("04090012"), or leave it empty'
+        "{value!r} is not an EMA number: an EMA number is 8 digits, leading zeros kept "
+        '("04090012"); or leave it empty'
     ),
     "profile.ema_as_text": gettext_noop(
         "{value!r} is a number: give the EMA number as text in quotes, leading zeros kept "
