@@ -202,7 +202,14 @@ def game_correct(
         if unasked and locked.hands.exists():
             raise ServiceError("game.hands_replaced", "replace_hands")
         ev = game_evaluate(change.event.rules, data)
-        action = "game.correct" if game_has_result(change.game) else "game.record"
+        if game_has_result(locked) and not locked.confirmation and _same(locked, ev):
+            # The result saved again as it stands (issue 66: the log said 「結果修正：変更なし」):
+            # nothing to write, no version moved, nothing logged. A result waiting or
+            # disputed is another matter: the organizer's save settles it.
+            change.require_open(ev.round)  # a closed stage says so, as for any save
+            change.replay = True
+            return locked
+        action = "game.correct" if game_has_result(locked) else "game.record"
         return game_replace(change, ev, data, action=action)
 
 
