@@ -73,7 +73,7 @@ def test_two_phones_enter_and_confirm_a_table_and_the_organizer_follows(live_ser
     expect(a.locator("input[name='type']")).to_have_count(0)  # no seat yet: nothing to enter
     a.fill("#id_code", codes[0])  # from East's own slip
     a.click("button.primary")
-    expect(a.locator(".crumbs")).to_contain_text("you are 東")
+    expect(a.locator(".crumbs")).to_contain_text("you are East 東")
     a.check("input[name='type'][value='tsumo']")
     a.check("input[name='winner'][value='0']")
     a.check("input[name='han'][value='1']")

@@ -140,7 +140,7 @@ def test_two_organizers_saving_the_same_game_get_a_conflict_not_an_overwrite():
     audit = text(client.get(url("event-audit", event.slug)))
     east = names(game)[0]
     assert (
-        f"Result corrected</strong> — Round 1 table {game.table}: 東 {east} 40,000 → 10,000"
+        f"Result corrected</strong> — Round 1 table {game.table}: East {east} 40,000 → 10,000"
         in audit
     )
     assert "Before" in audit

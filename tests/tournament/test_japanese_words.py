@@ -194,7 +194,7 @@ def test_lists_in_a_japanese_sentence_are_joined_with_the_japanese_comma():
     with translation.override("ja"):
         assert "東 山田 40,000、南 佐藤 30,000" in entry_sentence(entry)
     with translation.override("en"):
-        assert "東 山田 40,000, 南 佐藤 30,000" in entry_sentence(entry)
+        assert "East 山田 40,000, South 佐藤 30,000" in entry_sentence(entry)
 
 
 def test_no_two_actions_read_alike_in_either_language():

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 # The tester's second table: 1,000 left on the table (a riichi stick nobody won).
 SCORES, DEPOSITS = [35000, 22000, 27000, 15000], 1000
-WINDS = "東南西北"
+WINDS = ("East", "South", "West", "North")  # an English page says them in words (issue 66)
 
 
 def seated() -> tuple[object, Game, TableLink]:
@@ -169,7 +169,7 @@ def test_the_dashboard_sends_the_organizer_to_the_disputed_scores_which_show_it_
     assert f'href="{url("game-hands", event.slug, game.pk)}"' not in dashboard
     page = text(organizer.get(url("game-scores", event.slug, game.pk)))
     assert "South had 32000, not 22000" in page
-    assert f"Entered by 南 {names(game)[1]}." in page
+    assert f"Entered by South 南 {names(game)[1]}." in page
     assert [int(r[1]) for r in entered_rows(page)] == SCORES
     assert f"Deposits left on the table: {DEPOSITS}" in page
     assert "Approve as entered" in page

@@ -130,7 +130,7 @@ def test_a_phone_holds_one_seat_at_a_time():
     phone = Client()
     prove(phone, link, 0)
     prove(phone, link, 2)
-    assert "you are 西" in text(phone.get(f"/t/{link.token}/"))
+    assert "you are West 西" in text(phone.get(f"/t/{link.token}/"))
     post = {"do": "hand", "version": version(game), "number": 1, "type": "draw"}
     phone.post(f"/t/{link.token}/", post)
     assert AuditEntry.objects.get(action="game.hand").at_seat == 2
@@ -141,7 +141,7 @@ def test_a_seats_qr_code_proves_that_seat_and_a_wrong_one_is_a_guess():
     phone = Client()
     reply = phone.get(f"/t/{link.token}/seat/{link.seat_codes[3]}/")
     assert reply.status_code == 302 and reply["Location"] == f"/t/{link.token}/"
-    assert "you are 北" in text(phone.get(f"/t/{link.token}/"))
+    assert "you are North 北" in text(phone.get(f"/t/{link.token}/"))
     guesser = Client()
     for _ in range(LIMITS["seat", "phone"]):
         assert guesser.get(f"/t/{link.token}/seat/ZZZZZZ/").status_code == 400
