@@ -258,6 +258,10 @@ def entry_sentence(entry: AuditEntry) -> str:
     stage = _said(stage_label(after["stage"]), "") if after and after.get("stage") else ""
     if action == "stage.decide" and after:
         return stage + " > ".join(str(p) for p in after.get("decision") or [])
+    if action == "stage.close" and after and after.get("order"):
+        first, *rest = after["order"]
+        won = _("won by %(name)s") % {"name": first}
+        return stage + (f"{won} · {_names(rest)}" if rest else won)
     if action == "stage.close" and after:
         return stage + _("advancing %(names)s") % {"names": _names(after.get("advancing") or [])}
     if action in ("event.withdraw", "event.reinstate") and after:

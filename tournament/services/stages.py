@@ -103,6 +103,16 @@ def stage_decide(*, event: Event, stage: Stage, order: Sequence[str], user: Any 
     return stage
 
 
+def _closed(stage: Stage, result: Any) -> dict[str, Any]:
+    """What the log keeps of a stage closed: who goes on from a stage with a cut; from the
+    last stage (a final, a league) its order, the winner first — not "advancing" everyone
+    (issue 66: closing the final read 「決勝：通過 …」)."""
+    names = [str(p) for p in result.advancing]
+    if stage.advance is None:
+        return {"stage": stage.name, "order": names}
+    return {"stage": stage.name, "advancing": names}
+
+
 @transaction.atomic
 def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     """Close a stage: its games are all finished and its cut is clear of ties (a league's or
@@ -128,7 +138,7 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         user=user,
         action="stage.close",
         summary=f"{stage.name} closed",
-        after={"stage": stage.name, "advancing": [str(p) for p in result.advancing]},
+        after=_closed(stage, result),
     )
     channels_stage_closed(event, stage)  # the final standings posted, if not yet (issue 49)
     return stage
