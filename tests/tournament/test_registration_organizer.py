@@ -60,7 +60,11 @@ def test_settings_capacity_refused_below_count_then_raised(event):
 def test_remove_moves_the_list_and_is_logged(event):
     client = logged_in(organizer_for(event))
     aoki = SignUp.objects.get(name="Aoki")
-    assert client.post(URL, {"do": "remove", "signup": str(aoki.pk)}).status_code == 302
+    # Issue 66: the list asks first, naming who goes, and the answer says what was done.
+    page = client.get(URL).content.decode()
+    assert "Remove Aoki from the list?" in page and "Yes, remove Aoki" in page
+    answer = client.post(URL, {"do": "remove", "signup": str(aoki.pk)}, follow=True)
+    assert "Aoki is removed from the list." in answer.content.decode()
     states = dict(SignUp.objects.values_list("name", "state"))
     assert states == {"Aoki": "withdrawn", "Baba": "registered", "Chiba": "waiting"}
     entry = AuditEntry.objects.get(action="signup.withdraw")

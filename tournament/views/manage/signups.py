@@ -35,26 +35,30 @@ def _one(event: Event, request: HttpRequest) -> SignUp | None:
     return signup_of(event, pk) if pk.isdigit() else None
 
 
-def _act(request: HttpRequest, event: Event) -> bool:
-    """A button's action on one sign-up (or all pending); False if it names none."""
+def _act(request: HttpRequest, event: Event) -> str:
+    """A button's action on one sign-up (or all pending), and what it did in a sentence (issue
+    66: every action answered "Done."); "" if it names none."""
     do = request.POST.get("do")
     if do == "approve_all":
         signup_approve(event=event, user=request.user)
-        return True
+        return _("Every sign-up waiting for approval is approved.")
     signup = _one(event, request)
     if signup is None:
-        return False
+        return ""
+    name = {"name": signup.name}
     if do == "approve":
         signup_approve(event=event, signups=[signup], user=request.user)
-    elif do == "refuse":
+        return _("%(name)s is approved.") % name
+    if do == "refuse":
         signup_refuse(signup=signup, user=request.user)
-    elif do == "remove":
+        return _("%(name)s is refused and told so by e-mail.") % name
+    if do == "remove":
         signup_withdraw(signup=signup, user=request.user)
-    elif do in MOVES:
+        return _("%(name)s is removed from the list.") % name
+    if do in MOVES:
         signup_move(signup=signup, to=do, user=request.user)
-    else:
-        return False
-    return True
+        return _("%(name)s is moved on the waiting list.") % name
+    return ""
 
 
 @organizer_required
@@ -86,8 +90,8 @@ def signups_manage(request: HttpRequest, event: Event) -> HttpResponse:
                         names = _(", ").join(m.name for m in moved)
                         messages.info(request, _("Moved up: %(names)s") % {"names": names})
                     return redirect("signups-manage", event.slug)
-            elif _act(request, event):
-                messages.success(request, _("Done."))
+            elif done := _act(request, event):
+                messages.success(request, done)
                 return redirect("signups-manage", event.slug)
             else:
                 messages.error(request, _("Choose a sign-up on this list."))
