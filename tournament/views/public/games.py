@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.rules import Ruleset
@@ -15,6 +16,7 @@ from tournament.http_caching import (
 )
 from tournament.i18n import hand_label
 from tournament.models import Game
+from tournament.permissions import can_referee
 from tournament.selectors.conditions import conditions_of
 from tournament.selectors.events import event_by_id
 from tournament.selectors.games import (
@@ -41,7 +43,21 @@ def game_detail_page(request: HttpRequest, found: GameVersion) -> HttpResponse:
         # At the deciding round's last hand (`game.in_play`), what each player needs.
         "conditions": lambda: _sheet_conditions(found),
     }
+    context["manage"] = _manage_links(request, found)
     return render(request, "tournament/game_page.html", context)
+
+
+def _manage_links(request: HttpRequest, found: GameVersion) -> dict[str, str] | None:
+    """For the event's organizers and referees, the game's own pages on their side (issue 66:
+    a game sheet showed them none): its hands and its final scores. Nobody signed in: no
+    query (the page is kept whole for them)."""
+    if not request.user.is_authenticated:
+        return None
+    event = event_by_id(found.event_id)
+    if event is None or not can_referee(request.user, event):
+        return None
+    args = [event.slug, found.game_id]
+    return {"hands": reverse("game-hands", args=args), "scores": reverse("game-scores", args=args)}
 
 
 def _sheet(found: GameVersion) -> str:
