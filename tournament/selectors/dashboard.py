@@ -182,6 +182,15 @@ class DashboardPage:
         plan_rounds = self.plan["rounds"] if self.plan else 0
         return seat_method_default(self.next_round, plan_rounds, stages, keeps=keeps)
 
+    @property
+    def rounds_done(self) -> int | None:
+        """Every round the format has is seated already: its number of rounds (the last
+        stage's last round), so the page offers no round past it (issue 66: the demo's Baba
+        day offered round 9 of 8); None while a round is left, or the format has no end (a
+        league)."""
+        last = self.stages[-1].stage.last_round if self.stages else None
+        return last if last is not None and self.next_round > last else None
+
     def plan_rounds(self) -> int:
         """The rounds the plan form offers to plan."""
         return plan_rounds_default([row.stage for row in self.stages])
