@@ -56,7 +56,7 @@ fu_below, intro, last_x, last_y, mine_text, oka, pao_cols, replaceable, seat_col
 seat_rows, table_conditions, theirs_text, tie_form, to_lead, tsumo_block, tsumo_wins
 type_cols, win_blocks, yakuman_rows, zero, mahjongsoul, tenhou
 # The keys `{% cache %}` fragments are kept by: properties of a page's record in selectors/.
-conditions_key, rating_key, sheet_key, tables_key, rounds_done
+conditions_key, rating_key, sheet_key, tables_key, rounds_done, atamahane
 # A player page's section (selectors/player_page.PlayerSection), read by its template.
 placing
 # The dashboard's record (selectors/dashboard.DashboardPage): fields its template reads.

@@ -315,6 +315,12 @@ class HandForm(EngineForm):
         """Fu changes a hand's value only under the first limit (mangan at 5 han)."""
         return self.rules.limits[0][0]
 
+    @property
+    def atamahane(self) -> bool:
+        """One ron winner only (頭ハネ, `max_ron_winners` 1): the form says which one to enter
+        (issue 66: it said nothing, and a table with two rons entered the wrong winner)."""
+        return not self.by_yaku and self.rules.max_ron_winners == 1
+
     def win_blocks(self) -> list[dict[str, Any]]:
         """The ron winners' blocks (the first always shown, the others opened on demand)."""
         blocks = [self._block(f"wins_{k}_", f"wins_{k}_seat") for k in range(self.ron_blocks)]
