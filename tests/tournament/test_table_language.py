@@ -299,7 +299,7 @@ def test_finding_5_han_and_fu_are_buttons_and_seats_are_names():
     assert _form(html, "wins_0_fu") == [str(f) for f in (20, 25, *range(30, 111, 10))]
     assert _form(html, "wins_0_yakuman")[:2] == ["1", "2"]
     assert _form(html, "discarder") == ["0", "1", "2", "3"]
-    assert f"北 {names(game)[3]}" in html  # a seat button says wind and name
+    assert f"North {names(game)[3]}" in html  # a seat button says wind and name (in English)
     assert 'type="number"' not in html  # nothing typed on a phone's number pad
     assert re.search(r'name="type" value="ron"[^>]*checked', html)  # most hands are a ron
     assert 'name="wins_1_seat"' not in html  # 頭ハネ: one winner

@@ -48,8 +48,15 @@ def ordinal(place: int) -> str:
 
 @register.filter
 def wind(position: int) -> str:
-    """A seat's wind as the table's markers show it (i18n.wind_marked: 西, "West 西"). Seat 0
-    is East, the starting dealer (起家)."""
+    """A seat's wind in the reader's words (i18n.wind_name: 西, West). Seat 0 is East, the
+    starting dealer (起家)."""
+    return i18n.wind_name(position)
+
+
+@register.filter
+def wind_marked(position: int) -> str:
+    """A seat's wind as a player finds it at the table, by its markers (i18n.wind_marked: 西,
+    "West 西"): the seating, a seat's slip, find your seat."""
     return i18n.wind_marked(position)
 
 
