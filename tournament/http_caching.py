@@ -27,6 +27,7 @@ from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
+from tournament.models import Event
 from tournament.selectors.cache import event_stamp, keep_latest, latest, tag_hash
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.versions import (
@@ -42,6 +43,7 @@ __all__ = [
     "PlayerEvents",
     "answer_by_tag",
     "api_by_event_version",
+    "by_event_shown",
     "by_event_version",
     "by_game_version",
     "by_player_events",
@@ -88,20 +90,34 @@ def answer_by_tag(
     return answer(request)
 
 
-def by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For a page of one event, `view(request, event, …)`: the event is read
-    once, for the tag and for the view — a phone holding this version gets 304 without the
-    view running; an unknown address, 404."""
+def by_event_shown(
+    shown: Callable[[Event], list[Any]],
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """For a page of one event, `view(request, event, …)`, tagged by what it shows —
+    `shown(event)`, stamps read without making the page (selectors/published.py
+    `standings_shown`): the event is read once, for the tag and for the view; a phone holding
+    the tag gets 304 without the view running; an unknown address, 404."""
 
-    @wraps(view)
-    def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        event = event_by_slug(slug)
-        if event is None:
-            raise Http404
-        tag = page_tag(request, request.path, [event_stamp(event)])
-        return answer_by_tag(request, tag, view, event, *args, public=True, **kwargs)
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            event = event_by_slug(slug)
+            if event is None:
+                raise Http404
+            tag = page_tag(request, request.path, shown(event))
+            return answer_by_tag(request, tag, view, event, *args, public=True, **kwargs)
 
-    return read_event
+        return read_event
+
+    return decorate
+
+
+def _every_version(event: Event) -> list[Any]:
+    return [event_stamp(event)]
+
+
+# A page that may show anything about the event: its tag moves with every version.
+by_event_version = by_event_shown(_every_version)
 
 
 def by_game_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -212,7 +212,7 @@ def test_a_player_s_standings_follow_the_round_not_the_table_alone(live_server, 
         },
         expected_version=game.version,
     )
-    # The page asks every 30 s, and at once when it is shown again (a phone out of a pocket).
+    # The page asks every 5 s, and at once when it is shown again (a phone out of a pocket).
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(note).to_have_count(0, timeout=5000)
     first = page.locator("#standings-table tbody tr").first

@@ -38,7 +38,7 @@ def test_once_every_stage_is_closed_the_standings_say_final_and_stop_refreshing(
     path = reverse("event-detail", args=[event.slug])
     client = Client()
     before = _get(client, path, "en")
-    assert "refreshes every 30 s" in before.content.decode()
+    assert "refreshes every 5 s" in before.content.decode()
     assert "data-live=" in before.content.decode()
     assert "are final" not in before.content.decode()
     version = event.version

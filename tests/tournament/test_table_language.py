@@ -159,7 +159,7 @@ def test_finding_3_the_venue_screen_has_every_column_and_every_row(demo):
     for header in ["Status", "Avg. rank", "4th", "R6", "R8"]:
         assert f">{header}<" in html
     assert html.count('<td class="player">') == 16 and "pagination" not in html
-    assert 'data-interval="30"' in html and "screen.js" in html
+    assert 'data-interval="5"' in html and "screen.js" in html
     # The table alone, for the screen's own refresh.
     fetched = demo.get("/events/baba-demo/screen/?stage=qualifier", HTTP_X_REQUESTED_WITH="fetch")
     assert "<html" not in text(fetched) and text(fetched).count('<td class="player">') == 16

@@ -102,6 +102,8 @@ class Event(models.Model):
     # standings table, the standings and team files — is kept by it (selectors/published.py
     # `rows_stamp`), the same on every server, read from this row with no ranking.
     rows_version = models.PositiveIntegerField(_("rows version"), default=0, editable=False)
+    # When it last moved: the standings' "last updated", which a hand leaves as it was.
+    rows_changed_at = models.DateTimeField(_("rows changed at"), null=True, editable=False)
     # The day it is played: ratings follow the order of play (events by day, then round and
     # table); an event file may give it (`"date"`), else the day it was made.
     held_on = models.DateField(_("date"), default=timezone.localdate)

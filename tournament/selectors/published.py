@@ -78,7 +78,7 @@ class PublishedEvent:
     @cached_property
     def progress(self) -> Progress:
         """The event's `Progress`. Once per version across every server."""
-        return shared("published-progress", self.stamp, None, lambda: round_progress(self.event))
+        return shared_progress(self.event)
 
     @cached_property
     def has_teams(self) -> bool:
@@ -87,8 +87,8 @@ class PublishedEvent:
         `structure_version`: kept by it, a result entered asks nothing more. One query when
         not kept."""
         event = self.event
-        stamp = event_stamp((event.pk, event.created_at, f"s{event.structure_version}"))
-        return shared("event-has-teams", stamp, None, Team.objects.filter(event=event).exists)
+        exists = Team.objects.filter(event=event).exists
+        return shared("event-has-teams", structure_stamp(event), None, exists)
 
     @cached_property
     def fractions(self) -> frozenset[int]:
@@ -164,6 +164,41 @@ def _record(event: Event, ranked: Ranked) -> PublishedEvent:
         over=event_over(s.closed for s in ranked.stages),
         ranked=ranked,
     )
+
+
+def structure_stamp(event: Event) -> str:
+    """The event's stamp at its last change that was not a result's (players, stages, teams,
+    rules): what is made of those alone is kept by it."""
+    return event_stamp((event.pk, event.created_at, f"s{event.structure_version}"))
+
+
+def shared_progress(event: Event) -> Progress:
+    """`round_progress` once per version of the event across every server (one cache read
+    when made already)."""
+    return shared("published-progress", event_stamp(event), None, lambda: round_progress(event))
+
+
+def standings_shown(event: Event) -> list[object]:
+    """What the standings page shows, as stamps — its tag (issue 67: a page's tag moves only
+    when what it shows moves): the rows (`rows_stamp`: a result, or any change but a hand);
+    the rounds with a result, the round in play and whether play has begun there (its
+    column's marker: the first hand moves it); and, while the round in play is a stage's last
+    — where the page shows what each player needs, which every hand there moves — the
+    event's own stamp. A hand elsewhere leaves the tag, and a phone polling it gets 304. No
+    query beyond the event's row once its progress and stages are shared."""
+    progress = shared_progress(event)
+    shown: list[object] = [rows_stamp(event), progress]
+    if progress.in_progress is not None:
+        latest = max([*progress.rounds, progress.in_progress])
+        ends = shared(
+            "event-stage-ends",
+            structure_stamp(event),
+            None,
+            lambda: list(Stage.objects.filter(event=event).values_list("last_round", flat=True)),
+        )
+        if latest in ends:  # the conditions panels may show (selectors/conditions.deciding)
+            shown.append(event_stamp(event))
+    return shown
 
 
 def rows_stamp(event: Event) -> str:

@@ -17,7 +17,12 @@ from scoring.standings import StageResult
 from tournament.i18n import cut_tie_text, tie_first_text, undecided_text
 from tournament.models import Event
 from tournament.selectors.conditions import Panels, event_panels
-from tournament.selectors.published import Progress, PublishedEvent, published
+from tournament.selectors.published import (
+    Progress,
+    PublishedEvent,
+    published,
+    standings_shown,
+)
 
 
 @dataclass(frozen=True)
@@ -127,9 +132,10 @@ class StandingsPage:
         return (self.rows_stamp, rounds, playing, get_language(), query, per_page, links, window)
 
     def content_key(self, query: tuple[str, str, int], can_manage: bool) -> tuple:
-        """What the page's content is kept by (event_detail.html): the event's version, the
-        checked query's key, the language, and whether the reader gets the organizer's link."""
-        return (self.record.stamp, query, get_language(), can_manage)
+        """What the page's content is kept by (event_detail.html): what it shows (its tag's
+        stamps, selectors/published.py `standings_shown`), the checked query's key, the
+        language, and whether the reader gets the organizer's link."""
+        return (standings_shown(self.event), query, get_language(), can_manage)
 
     def table(self, *, links: bool) -> TableSource:
         """What the table is made from: read only when the template's cache does not hold

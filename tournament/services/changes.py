@@ -38,6 +38,7 @@ def event_touch(event_id: int, *, structure: bool = True, rows: bool = True) -> 
         moved["structure_version"] = F("version")
     if structure or rows:
         moved["rows_version"] = F("version")
+        moved["rows_changed_at"] = moved["updated_at"]
     Event.objects.filter(pk=event_id).update(**moved)
 
 

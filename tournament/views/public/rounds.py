@@ -15,6 +15,7 @@ from tournament.selectors.tables import (
     round_seating,
     seats_named,
 )
+from tournament.views.public.standings import REFRESH_SECONDS
 from tournament.views.query import known_query
 
 
@@ -42,6 +43,7 @@ def _round_page(request: HttpRequest, event: Event, number: int, tag: str) -> Ht
         "round": page.round,
         "clock": page.clock,
         "live_tag": tag,  # live.js's first poll sends it: 304 unless the round moved
+        "refresh": REFRESH_SECONDS,
     }
     return render(request, "tournament/round_detail.html", context)
 
