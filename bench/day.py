@@ -3,9 +3,9 @@ event in its fourth round, as the day really is, against one server on one core 
 
 - **Players' phones** (256): each opens the standings page once (with its CSS and scripts),
   then refreshes the table as the page's own script does (static/js/live.js: the address in
-  `data-live`, with `X-Requested-With: fetch`), every --refresh seconds (10; the page's own
-  interval is 30 s), sending back the ETag it holds as a browser's cache does (304 when
-  nothing changed). Starts are spread over the first interval.
+  `data-live`, with `X-Requested-With: fetch`), every --refresh seconds (5: the page's own
+  interval since issue 66), sending back the ETag it holds as a browser's cache does (304 when
+  nothing the standings show changed). Starts are spread over the first interval.
 - **Table phones** (64): each scans its seat's slip (/t/<token>/seat/<code>/), then enters a
   hand every --hand-every seconds (20) through the table's page (`do=hand`, CSRF token and the
   game's version from the page, the redirect followed). The hands are a real game's, played

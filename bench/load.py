@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
         "--day", action="store_true", help="the tournament-day model (bench/day.py) instead"
     )
     parser.add_argument(
-        "--refresh", type=float, default=10, help="the day: seconds between standings refreshes"
+        "--refresh", type=float, default=5, help="the day: seconds between standings refreshes"
     )
     parser.add_argument(
         "--hand-every", type=float, default=20, help="the day: seconds between a table's hands"
