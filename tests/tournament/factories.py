@@ -119,3 +119,20 @@ def signed_up(event: Event, name: str, email: str | None = None, **more: Any) ->
     signup_confirm(signup=signup)
     signup.refresh_from_db()
     return signup
+
+
+def finish_demo_final() -> Event:
+    """The demo's Baba day played to its end: `load_demo` leaves the final at its last hand
+    (a moment of a real day); this plays that hand as the demo's data has it, and closes the
+    final — the champion decided."""
+    from tournament.demo import baba_event
+    from tournament.services.hands import game_hand_add
+    from tournament.services.stages import stage_close
+
+    event = Event.objects.get(slug="baba-demo")
+    (last,) = [g for g in baba_event()["games"] if g["round"] == 8]
+    game = Game.objects.get(round__event=event, round__number=8)
+    game_hand_add(game=game, hand=last["hands"][-1], expected_version=game.version)
+    stage_close(event=event, stage=event.stages.order_by("position").last())
+    event.refresh_from_db()
+    return event

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from scoring import standings
+from tests.tournament.factories import finish_demo_final
 from tournament.models import Event, Game, Hand
 from tournament.selectors.standings import event_format, event_results
 
@@ -40,7 +41,26 @@ def test_loading_the_demo_twice_replaces_it():
     assert Event.objects.count() == 5
 
 
+def test_the_baba_demo_is_a_moment_of_a_real_day_its_final_at_its_last_hand(demo, client):
+    """Issue 66: all eight rounds played, no stage closed, and a dashboard offering round 9.
+    Now: the qualifier closed, the final's last hanchan at its last hand — its conditions
+    shown, four finalists and no champion yet, and no round offered past the format's."""
+    event = Event.objects.get(slug="baba-demo")
+    assert [s.closed for s in event.stages.order_by("position")] == [True, False]
+    final = Game.objects.get(round__event=event, round__number=8)
+    assert not final.finished and final.mode == "hands"
+    rows = list(csv.DictReader(io.StringIO(client.get("/events/baba-demo/standings.csv").text)))
+    assert [r["status"] for r in rows[:4]] == ["finalist"] * 4
+    assert all(r["status"] == "qualifier" for r in rows[4:])
+    assert "What each player needs" in client.get("/events/baba-demo/").content.decode()
+    organizer = get_user_model().objects.get(username="organizer")
+    client.force_login(organizer)
+    dashboard = client.get("/events/baba-demo/manage/").content.decode()
+    assert "Seat the next round" not in dashboard
+
+
 def test_baba_export_shows_four_finalists_on_rounds_1_to_8_and_the_rest_on_1_to_6(demo, capsys):
+    finish_demo_final()
     call_command("export_standings", "baba-demo", format="csv")
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(table) == 16

@@ -5,9 +5,21 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournament.demo import demo_events
-from tournament.models import Series
+from tournament.models import Event, Game, Series
+from tournament.services.hands import game_hand_undo
 from tournament.services.imports import event_import
 from tournament.services.series import series_add_event, series_create
+from tournament.services.stages import stage_close
+
+
+def mid_final(event: Event, user: object) -> None:
+    """The Baba demo at a moment of a real day (issue 66: all eight rounds played and no stage
+    closed, its dashboard offered a ninth): the qualifier closed after its six rounds, the
+    final's first hanchan played, its last at its last hand — South 4, the conditions shown
+    on the standings, the venue screen, the game's sheet and the table's phone."""
+    stage_close(event=event, stage=event.stages.order_by("position").first(), user=user)
+    game = Game.objects.get(round__event=event, round__number=8)
+    game_hand_undo(game=game, expected_version=game.version, user=user)
 
 
 class Command(BaseCommand):
@@ -29,6 +41,8 @@ class Command(BaseCommand):
         for data in demo_events():
             event = event_import(data, replace=True, user=user)
             event.organizers.add(user)
+            if event.slug == "baba-demo":
+                mid_final(event, user)
             self.stdout.write(f"loaded {event.slug}: {event.name}")
         # A season over the 4-player riichi demo nights: each player's best two count.
         Series.objects.filter(slug="demo-season").delete()
