@@ -307,6 +307,19 @@ MESSAGES: dict[str, str] = {
         "Round {round}, after the {stage}, is seated already: unseat it (and delete its "
         "results) before reopening the {stage}."
     ),
+    "stage.early_open_end": gettext_noop(
+        "the {stage} has no last round to end before: close it as it is"
+    ),
+    "stage.early_nothing": gettext_noop(
+        "none of the {stage}'s rounds is seated yet: there is nothing to close"
+    ),
+    "stage.early_later": gettext_noop(
+        "Round {round}, after the {stage}, is seated already: unseat it before closing the "
+        "{stage} early."
+    ),
+    "stage.early_last": gettext_noop(
+        "round {round} is the {stage}'s last already: close it as usual once it is played"
+    ),
     # --- event files ---
     "file.large": gettext_noop(
         "{size} MB is over the {limit} MB limit for event files (EVENT_FILE_MAX_BYTES)"
