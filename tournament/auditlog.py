@@ -4,6 +4,7 @@ after) as stored; this only reads it, so entries written before this module stil
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,6 +46,7 @@ ACTIONS = {
     "game.approve": gettext_lazy("Result approved"),
     "table.link": gettext_lazy("New table link"),
     "event.table_entry": gettext_lazy("Who enters results"),
+    "event.settings": gettext_lazy("Date and rules"),
     "penalty.give": gettext_lazy("Penalty or bonus"),  # its sentence says which
     "penalty.cancel": gettext_lazy("Penalty or bonus cancelled"),
     "clock.minutes": gettext_lazy("Minutes per round"),
@@ -353,6 +355,9 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         return _("%(table)s: a new link (the old one no longer opens it)") % {
             "table": _table(after)
         }
+    if action == "event.settings" and after:  # the knobs as typed: they are the rules' words
+        knobs = json.dumps(after.get("ruleset") or {}, ensure_ascii=False)
+        return _("date %(date)s · rules %(knobs)s") % {"date": after.get("date"), "knobs": knobs}
     if action == "event.table_entry" and after:
         entry = dict(TABLE_ENTRY_CHOICES).get(after.get("table_entry"), after.get("table_entry"))
         mode = dict(TABLE_MODE_CHOICES).get(after.get("table_mode"))

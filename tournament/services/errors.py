@@ -220,6 +220,10 @@ MESSAGES: dict[str, str] = {
     ),
     # --- table links and confirmation ---
     "event.table_entry": gettext_noop("choose who enters results: organizers or tables"),
+    "event.rules_seated": gettext_noop(
+        "round {round} is seated already: the rules are fixed once a round is seated (its "
+        "tables and results follow them). Take back its seating first to change them."
+    ),
     "table.link_failed": gettext_noop("no new table link could be made; try again"),
     "table.closed": gettext_noop("table {table}'s game is over: its link is closed"),
     "table.not_waiting": gettext_noop("this table has no result waiting for confirmation"),
