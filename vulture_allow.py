@@ -35,6 +35,8 @@ process_exception, from_db_value, expression, regex
 help, add_arguments, handle
 authentication_form, redirect_authenticated_user, post_reset_login, get_default_redirect_url
 allow_multiple_selected, is_staff
+# A form field's option Django reads when it binds the form (forms/event_settings.py).
+disabled
 # A model field written and read through strings (update_fields, values_list, Q(...)).
 cancelled_by, created_by, due_at, figures_version, mahjongsoul_name, mu_before, sigma_before
 tenhou_name

@@ -4,6 +4,7 @@ after) as stored; this only reads it, so entries written before this module stil
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,7 @@ ACTIONS = {
     "round.unseat": gettext_lazy("Seating taken back"),
     "stage.decide": gettext_lazy("Tie settled"),
     "stage.close": gettext_lazy("Stage closed"),
+    "stage.close_early": gettext_lazy("Stage closed early"),
     "stage.reopen": gettext_lazy("Stage reopened"),
     "game.record": gettext_lazy("Result entered"),
     "game.correct": gettext_lazy("Result corrected"),
@@ -44,6 +46,7 @@ ACTIONS = {
     "game.approve": gettext_lazy("Result approved"),
     "table.link": gettext_lazy("New table link"),
     "event.table_entry": gettext_lazy("Who enters results"),
+    "event.settings": gettext_lazy("Date and rules"),
     "penalty.give": gettext_lazy("Penalty or bonus"),  # its sentence says which
     "penalty.cancel": gettext_lazy("Penalty or bonus cancelled"),
     "clock.minutes": gettext_lazy("Minutes per round"),
@@ -258,12 +261,12 @@ def entry_sentence(entry: AuditEntry) -> str:
     stage = _said(stage_label(after["stage"]), "") if after and after.get("stage") else ""
     if action == "stage.decide" and after:
         return stage + " > ".join(str(p) for p in after.get("decision") or [])
-    if action == "stage.close" and after and after.get("order"):
-        first, *rest = after["order"]
-        won = _("won by %(name)s") % {"name": first}
-        return stage + (f"{won} · {_names(rest)}" if rest else won)
-    if action == "stage.close" and after:
-        return stage + _("advancing %(names)s") % {"names": _names(after.get("advancing") or [])}
+    if action in ("stage.close", "stage.close_early") and after:
+        said = _closed_words(after)
+        if action == "stage.close_early":  # the round it ended after, then what it decided
+            early = _("after round %(n)s") % {"n": after.get("round")}
+            said = f"{early} · {said}"
+        return stage + said
     if action in ("event.withdraw", "event.reinstate") and after:
         return str(after.get("player"))
     if action in ("penalty.give", "penalty.cancel") and (after or before):
@@ -277,6 +280,15 @@ def entry_sentence(entry: AuditEntry) -> str:
         return stage_label(after.get("stage", ""))
     text = _settings(action, before, after)
     return entry.summary if text is None else text
+
+
+def _closed_words(after: dict[str, Any]) -> str:
+    """What closing a stage decided: the last stage's winner and order, else who goes on."""
+    if after.get("order"):
+        first, *rest = after["order"]
+        won = _("won by %(name)s") % {"name": first}
+        return f"{won} · {_names(rest)}" if rest else won
+    return _("advancing %(names)s") % {"names": _names(after.get("advancing") or [])}
 
 
 CHECKED_IN_BY = {
@@ -343,6 +355,9 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         return _("%(table)s: a new link (the old one no longer opens it)") % {
             "table": _table(after)
         }
+    if action == "event.settings" and after:  # the knobs as typed: they are the rules' words
+        knobs = json.dumps(after.get("ruleset") or {}, ensure_ascii=False)
+        return _("date %(date)s · rules %(knobs)s") % {"date": after.get("date"), "knobs": knobs}
     if action == "event.table_entry" and after:
         entry = dict(TABLE_ENTRY_CHOICES).get(after.get("table_entry"), after.get("table_entry"))
         mode = dict(TABLE_MODE_CHOICES).get(after.get("table_mode"))

@@ -23,7 +23,7 @@ class EventSlugConverter(StringConverter):
 class StageActionConverter(StringConverter):
     """What an organizer can do to a stage; any other word is a 404, not a reopen."""
 
-    regex = "decide|close|reopen"
+    regex = "decide|close_early|close|reopen"
 
 
 class ExportFormatConverter(StringConverter):

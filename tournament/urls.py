@@ -25,6 +25,7 @@ from tournament.views.manage import (
 )
 from tournament.views.manage import channels as channels_manage
 from tournament.views.manage import series as series_manage
+from tournament.views.manage import settings as settings_manage
 from tournament.views.manage import teams as teams_manage
 from tournament.views.public import (
     checkin,
@@ -66,6 +67,7 @@ manage = [
     path("checkin/absent/", players.withdraw_absent_view, name="checkin-absent"),
     path("teams/", teams_manage.teams_edit, name="event-teams-edit"),
     path("channels/", channels_manage.channels_edit, name="event-channels"),
+    path("settings/", settings_manage.event_settings, name="event-settings"),
     path("plan/", plans.plan_make_view, name="plan-make"),
     path("plan/upload/", plans.plan_upload_view, name="plan-upload"),
     path("plan/remove/", plans.plan_remove_view, name="plan-remove"),

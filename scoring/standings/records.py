@@ -4,7 +4,7 @@ row and each stage's result."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -41,6 +41,26 @@ class Format:
     slug: str
     stages: tuple[Stage, ...]
     tiebreaks: tuple[str, ...] = ("top_rate",)
+
+    def closed_after(self, name: str, last: int) -> Format:
+        """The format with stage `name` ended early, after round `last` (a Baba qualifier cut
+        after round 5 when time runs out): each later stage keeps its number of rounds and
+        plays them straight after (the final 7–8 becomes 6–7). A later stage that ranks from
+        an earlier round (the Baba final, on 1–8) keeps that start; one that starts after the
+        stage moves with it."""
+        at = next(i for i, s in enumerate(self.stages) if s.name == name)
+        ended = self.stages[at]
+        if ended.last_round is None or last >= ended.last_round:
+            raise ValueError(f"{name} ends at {ended.last_round}, not after {last}")
+        shift = ended.last_round - last
+        stages = [*self.stages[:at], replace(ended, last_round=last)]
+        for stage in self.stages[at + 1 :]:
+            first = stage.first_round
+            if first is not None and first > ended.last_round:
+                first -= shift
+            end = None if stage.last_round is None else stage.last_round - shift
+            stages.append(replace(stage, first_round=first, last_round=end))
+        return replace(self, stages=tuple(stages))
 
 
 FORMATS: dict[str, Format] = {

@@ -16,6 +16,7 @@ from scoring.names import normalize_name
 from scoring.standings import FORMATS
 from scoring.tenhou import MAX_LOG_BYTES
 from tournament.forms.base import ADDRESS_HELP, ServiceForm
+from tournament.forms.event_settings import KNOBS_HELP, KnobErrors, KnobsField, date_field
 from tournament.forms.players import PlayerLookup, player_field, players_check
 from tournament.i18n import error_text, rules_name
 from tournament.models import FORMAT_CHOICES, Venue
@@ -82,7 +83,7 @@ class PlayersField(forms.CharField):
         return list(names)
 
 
-class EventCreateForm(ServiceForm):
+class EventCreateForm(KnobErrors):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(
         label=_("Address"),
@@ -110,6 +111,8 @@ class EventCreateForm(ServiceForm):
         required=False,
         help_text=_("One name per line; known names are reused, new ones become players."),
     )
+    held_on = date_field(required=False)
+    overrides = KnobsField(label=_("Rule changes"), required=False, help_text=KNOBS_HELP)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -125,6 +128,7 @@ class EventCreateForm(ServiceForm):
         d = self.cleaned_data
         kind, _sep, key = d["rules"].partition(":")
         out: dict[str, Any] = {"name": d["name"], "slug": d["slug"], "players": d["players"]}
+        out |= {"held_on": d["held_on"], "overrides": d["overrides"]}
         if kind == "venue":
             out["venue"] = Venue.objects.get(pk=int(key))
             preset = out["venue"].preset

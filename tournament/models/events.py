@@ -107,6 +107,9 @@ class Event(models.Model):
     # The day it is played: ratings follow the order of play (events by day, then round and
     # table); an event file may give it (`"date"`), else the day it was made.
     held_on = models.DateField(_("date"), default=timezone.localdate)
+    # The date was given (the event form, the settings, an event file's `"date"`), not the
+    # day the event was made: only then do sign-up mails and players' pages say it (issue 66).
+    held_on_given = models.BooleanField(_("date given"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

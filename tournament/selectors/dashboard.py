@@ -6,7 +6,7 @@ seats from. The view adds its forms and renders it."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,7 +14,8 @@ from typing import Any
 from django.utils import timezone
 
 from scoring import Standings
-from scoring.standings import StageResult
+from scoring.standings import Format, StageResult
+from scoring.standings import Stage as StageRule
 from tournament.i18n import team_rule_text
 from tournament.models import Entry, Event, GuessLock, Round, Stage
 from tournament.outages import task_queue_seen
@@ -59,6 +60,10 @@ class StageRow:
     unseated: int | None = None
     open_tables: list[tuple[int, int]] = field(default_factory=list)
     tie_form: Any = None  # the view's: the form that settles `tied`
+    # Closing it early (services/stages.stage_close_early, issue 66): the round it would
+    # end after, and each later stage's name and the rounds it would then be played in. None
+    # where that service would refuse: a table open, a later stage seated, nothing played.
+    early: tuple[int, list[tuple[str, int | None, int | None]]] | None = None
 
     @property
     def closable(self) -> bool:
@@ -102,8 +107,33 @@ def stage_rows(
         open_tables = [
             (n, table) for n, table in unfinished if n >= first and (last is None or n <= last)
         ]
-        rows.append(StageRow(stage, result, played, done, tied, begun, unseated, open_tables))
+        row = StageRow(stage, result, played, done, tied, begun, unseated, open_tables)
+        row.early = early_close(stages, stage, played[0] or 1, latest, seated, open_tables)
+        rows.append(row)
     return rows
+
+
+def early_close(
+    stages: list[Stage],
+    stage: Stage,
+    own: int,
+    latest: int,
+    seated: set[int],
+    open_tables: list[tuple[int, int]],
+) -> tuple[int, list[tuple[str, int | None, int | None]]] | None:
+    """What closing `stage` now would do, where stage_close_early takes it: its own rounds
+    (from `own`) begun, none after it seated, every round up to the latest seated and its
+    tables finished. The round it ends after, and the later stages' new rounds."""
+    last = stage.last_round
+    if stage.closed or last is None or not own <= latest < last or open_tables:
+        return None
+    if not set(range(stage.first_round or 1, latest + 1)) <= seated:
+        return None
+    rules = [StageRule(s.name, s.first_round, s.last_round, s.advance) for s in stages]
+    moved = Format("", tuple(rules)).closed_after(stage.name, latest).stages
+    at = stages.index(stage)
+    later = list(zip(moved, played_rounds(list(moved)), strict=True))[at + 1 :]
+    return latest, [(rule.name, first, end) for rule, (first, end) in later]
 
 
 def cut_before(rows: list[StageRow], next_round: int) -> StageRow | None:
@@ -122,7 +152,7 @@ def cut_before(rows: list[StageRow], next_round: int) -> StageRow | None:
     )
 
 
-def played_rounds(stages: list[Stage]) -> list[tuple[int | None, int | None]]:
+def played_rounds(stages: Sequence[Stage | StageRule]) -> list[tuple[int | None, int | None]]:
     """The rounds each stage is played in, as its heading shows them: from the round after the
     stage before it ends (a Baba final ranks on rounds 1–8 but is played in 7–8); None for
     a league's open ends."""

@@ -220,6 +220,10 @@ MESSAGES: dict[str, str] = {
     ),
     # --- table links and confirmation ---
     "event.table_entry": gettext_noop("choose who enters results: organizers or tables"),
+    "event.rules_seated": gettext_noop(
+        "round {round} is seated already: the rules are fixed once a round is seated (its "
+        "tables and results follow them). Take back its seating first to change them."
+    ),
     "table.link_failed": gettext_noop("no new table link could be made; try again"),
     "table.closed": gettext_noop("table {table}'s game is over: its link is closed"),
     "table.not_waiting": gettext_noop("this table has no result waiting for confirmation"),
@@ -306,6 +310,19 @@ MESSAGES: dict[str, str] = {
     "stage.reopen_later": gettext_noop(
         "Round {round}, after the {stage}, is seated already: unseat it (and delete its "
         "results) before reopening the {stage}."
+    ),
+    "stage.early_open_end": gettext_noop(
+        "the {stage} has no last round to end before: close it as it is"
+    ),
+    "stage.early_nothing": gettext_noop(
+        "none of the {stage}'s rounds is seated yet: there is nothing to close"
+    ),
+    "stage.early_later": gettext_noop(
+        "Round {round}, after the {stage}, is seated already: unseat it before closing the "
+        "{stage} early."
+    ),
+    "stage.early_last": gettext_noop(
+        "round {round} is the {stage}'s last already: close it as usual once it is played"
     ),
     # --- event files ---
     "file.large": gettext_noop(

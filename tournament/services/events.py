@@ -1,9 +1,10 @@
-"""Writes for events: create, register players, withdraw."""
+"""Writes for events: create, register players, withdraw, set the date and the rules."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -12,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import FORMATS, Ruleset, ruleset_from_json
+from scoring import FORMATS, PRESETS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
 from tournament.models import Entry, Event, Stage, Venue
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
@@ -31,14 +32,28 @@ SLUG_MAX = 80  # the column's length
 def ruleset_snapshot(rules: Ruleset) -> dict[str, Any]:
     """Every knob, so the event's results never follow later changes to a preset or venue.
     (All knobs are stored, so the preset named is only where `ruleset_from_json` starts.)"""
-    from scoring import PRESETS
-
     return {**rules.to_json(), "preset": rules.slug if rules.slug in PRESETS else "baba"}
 
 
 def parse_ruleset(spec: Any) -> Ruleset:
     with engine_errors():
         return ruleset_from_json(spec)
+
+
+def ruleset_overridden(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
+    """`base` with the knobs of `overrides` changed, checked as an event file's `{"preset":
+    slug, knob: value}` is (the same function: CONTRACT §1): from the preset where `base` is
+    one, else from every knob of `base` (a venue's rules). Errors name `ruleset.<knob>`."""
+    start = {"preset": base.slug} if PRESETS.get(base.slug) == base else ruleset_snapshot(base)
+    return parse_ruleset({**start, **overrides})
+
+
+def ruleset_overrides(rules: Ruleset) -> dict[str, Any]:
+    """The knobs where `rules` differ from the preset its snapshot starts from: what the
+    settings form shows, so that saving it unchanged gives the same rules."""
+    preset = PRESETS[ruleset_snapshot(rules)["preset"]]
+    theirs = preset.to_json()
+    return {k: v for k, v in rules.to_json().items() if theirs.get(k) != v}
 
 
 def player_names(names: Sequence[Any], field: str = "players") -> list[str]:
@@ -131,11 +146,14 @@ def event_create(
     venue: Venue | None = None,
     format: str = "league",
     players: Sequence[str] = (),
+    held_on: date | None = None,
+    overrides: Mapping[str, Any] | None = None,
     user: Any = None,
 ) -> Event:
     """A new event. A slug given is kept or refused; without one, one is made from the name.
     The same name twice without a slug is refused (a double tap, the back button), never a
-    second copy of the event."""
+    second copy of the event. `held_on`: the day it is played (else today, not said to
+    players); `overrides`: knobs changed from the rules chosen, as an event file gives them."""
     with engine_errors():
         name = normalize_name(name, "name", max_length=EVENT_NAME_MAX, event=True)
     if format not in FORMATS:
@@ -153,13 +171,17 @@ def event_create(
         rules = venue.ruleset()
     else:
         rules = parse_ruleset(ruleset if ruleset is not None else "baba")
+    if overrides:
+        rules = ruleset_overridden(rules, overrides)
     names = player_names(players)
+    dated = {"held_on": held_on, "held_on_given": True} if held_on is not None else {}
     event = _created_event(
         name=name,
         slug=slug,
         venue=venue,
         format=format,
         ruleset_snapshot=ruleset_snapshot(rules),
+        **dated,
     )
     Stage.objects.bulk_create(
         Stage(

@@ -137,11 +137,9 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
         ruleset=_spec(rules),
         format=fmt,
         players=players,
+        held_on=held_on,  # before the games: their ratings follow the day
         user=user,
     )
-    if held_on is not None:  # before the games: their ratings follow the day
-        event.held_on = held_on
-        event.save(update_fields=["held_on"])
     entries = {
         e.player.name: e.player for e in Entry.objects.filter(event=event).select_related("player")
     }

@@ -258,6 +258,19 @@ def ratings_mark(
             enqueue_on_commit("ratings_catch_up_task", pool)
 
 
+def ratings_day_moved(event: Event, before: date) -> None:
+    """After the event's day moved from `before` (services/event_settings.py): its games
+    stand elsewhere in the order of play, so every pool it counts in is due from the earlier
+    of the two days — rewound and replayed from there as after a result. Nothing where no
+    game of the event is finished."""
+    if not Seat.objects.filter(round__event=event, rank__isnull=False).exists():
+        return
+    key = order_key(min(before, event.held_on), event.pk, 0, 0)
+    for pool in pools_of(event):
+        _mark(pool, key)
+        enqueue_on_commit("ratings_catch_up_task", pool)
+
+
 def ratings_catch_up(pool: int | None) -> int | None:
     """The queue's task: the pool replayed from the key its due row holds; how many games were
     rated, None when no row was due (another task's replay took it). The row goes only if no

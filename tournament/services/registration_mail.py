@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tournament.services.registration import signup_expired, waiting_place
@@ -60,9 +61,15 @@ def _then(first: str, second: str) -> str:
 
 
 def _where(event) -> str:
-    """The event's venue, when it names one ("" if not). No date: `held_on` is the day the
-    event was made unless an event file gave it, not a day the organizer set."""
-    return _("Venue: %(venue)s") % {"venue": event.venue.name} if event.venue_id else ""
+    """When and where: the date where it was given (`held_on_given`: the event form, its
+    settings or a file — else `held_on` is only the day it was made, issue 66) and the venue
+    where it names one, a line each ("" for neither)."""
+    lines = []
+    if event.held_on_given:
+        lines.append(_("Date: %(date)s") % {"date": date_format(event.held_on, "DATE_FORMAT")})
+    if event.venue_id:
+        lines.append(_("Venue: %(venue)s") % {"venue": event.venue.name})
+    return "\n".join(lines)
 
 
 def mail_text(signup, kind: str) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from django.db import transaction
 from scoring.standings import Stage as StageRule
 from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
-from tournament.selectors.standings import stage_result
+from tournament.selectors.standings import event_format, stage_result
 from tournament.services.changes import change_record
 from tournament.services.channels import channels_stage_closed
 from tournament.services.errors import ServiceError, StageName
@@ -141,6 +141,76 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
         after=_closed(stage, result),
     )
     channels_stage_closed(event, stage)  # the final standings posted, if not yet (issue 49)
+    return stage
+
+
+def _own_rounds(stages: list[Stage], at: int) -> int:
+    """The first round stage `at` is played in: the round after the stage before it ends (a
+    Baba final ranks on 1–8 but is played from 7), else its own first."""
+    first = stages[at].first_round or 1
+    before = stages[at - 1].last_round if at else None
+    return max(first, before + 1) if before is not None else first
+
+
+@transaction.atomic
+def stage_close_early(*, event: Event, stage: Stage, user: Any = None) -> Stage:
+    """Close a stage before its last round (the Baba qualifier after round 5 when time runs
+    out): its last round becomes the last one played, each later stage keeps its number of
+    rounds and plays them straight after (Format.closed_after), and the stage closes as
+    `stage_close` closes it — every game so far finished, no tie at the cut. Refused while a
+    later stage has a round seated or none of the stage's own rounds is."""
+    event_lock(event.pk)
+    stages = list(Stage.objects.filter(event=event).order_by("position"))
+    at = next(i for i, s in enumerate(stages) if s.pk == stage.pk)
+    stage = stages[at]
+    name = StageName(stage.name)
+    if stage.closed:
+        raise ServiceError("stage.closed_already", "stage", stage=name)
+    last = stage.last_round
+    if last is None:  # a league has no last round to come before: it closes as it is
+        raise ServiceError("stage.early_open_end", "stage", stage=name)
+    own = _own_rounds(stages, at)
+    seated = sorted(event.rounds.filter(number__gte=own).values_list("number", flat=True))
+    if not seated:
+        raise ServiceError("stage.early_nothing", "stage", stage=name)
+    if seated[-1] > last:  # the later stage's seating and results were made from this cut
+        raise ServiceError("stage.early_later", "stage", round=seated[-1], stage=name)
+    played = seated[-1]
+    if played == last:
+        raise ServiceError("stage.early_last", "stage", stage=name, round=last)
+    before = {s.name: [s.first_round, s.last_round] for s in stages}
+    rules = event_format(event, stages).closed_after(stage.name, played)
+    for row, rule in zip(stages, rules.stages, strict=True):
+        row.first_round, row.last_round = rule.first_round, rule.last_round
+    missing = _missing(event, stage)  # every round up to `played` seated, its tables finished
+    if missing is not None:
+        raise missing
+    for row in stages[at:]:
+        row.save(update_fields=["first_round", "last_round"])
+    result = _result(event, stage)  # ranked over the new rounds (a refusal below undoes them)
+    if result.tied_at_cut:
+        raise ServiceError(
+            "stage.tie_first", "stage", players=", ".join(str(p) for p in result.tied_at_cut)
+        )
+    if result.tied_at_top:
+        raise ServiceError(
+            "stage.tie_top", "stage", players=", ".join(str(p) for p in result.tied_at_top)
+        )
+    stage.closed = True
+    stage.save(update_fields=["closed"])
+    change_record(
+        event=event,
+        user=user,
+        action="stage.close_early",
+        summary=f"{stage.name} closed after round {played}",
+        before={"rounds": before},
+        after={
+            **_closed(stage, result),
+            "round": played,
+            "rounds": {s.name: [s.first_round, s.last_round] for s in stages},
+        },
+    )
+    channels_stage_closed(event, stage)
     return stage
 
 

@@ -1,4 +1,4 @@
-"""A stage's buttons: settle a tie at the cut, close it, open it again."""
+"""A stage's buttons: settle a tie at the cut, close it (early, too), open it again."""
 
 from __future__ import annotations
 
@@ -15,7 +15,12 @@ from tournament.permissions import organizer_required
 from tournament.selectors.events import stage_at
 from tournament.selectors.standings import stage_result
 from tournament.services.errors import ServiceError
-from tournament.services.stages import stage_close, stage_decide, stage_reopen
+from tournament.services.stages import (
+    stage_close,
+    stage_close_early,
+    stage_decide,
+    stage_reopen,
+)
 from tournament.views.manage.dashboard import dashboard_page
 
 
@@ -41,6 +46,12 @@ def stage_action(request: HttpRequest, event: Event, position: int, action: str)
             stage_close(event=event, stage=stage, user=request.user)
             said = _("The %(stage)s is closed.")  # 予選を締め切りました, never "qualifier"
             messages.success(request, said % {"stage": stage_label(stage.name)})
+        elif action == "close_early":
+            stage = stage_close_early(event=event, stage=stage, user=request.user)
+            said = _("The %(stage)s is closed after round %(n)d.")
+            messages.success(
+                request, said % {"stage": stage_label(stage.name), "n": stage.last_round}
+            )
         else:
             stage_reopen(event=event, stage=stage, user=request.user)
             said = _("The %(stage)s is open again.")

@@ -183,9 +183,10 @@ def signup_entry(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         "signup": signup,
         "just_confirmed": confirmed == "confirmed",
         "not_confirmed": _not_confirmed(confirmed, signup),
-        # Where to play, when the event names its venue (the date is not shown: `held_on` is
-        # the day the event was made unless a file gave it, not a day the organizer set).
+        # Where to play, when the event names its venue; the day, where it was given (else
+        # `held_on` is only the day the event was made: Event.held_on_given).
         "venue": event.venue.name if event.venue_id else "",
+        "held_on": event.held_on if event.held_on_given else None,
         # Find your seat, once a round is seated (a round exists only seated): one query.
         "seated": registered and entry is not None and any_round_seated(event),
         "place": waiting_place(signup),
