@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0036_rows_version'),
+        ('tournament', '0037_rows_changed_at'),
     ]
 
     operations = [
