@@ -154,3 +154,25 @@ def test_a_renamed_venue_ruleset_round_trips_with_every_knob():
     again = event_import({**exported, "slug": "copy"})
     assert again.rules == event.rules
     assert again.rules.rounding == "gosha_rokunyu" and again.rules.uma[4] == (20, 10, -10, -20)
+
+
+def test_an_event_exported_while_a_round_is_seated_imports_again_seated_with_its_links():
+    """A backup taken with a round seated and nothing entered (its scores are not zeros):
+    the file holds the tables' seats alone, and the event comes back seated, each table with
+    a link for its phones."""
+    import random
+
+    from tests.tournament.factories import make_event
+    from tournament.models import Game
+    from tournament.services.imports import event_export
+    from tournament.services.rounds import round_seat
+
+    event = make_event(slug="seated-file", players=[f"P{i:02d}" for i in range(8)])
+    round_seat(event=event, rng=random.Random(1))
+    data = event_export(event)
+    assert data["games"][0].keys() == {"round", "table", "seats"}
+    again = event_import(data, replace=True)
+    games = Game.objects.filter(round__event=again).order_by("table")
+    assert [g.table for g in games] == [1, 2] and not any(g.finished for g in games)
+    assert all(g.seats.count() == 4 and g.links.count() == 1 for g in games)
+    assert event_export(again)["games"] == data["games"]

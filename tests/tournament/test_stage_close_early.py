@@ -132,3 +132,38 @@ def test_the_dashboard_does_not_offer_it_while_a_table_is_open() -> None:
     assert Round.objects.filter(event=event, number=5).exists()
     page = logged_in(organizer_for(event)).get(f"/events/{event.slug}/manage/").content.decode()
     assert "data-close-early" not in page
+
+
+def test_an_event_closed_early_keeps_its_rounds_through_its_event_file() -> None:
+    """The event file says which stage was closed early and after which round
+    (`closed_after`): exported and imported again — a backup restored — the final is still
+    rounds 6–7 and the standings are the same."""
+    from tournament.services.imports import event_export
+
+    event = baba_day(slug="early-file", played=5)
+    stage_close_early(event=event, stage=event.stages.get(name="qualifier"))
+    round_seat(event=event, rng=random.Random(1))
+    data = event_export(event)
+    assert data["stages"][0] == {
+        "name": "qualifier",
+        "closed": True,
+        "decision": [],
+        "closed_after": 5,
+    }
+    assert all("closed_after" not in s for s in data["stages"][1:])
+    before = [r.to_json() for r in event_standings(event).rows]
+    again = event_import(data, replace=True)
+    assert _stages(again) == [("qualifier", 1, 5, True), ("final", 1, 7, False)]
+    assert [r.to_json() for r in event_standings(again).rows] == before
+
+
+@pytest.mark.parametrize("after", [0, 6, "5"])
+def test_a_file_closing_a_stage_early_at_no_earlier_round_is_refused(after) -> None:
+    from tournament.services.imports import event_export
+
+    event = baba_day(slug="early-bad", played=5)
+    data = event_export(event)
+    data["stages"] = [{"name": "qualifier", "closed": True, "closed_after": after}]
+    with pytest.raises(ServiceError) as refused:
+        event_import(data, replace=True)
+    assert refused.value.field == "stages[0].closed_after"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from tournament.services.game_data import (
     check_seats,
     game_evaluate,
     game_fill,
+    game_has_result,
     game_rows,
     game_to_data,
 )
@@ -49,6 +51,7 @@ from tournament.services.registration_file import (
     registration_read,
     registration_write,
 )
+from tournament.services.tables import table_links_for_round
 from tournament.services.teams import teams_write
 
 EVENT_KEYS = (
@@ -63,6 +66,8 @@ EVENT_KEYS = (
 # files written by hand, simply leave them out):
 #   "entries": {"withdrawn": [names], "substitutes": [names]}  — among "players"
 #   "stages": [{"name": "qualifier", "closed": true, "decision": [names]}]
+#   (and "closed_after": 5 for a stage closed early, after round 5: the later stages' rounds
+#   follow on, as services/stages.stage_close_early leaves them)
 #   "team_rule": {"rule": "best", "best": 2}  — a team's total (scoring/teams.py); "sum" if absent
 #   "date": "2026-11-24"  — the day it was played (ratings follow the order of play); the
 #                           day of the import if absent
@@ -143,6 +148,7 @@ def event_import(data: Any, *, replace: bool = False, user: Any = None) -> Event
     entries = {
         e.player.name: e.player for e in Entry.objects.filter(event=event).select_related("player")
     }
+    _stages_closed_early(event, stage_states)  # before the games: they count by stage rounds
     _games_write(event, _games_check(event, games, entries), entries, user=user)
     for flag, names in flags.items():
         Entry.objects.filter(event=event, player__name__in=names).update(**{flag: True})
@@ -231,17 +237,48 @@ def _among_players(names: list[str], players: list[str], field: str) -> None:
 
 def _stage_states(doc: Doc, fmt: str, players: list[str]) -> dict[str, dict[str, Any]]:
     """A decision orders players of the event (each once); anything else is refused here,
-    before it could rank somebody who never played."""
-    known = [s.name for s in FORMATS[fmt].stages]
+    before it could rank somebody who never played. A stage closed early names the round it
+    was closed after (`closed_after`), before its own last."""
+    rules = FORMATS[fmt]
+    known = [s.name for s in rules.stages]
     states = {}
     for i, raw in enumerate(doc.list("stages", default=[])):
-        stage = Doc(raw, f"stages[{i}]").only("name", "closed", "decision")
+        stage = Doc(raw, f"stages[{i}]").only("name", "closed", "decision", "closed_after")
         name = stage.text("name", tuple(known))
         field = f"stages[{i}].decision"
         decision = player_names(stage.list("decision", default=[]), field)
         _among_players(decision, players, field)
         states[name] = {"closed": stage.bool("closed", default=False), "decision": decision}
+        if "closed_after" in stage.data:
+            # Before its own last round: a league, with none, cannot end early.
+            last = next(s.last_round for s in rules.stages if s.name == name) or 1
+            states[name]["closed_after"] = stage.int("closed_after", low=1, high=last - 1)
     return states
+
+
+def _stages_closed_early(event: Event, states: dict[str, dict[str, Any]]) -> None:
+    """The stored stages' rounds as a stage closed early leaves them (Format.closed_after), each
+    `closed_after` applied in the format's order."""
+    stages = list(event.stages.order_by("position"))
+    rules = FORMATS[event.format]
+    for name in [s.name for s in rules.stages]:
+        after = states.get(name, {}).pop("closed_after", None)
+        if after is not None:
+            rules = rules.closed_after(name, after)
+    for row, rule in zip(stages, rules.stages, strict=True):
+        if (row.first_round, row.last_round) != (rule.first_round, rule.last_round):
+            row.first_round, row.last_round = rule.first_round, rule.last_round
+            row.save(update_fields=["first_round", "last_round"])
+
+
+def _seated(rules: Any, game: Any) -> Evaluated | None:
+    """A table seated and not played yet — its round, table and seats, neither scores nor
+    hands (event_export writes one so: a backup taken while a round is seated) — as a game
+    with nothing recorded; None for a game with a record."""
+    if not isinstance(game, dict) or "scores" in game or "hands" in game:
+        return None
+    ev = game_evaluate(rules, {**game, "hands": []})  # round, table and seats checked
+    return replace(ev, mode="scores", scores=[], finished=False)
 
 
 def _games_check(event: Event, games: list[Any], entries: dict[str, Any]) -> list[Evaluated]:
@@ -251,7 +288,7 @@ def _games_check(event: Event, games: list[Any], entries: dict[str, Any]) -> lis
     checked = []
     for i, game in enumerate(games):
         try:
-            ev = game_evaluate(event.rules, game)
+            ev = _seated(event.rules, game) or game_evaluate(event.rules, game)
             check_seats(ev, entries, taken)
             if (ev.round, ev.table) in tables:
                 raise ServiceError("game.recorded", "table", round=ev.round, table=ev.table)
@@ -280,11 +317,20 @@ def _games_write(
     seats: list[Seat] = []
     hands: list[Hand] = []
     for game, ev in zip(games, checked, strict=True):
+        if ev.mode == "scores" and not ev.scores:  # seated, nothing recorded (`_seated`)
+            seats += [
+                Seat(game=game, round=game.round, position=i, player=entries[name])
+                for i, name in enumerate(ev.seats)
+            ]
+            continue
         game_seats, game_hands = game_rows(game, ev, entries)
         seats += game_seats
         hands += game_hands
     Seat.objects.bulk_create(seats, batch_size=2000)
     Hand.objects.bulk_create(hands, batch_size=2000)
+    # A table still to play (seated, or in play hand by hand: a backup taken mid-round) gets
+    # its phones' link, as a round seated here does; the file holds no link (they are secret).
+    table_links_for_round([g for g in games if not g.finished])
     results_changed(
         event=event,
         players=None,  # every entry: the event is new
@@ -293,6 +339,15 @@ def _games_write(
         summary=f"{len(entries)} players, {len(games)} games",
         after={"players": len(entries), "games": len(games)},
     )
+
+
+def _game_data(game: Game) -> dict[str, Any]:
+    """A game as the file holds it; a table seated with nothing recorded yet as its seats
+    alone (`_seated` reads it back): its scores are not zeros, and no hand was played."""
+    data = game_to_data(game, list(game.seats.all()), list(game.hands.all()))
+    if game.mode == "scores" and not game_has_result(game):
+        return {key: data[key] for key in ("round", "table", "seats")}
+    return data
 
 
 def _spec(rules: Any) -> Any:
@@ -327,7 +382,7 @@ def event_export(event: Event) -> dict[str, Any]:
         "format": event.format,
         "date": event.held_on.isoformat(),
         "players": [name for name, *_ in entries],
-        "games": [game_to_data(g, list(g.seats.all()), list(g.hands.all())) for g in games],
+        "games": [_game_data(g) for g in games],
     }
     flags = {
         "withdrawn": [name for name, withdrawn, *_ in entries if withdrawn],
@@ -335,11 +390,17 @@ def event_export(event: Event) -> dict[str, Any]:
     }
     if any(flags.values()):
         out["entries"] = flags
-    stages = [
-        {"name": s.name, "closed": s.closed, "decision": s.decision}
-        for s in event.stages.order_by("position")
-        if s.closed or s.decision
-    ]
+    stages = []
+    rules = FORMATS[event.format]
+    for s, rule in zip(event.stages.order_by("position"), rules.stages, strict=False):
+        stage: dict[str, Any] = {"name": s.name, "closed": s.closed, "decision": s.decision}
+        planned = next(r.last_round for r in rules.stages if r.name == rule.name)
+        if s.last_round is not None and planned is not None and s.last_round < planned:
+            # Closed early (services/stages.stage_close_early): its later stages follow on.
+            stage["closed_after"] = s.last_round
+            rules = rules.closed_after(s.name, s.last_round)
+        if s.closed or s.decision or "closed_after" in stage:
+            stages.append(stage)
     if stages:
         out["stages"] = stages
     teams = event_teams(event)
