@@ -78,11 +78,13 @@ def baba_day(
     undo: int = 0,
     close_qualifier: bool = False,
     seat_next: bool = False,
+    names: dict[str, str] | None = None,
 ) -> Event:
     """The demo's Baba day (16 players, qualifier 1–6, final 7–8) at a moment of the day: the
     games of rounds 1 to `played` recorded; then `undo` hands taken back from the latest
     hand-by-hand game (it plays on: `undo=1` at the final's last hand, its conditions shown);
-    the qualifier closed; the next round seated (nobody playing yet)."""
+    the qualifier closed; the next round seated (nobody playing yet). `names` renames players
+    (the demo's name → another), e.g. to put the longest names seen at the final's table."""
     import copy
     import random
 
@@ -95,6 +97,10 @@ def baba_day(
     data = copy.deepcopy(baba_event())
     data["slug"] = slug
     data["games"] = [g for g in data["games"] if g["round"] <= played]
+    if names:
+        data["players"] = [names.get(p, p) for p in data["players"]]
+        for g in data["games"]:
+            g["seats"] = [names.get(p, p) for p in g["seats"]]
     event = event_import(data)
     if undo:
         game = Game.objects.filter(round__event=event, mode="hands").order_by("-round__number")[0]

@@ -70,11 +70,14 @@ CLASSES: dict[Kind, type[tables.Column]] = {
 
 
 def cell_attrs(column: Column, orderable: bool = True) -> dict[str, dict[str, str]]:
-    """A column's th and td attributes: numbers are "num" (the player's name "player"), a
+    """A column's th and td attributes: numbers are "num" (the player's name "player", the
+    status "status"), a
     column whose first tap sorts highest first "desc-first" (site.css draws its arrow the
     other way), and `data-drop` where the venue screen may hide it."""
     numeric = column.kind in NUMERIC
     td = {"class": "num"} if numeric else {"class": "player"} if column.key == "player" else {}
+    if column.kind is Kind.STATUS:  # site.css lets a status wrap on a phone (issue 66)
+        td = {"class": "status"}
     th_classes = ["num"] if numeric else []
     if orderable and column.best_first:
         th_classes.append("desc-first")

@@ -78,13 +78,17 @@ class ScoresForm(EngineForm):
         if new:
             self.fields["round"] = forms.IntegerField(label=_("Round"), min_value=1)
             self.fields["table"] = forms.IntegerField(label=_("Table"), min_value=1)
-        player_choices = [("", "—")] + [(p, p) for p in players]
         for i in range(self.n):
             if lookup is not None:
                 self.fields[f"seat_{i}"] = player_field(seat_label(i), names[i] or "")
             else:
+                # A button per player, its name wrapped between words: a <select> cut a long
+                # name on a phone (issue 66).
                 self.fields[f"seat_{i}"] = forms.ChoiceField(
-                    label=seat_label(i), choices=player_choices, initial=names[i] or ""
+                    label=seat_label(i),
+                    choices=[(p, p) for p in players],
+                    initial=names[i] or "",
+                    widget=forms.RadioSelect,
                 )
             self.fields[f"score_{i}"] = forms.IntegerField(
                 label=_("Score"),
