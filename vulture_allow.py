@@ -57,8 +57,9 @@ asks_unfinished, body_html, bust_fields, closable, colour, deposits_to_top, expe
 fu_below, intro, last_x, last_y, mine_text, oka, pao_cols, replaceable, seat_cols
 seat_rows, table_conditions, theirs_text, tie_form, to_lead, tsumo_block, tsumo_wins
 type_cols, win_blocks, yakuman_rows, zero, mahjongsoul, tenhou
+rounds_done, atamahane, seats_folded, seats_open
 # The keys `{% cache %}` fragments are kept by: properties of a page's record in selectors/.
-conditions_key, rating_key, sheet_key, tables_key, rounds_done, atamahane
+conditions_key, rating_key, sheet_key, tables_key
 # A player page's section (selectors/player_page.PlayerSection), read by its template.
 placing
 # The dashboard's record (selectors/dashboard.DashboardPage): fields its template reads.

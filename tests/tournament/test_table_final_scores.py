@@ -253,3 +253,24 @@ def test_only_the_events_organizers_see_or_approve_a_disputed_result():
     assert stranger.get(url("game-scores", event.slug, game.pk)).status_code == 403
     game.refresh_from_db()
     assert not game.finished and game.confirmation == "disputed"
+
+
+def test_the_phone_asks_a_score_under_each_seated_name_the_seats_folded_below():
+    """Issue 66: a seat picker per seat (now a button per player, a long name wrapping) made
+    sixteen buttons above four scores. Each score is asked under its seat's wind and seated
+    name; who sat where is folded, still sent, and opens where a seat is wrong."""
+    _event, game, link = seated()
+    phone = Client()
+    prove(phone, link, 0)
+    page = text(phone.get(f"/t/{link.token}/"))
+    seated_names = names(game)
+    for i, wind in enumerate(("East", "South", "West", "North")):
+        assert f'<label for="id_score_{i}">{wind} {seated_names[i]}:</label>' in page
+    assert '<details class="seats-who">' in page  # folded: every seat as seated
+    post = {"do": "scores", "version": game.version, "deposits": "0", "seat_0": "Nobody"}
+    post.update({f"score_{i}": "25000" for i in range(4)})
+    post.update({f"seat_{i}": seated_names[i] for i in range(1, 4)})
+    refused = phone.post(f"/t/{link.token}/", post)
+    assert refused.status_code == 400
+    assert '<details class="seats-who" open>' in text(refused)  # the wrong seat shown
+    enter(phone, link, game)  # the folded seats are sent as seated

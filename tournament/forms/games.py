@@ -91,7 +91,9 @@ class ScoresForm(EngineForm):
                     widget=forms.RadioSelect,
                 )
             self.fields[f"score_{i}"] = forms.IntegerField(
-                label=_("Score"),
+                # A table's phone: each score under its seat's wind and seated name, the seats'
+                # buttons folded away (`seats_folded`); typed seats: their own field beside.
+                label=_("Score") if lookup is not None else seat_label(i, names[i]),
                 # 50 where a tsumo's honba splits into fifties (Pantheon's 3-player 300)
                 widget=forms.NumberInput(attrs={"step": rules.score_step, "inputmode": "numeric"}),
             )
@@ -144,6 +146,16 @@ class ScoresForm(EngineForm):
     @property
     def expected_total(self) -> int:
         return self.rules.start * self.n
+
+    @property
+    def seats_folded(self) -> bool:
+        """A table's phone: the seats as seated, their buttons under "who sat where" — open
+        only when one is wrong or missing (issue 66: sixteen buttons above four scores)."""
+        return self.lookup is None
+
+    @property
+    def seats_open(self) -> bool:
+        return any(self[f"seat_{i}"].errors for i in range(self.n)) or not all(self.names)
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"seat_{i}"], self[f"score_{i}"]) for i in range(self.n)]
