@@ -166,7 +166,7 @@ def test_three_player_tables_get_three_seats():
     html = text(client.get(url("game-scores", event.slug, game.pk)))
     assert "score_2" in html and "score_3" not in html
     sheet = text(client.get(url("game-hands", event.slug, game.pk)))
-    assert "東" in sheet and "西" in sheet and "北 " not in sheet
+    assert "East" in sheet and "West" in sheet and "North " not in sheet  # English words
 
 
 # --- hand by hand --------------------------------------------------------------------------

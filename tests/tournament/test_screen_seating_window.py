@@ -70,10 +70,10 @@ def test_the_page_holds_the_first_window_and_links_the_next(seated, monkeypatch)
     monkeypatch.setattr(screen, "WINDOW_MOST", 20)
     html = Client().get(f"/events/{seated.slug}/screen/").content.decode()
     assert [n for n, _ in _tables(html)] == list(range(1, 21)) and _marker(html) == (0, 50)
-    assert "Tables 1–20 of 50" in html and re.search(r'content="30;url=\?from=20"', html)
+    assert "Tables 1–20 of 50" in html and re.search(r'content="5;url=\?from=20"', html)
     last = Client().get(f"/events/{seated.slug}/screen/?from=40").content.decode()
     assert [n for n, _ in _tables(last)] == list(range(31, 51))  # the last 20
-    assert "Tables 31–50 of 50" in last and re.search(r'content="30;url=\?from=0"', last)
+    assert "Tables 31–50 of 50" in last and re.search(r'content="5;url=\?from=0"', last)
     ja = Client().get(f"/events/{seated.slug}/screen/", headers={"accept-language": "ja"})
     assert "50卓中 1〜20卓目" in ja.content.decode()
 
@@ -83,7 +83,7 @@ def test_a_small_round_is_sent_whole_without_a_next_link():
     round_seat(event=event, rng=random.Random(1))
     html = Client().get(f"/events/{event.slug}/screen/").content.decode()
     assert len(_tables(html)) == 4 and _marker(html) == (0, 4)
-    assert "data-screen-more" not in html and 'content="30"' in html
+    assert "data-screen-more" not in html and 'content="5"' in html
 
 
 @pytest.mark.parametrize(

@@ -58,17 +58,17 @@ def test_the_page_holds_the_first_window_and_links_the_next(field):
     assert len(_rows(html)) == 100 and _marker(html) == (0, 120)
     assert "Rows 1–100 of 120" in html
     # Without JavaScript the refresh moves on to the next window (and from the last, back).
-    assert re.search(r'content="30;url=\?from=100"', html)
+    assert re.search(r'content="5;url=\?from=100"', html)
     last = Client().get(f"/events/{field.slug}/screen/?from=100").content.decode()
     assert len(_rows(last)) == 100 and _marker(last) == (20, 120)  # the last 100 rows
-    assert "Rows 21–120 of 120" in last and re.search(r'content="30;url=\?from=0"', last)
+    assert "Rows 21–120 of 120" in last and re.search(r'content="5;url=\?from=0"', last)
 
 
 def test_a_small_field_is_sent_whole_without_a_next_link():
     event_import(league_data(16, 2))
     html = Client().get("/events/league-16-2/screen/").content.decode()
     assert len(_rows(html)) == 16 and _marker(html) == (0, 16)
-    assert "data-screen-more" not in html and 'content="30"' in html
+    assert "data-screen-more" not in html and 'content="5"' in html
 
 
 @pytest.mark.parametrize(

@@ -178,20 +178,22 @@ def _dashboard(event, language: str = "ja") -> str:
 
 def test_closing_a_stage_is_offered_once_it_is_played():
     """A tester saw 「予選を締め切り、足切りを確定」 with no game played: closing is the primary
-    action once the stage's games are all played, absent at 0. Midway it is not offered at
-    all: stage_close refuses a stage with a round unplayed (the walk of the day found a red
-    "close early" button that could only answer an error); the page says what it waits for."""
+    action once the stage's games are all played, absent at 0. Midway the page says what it
+    waits for, and offers only closing early (issue 66: services/stages.stage_close_early,
+    asked first, saying what follows) — not the close that stage_close refuses there."""
     fresh = baba_day(slug="close-0", played=0)
     assert "足切りを確定" not in _dashboard(fresh)
     midway = _dashboard(baba_day(slug="close-3", played=3))
     assert "予選は第6回戦がすべて終わると締め切れます。" in midway
-    assert "予選を締め切り" not in midway and "途中で締め切る" not in midway
+    assert "予選を締め切り、足切りを確定" not in midway
+    assert "はい、第3回戦で予選を締め切ります" in midway
     assert 'class="danger">予選' not in midway
     english = _dashboard(baba_day(slug="close-3-en", played=3), "en")
     assert "The Qualifier closes once round 6 is played." in english
-    assert "Close the Qualifier" not in english and "early" not in english
+    assert "Close the Qualifier and make the cut" not in english
+    assert "Close the Qualifier after round 3?" in english
     # The final ranks on rounds 1–8 but is played in 7–8: nothing of it to close yet.
-    assert "決勝を" not in midway and "決勝は" not in midway
+    assert "決勝を締め切" not in midway and "決勝は第7回戦" not in midway
     done = _dashboard(baba_day(slug="close-6", played=6))
     assert 'class="primary">予選を締め切り、足切りを確定' in done
     assert "締め切れます" not in done.split("決勝")[0]
