@@ -140,12 +140,12 @@ def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
     for answer in day.answers:
         kinds[answer.kind].append(answer)
     print(
-        f"\n== a tournament day: {PLAYERS} players (round 4 of {PLAYED_ROUNDS + 1}), "
+        f"\n== a tournament day: {args.players} players (round 4 of {PLAYED_ROUNDS + 1}), "
         f"{args.seconds} s, one server =="
     )
     print(f"  server      {limits}")
     print(
-        f"  clients     {PLAYERS} players' phones (standings every {args.refresh:g} s), "
+        f"  clients     {args.players} players' phones (standings every {args.refresh:g} s), "
         f"{day.tables} table phones (a hand every {args.hand_every:g} s), "
         "the projector, the organizer: asyncio + aiohttp in this process, on CPU "
         f"{CLIENT_CPU} only"
@@ -205,8 +205,9 @@ def run_day(args: argparse.Namespace) -> None:
     # Everything this process starts from here runs on the clients' CPU unless told otherwise
     # (the server's processes are: taskset -c 0).
     os.sched_setaffinity(0, {CLIENT_CPU})
-    folder = f"{args.database_name}-{PLAYERS}"
-    workdir, env = served_event(folder, args.database_name, PLAYERS, PLAYED_ROUNDS, SLUG)
+    args.players = args.players or PLAYERS
+    folder = f"{args.database_name}-{args.players}"
+    workdir, env = served_event(folder, args.database_name, args.players, PLAYED_ROUNDS, SLUG)
     hands_in_run = args.seconds / args.hand_every
     plan = json.loads(
         manage(env, "shell", "-v", "0", "-c", SETUP.replace("HANDS_IN_RUN", f"{hands_in_run}"))

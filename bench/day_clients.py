@@ -17,7 +17,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 
 SLUG = "day"
-PLAYERS = 256
+PLAYERS = 256  # the day's field unless --players says otherwise
 PAGE_SECONDS = 12  # static/js/screen.js: a page of the screen turns every 12 s
 WINDOW_ROWS = 20  # rows a 1920×1080 screen shows a page, when it asks for them page by page
 DASHBOARD_EVERY, STATES_EVERY, FIX_EVERY = 30, 10, 60
@@ -295,7 +295,7 @@ async def the_day(args: argparse.Namespace, base: str, plan: dict[str, Any]) -> 
         jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
         jobs += [
             player_phone(day, now + rng.uniform(0, args.refresh), args.refresh)
-            for _ in range(PLAYERS)
+            for _ in range(args.players)
         ]
         jobs += [
             table_phone(day, table, now + rng.uniform(0, args.hand_every), args.hand_every)

@@ -159,7 +159,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=int, help="default: 60; the day model's 120")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
-    parser.add_argument("--players", type=int, default=1024)
+    parser.add_argument(
+        "--players", type=int, help="default: 1,024; the day model's 256 (bench/day_clients.py)"
+    )
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument(
         "--no-writer", action="store_true", help="readers alone: what the writes cost them"
@@ -176,6 +178,7 @@ def main(argv: list[str] | None = None) -> None:
         run_day(args)
         return
     args.seconds = args.seconds or 60
+    args.players = args.players or 1024
     resolve_ports(parser, args, args.servers, LOAD_DB)
 
     # The folder is the database's: two runs side by side keep their files apart.
