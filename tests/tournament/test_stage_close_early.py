@@ -167,3 +167,17 @@ def test_a_file_closing_a_stage_early_at_no_earlier_round_is_refused(after) -> N
     with pytest.raises(ServiceError) as refused:
         event_import(data, replace=True)
     assert refused.value.field == "stages[0].closed_after"
+
+
+def test_the_pages_say_the_format_as_it_is_played_after_closing_early(client) -> None:
+    """The walk of issue 66: after closing early the headline still said "qualifier rounds
+    1–6, top 4 to the final rounds 7–8" beside a final of rounds 6–7."""
+    event = baba_day(slug="early-words", played=5)
+    stage_close_early(event=event, stage=event.stages.get(name="qualifier"))
+    page = client.get(f"/events/{event.slug}/").content.decode()
+    assert "qualifier rounds 1–5, top 4 to the final rounds 6–7" in page
+    assert "rounds 7–8" not in page
+    ja = client.get(f"/events/{event.slug}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "予選1〜5回戦、上位4名が決勝6〜7回戦" in ja
+    dashboard = logged_in(organizer_for(event)).get(f"/events/{event.slug}/manage/")
+    assert "qualifier rounds 1–5, top 4 to the final rounds 6–7" in dashboard.content.decode()

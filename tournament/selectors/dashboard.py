@@ -20,7 +20,12 @@ from tournament.i18n import team_rule_text
 from tournament.models import Entry, Event, GuessLock, Round, Stage
 from tournament.outages import task_queue_seen
 from tournament.selectors.checkin import checkin_code_shown, checkin_screen_key
-from tournament.selectors.events import event_stages, players_key, registered_entries
+from tournament.selectors.events import (
+    event_stages,
+    format_text,
+    players_key,
+    registered_entries,
+)
 from tournament.selectors.games import round_tables
 from tournament.selectors.plans import (
     PlanSummary,
@@ -211,6 +216,11 @@ class DashboardPage:
         stages = [row.stage for row in self.stages]
         plan_rounds = self.plan["rounds"] if self.plan else 0
         return seat_method_default(self.next_round, plan_rounds, stages, keeps=keeps)
+
+    @property
+    def format_text(self) -> str:
+        """The format in words, as its stages are now (a stage closed early: its rounds)."""
+        return format_text(self.event, [row.stage for row in self.stages])
 
     @property
     def rounds_done(self) -> int | None:

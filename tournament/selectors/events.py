@@ -8,8 +8,9 @@ from __future__ import annotations
 from functools import cache
 
 from django.db.models import QuerySet
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
+from scoring.standings import FORMATS
 from tournament.models import Entry, Event, Penalty, SeatingPlan, Series, SeriesEvent, Stage
 
 
@@ -121,3 +122,27 @@ def entry_count(event: Event) -> int:
     """The event's entries, stand-ins and those withdrawn after a game too: the rows its
     standings can show (one withdrawn before any game is in none, selectors/standings.py)."""
     return Entry.objects.filter(event=event).exclude(withdrawn=True, games=0).count()
+
+
+def format_text(event: Event, stages: list[Stage]) -> str:
+    """The event's format as its pages say it: the format's own words — or, where a stage was
+    closed early (services/stages.stage_close_early), the rounds its stages are played in now
+    (issue 66's walk: the headline still said 1–6 and 7–8 beside a final of rounds 2–3).
+    `stages`: the event's stored stages, in order."""
+    planned = FORMATS[event.format].stages
+    stored = [(s.name, s.first_round, s.last_round) for s in stages]
+    if (
+        event.format != "baba"
+        or len(stages) != len(planned)
+        or stored == [(p.name, p.first_round, p.last_round) for p in planned]
+    ):
+        return str(event.get_format_display())
+    qualifier, final = stages
+    said = gettext("Baba: qualifier rounds %(a)s–%(b)s, top %(n)s to the final rounds %(c)s–%(d)s")
+    return said % {
+        "a": qualifier.first_round,
+        "b": qualifier.last_round,
+        "n": qualifier.advance,
+        "c": qualifier.last_round + 1,
+        "d": final.last_round,
+    }

@@ -17,6 +17,7 @@ from scoring.standings import StageResult
 from tournament.i18n import cut_tie_text, tie_first_text, undecided_text
 from tournament.models import Event
 from tournament.selectors.conditions import Panels, event_panels
+from tournament.selectors.events import format_text
 from tournament.selectors.published import (
     Progress,
     PublishedEvent,
@@ -109,6 +110,11 @@ class StandingsPage:
         """The page follows itself (live.js) until it is final, or its last stage is complete
         with no round in play."""
         return not self.final and not (self.summary.complete and self.progress.in_progress is None)
+
+    @property
+    def format_text(self) -> str:
+        """The format in words, as its stages are now (a stage closed early: its rounds)."""
+        return format_text(self.event, self.record.ranked.stages)
 
     @property
     def round_numbers(self) -> list[int]:

@@ -103,6 +103,7 @@ def standings_context(
         "in_progress": progress.in_progress,
         "seating": progress.seating,
         "round_numbers": page.round_numbers,
+        "format_text": page.format_text,
         "final": page.final,
         "live": page.live,
         "refresh": REFRESH_SECONDS,
