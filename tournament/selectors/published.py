@@ -172,10 +172,33 @@ def structure_stamp(event: Event) -> str:
     return event_stamp((event.pk, event.created_at, f"s{event.structure_version}"))
 
 
+# The standings' tag reads these on every poll (`standings_shown`): each process keeps the
+# version it last read, so hundreds of polls between two writes ask the shared cache once —
+# a Redis round trip was a tenth of a 1,024-player day's server time (py-spy, issue 67).
+_progress = stamped_cache(slots=64)
+_stage_ends = stamped_cache(slots=64)
+
+
 def shared_progress(event: Event) -> Progress:
-    """`round_progress` once per version of the event across every server (one cache read
-    when made already)."""
-    return shared("published-progress", event_stamp(event), None, lambda: round_progress(event))
+    """`round_progress` once per version of the event across every server, and kept by each
+    process for that version (no cache read when it holds it)."""
+    stamp = event_stamp(event)
+    return _progress.get(
+        event.pk,
+        stamp,
+        lambda: shared("published-progress", stamp, None, lambda: round_progress(event)),
+    )
+
+
+def _ends(event: Event) -> list[int | None]:
+    """The last round of each of the event's stages, once per structure across every server
+    and kept by each process."""
+    stamp = structure_stamp(event)
+
+    def read() -> list[int | None]:
+        return list(Stage.objects.filter(event=event).values_list("last_round", flat=True))
+
+    return _stage_ends.get(event.pk, stamp, lambda: shared("event-stage-ends", stamp, None, read))
 
 
 def standings_shown(event: Event) -> list[object]:
@@ -190,13 +213,7 @@ def standings_shown(event: Event) -> list[object]:
     shown: list[object] = [rows_stamp(event), progress]
     if progress.in_progress is not None:
         latest = max([*progress.rounds, progress.in_progress])
-        ends = shared(
-            "event-stage-ends",
-            structure_stamp(event),
-            None,
-            lambda: list(Stage.objects.filter(event=event).values_list("last_round", flat=True)),
-        )
-        if latest in ends:  # the conditions panels may show (selectors/conditions.deciding)
+        if latest in _ends(event):  # the conditions panels may show (selectors/conditions.deciding)
             shown.append(event_stamp(event))
     return shown
 
