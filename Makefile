@@ -131,13 +131,16 @@ trace: $(STAMP)
 # Two app servers (gunicorn, production settings, 2 workers each) sharing PostgreSQL and Redis,
 # the task queue's worker beside them: 50 clients for 60 s while a writer records a game a
 # second, on the 1,024-player event, then on 10,000 players × 10 rounds (wrk and redis-server
-# come from Debian's packages); then a tournament day (bench/day.py: 256 players' phones, 64
-# tables entering hands, the projector, the organizer) against one server on CPU 0 with 512 MB
-# (taskset, prlimit), the clients on CPU 1; then the organizer's seating request of a
-# 256-player round with nobody and with everyone subscribed to Web Push (bench/push_seating.py,
-# issue 49: queueing the messages must not slow it); then the faults of `make chaos` (needs root:
-# pg_ctlcluster). Ports are free ones by default; BENCH_PORT, BENCH_REDIS_PORT and BENCH_DB
-# choose (a second run beside this one needs another BENCH_DB).
+# come from Debian's packages); then the organizer's seating request of a 256-player round with
+# nobody and with everyone subscribed to Web Push (bench/push_seating.py, issue 49: queueing the
+# messages must not slow it); then the faults of `make chaos` (needs root: pg_ctlcluster); last,
+# a tournament day at each field of DAY_PLAYERS — the knee, issue 67 (bench/day.py: the players'
+# phones, a table's phone per four, the projector, the organizer, against one server on CPU 0
+# with 512 MB, taskset and prlimit, the clients on CPU 1): each run prints its verdict, and
+# `make load` fails if any missed, once all have run. Ports are free ones by default;
+# BENCH_PORT, BENCH_REDIS_PORT and BENCH_DB choose (a second run beside this one needs another
+# BENCH_DB).
+DAY_PLAYERS ?= 256 512 1024
 load: $(BENCH_STAMP) pg-up
 	@command -v wrk >/dev/null || apt-get install -y -q wrk >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)
@@ -145,9 +148,10 @@ load: $(BENCH_STAMP) pg-up
 	  (apt-get update -q >/dev/null && apt-get install -y -q redis-server >/dev/null)
 	$(PY) -m bench.load
 	$(PY) -m bench.load --players 10000 --rounds 10
-	$(PY) -m bench.load --day
 	$(PY) -m bench.push_seating
 	$(PY) -m bench.outage
+	@status=0; for n in $(DAY_PLAYERS); do $(PY) -m bench.load --day --players $$n || status=1; done; \
+	  exit $$status
 
 # Three faults under load, one after another (bench/outage.py): Redis killed, PostgreSQL
 # stopped, a gunicorn worker kill -9'ed, each in the middle of an organizer's saves; prints
