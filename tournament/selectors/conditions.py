@@ -92,11 +92,12 @@ class Deciding:
 def deciding(event: Event) -> Deciding | None:
     """The event's latest round if it is the last of a stage whose players are known. No query
     of its own: the rounds in play and the standings are shared by version."""
-    rounds, in_progress, _ = published(event).progress
+    record = published(event)
+    rounds, in_progress, _ = record.progress
     latest = max([*rounds, *([in_progress] if in_progress else [])], default=None)
     if latest is None:
         return None
-    result = published(event).standings
+    result = record.standings
     for i, stage_result in enumerate(result.stages):
         rule = stage_result.stage
         # A stage without a last round (a league) has no game known to be its last: a panel

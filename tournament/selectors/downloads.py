@@ -12,20 +12,14 @@ from django.db.models import Count, Max, Sum
 
 from tournament.models import Event, Rating, Series, SeriesEvent
 from tournament.selectors.cache import event_stamp, tag_hash
-from tournament.selectors.published import rows_stamp as published_rows
+from tournament.selectors.published import rows_stamp
 from tournament.selectors.ratings import Pool
 
 
-def rows_stamp(event: Event) -> str:
-    """The published standings' rows: moves with a result, a correction, a penalty, a rename
-    or anything about the players or stages — not with a hand, which recounts nobody: the
-    read model's own (selectors/published.py), which the standings table is kept by too,
-    read from the event's row: a server that has not ranked the event serves the kept file."""
-    return published_rows(event)
-
-
 def standings_stamp(event: Event) -> str:
-    """The standings file: the rows, and the event's name and rules, which move them too."""
+    """The standings file: the rows (the read model's `rows_stamp`, read from the event's row:
+    a hand leaves it, and a server that has not ranked the event serves the kept file), and
+    the event's name and rules, which move them too."""
     return rows_stamp(event)
 
 

@@ -51,6 +51,7 @@ from tournament.services.registration_file import (
     registration_read,
     registration_write,
 )
+from tournament.services.stages import stages_as
 from tournament.services.tables import table_links_for_round
 from tournament.services.teams import teams_write
 
@@ -265,10 +266,8 @@ def _stages_closed_early(event: Event, states: dict[str, dict[str, Any]]) -> Non
         after = states.get(name, {}).pop("closed_after", None)
         if after is not None:
             rules = rules.closed_after(name, after)
-    for row, rule in zip(stages, rules.stages, strict=True):
-        if (row.first_round, row.last_round) != (rule.first_round, rule.last_round):
-            row.first_round, row.last_round = rule.first_round, rule.last_round
-            row.save(update_fields=["first_round", "last_round"])
+    for row in stages_as(stages, rules):
+        row.save(update_fields=["first_round", "last_round"])
 
 
 def _seated(rules: Any, game: Any) -> Evaluated | None:

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import transaction
 
+from scoring.standings import Format, StageResult
 from scoring.standings import Stage as StageRule
-from scoring.standings import StageResult
 from tournament.models import Event, Game, Round, Stage
 from tournament.selectors.standings import event_format, stage_result
 from tournament.services.changes import change_record
@@ -125,10 +125,28 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     if missing is not None:
         raise missing
     result = _result(event, stage)
+    _close(event, stage, result, user=user, action="stage.close", summary=f"{stage.name} closed")
+    return stage
+
+
+def _close(
+    event: Event,
+    stage: Stage,
+    result: Any,
+    *,
+    user: Any,
+    action: str,
+    summary: str,
+    before: Any = None,
+    **after: Any,
+) -> None:
+    """Close `stage`, ranked as `result`, and say so — refused while a tie sits at its cut, or
+    at its top for a stage that sends nobody on (a league or a final closes with its winner
+    decided). `after`: what the log keeps beside who goes on (`_closed`)."""
     if result.tied_at_cut:
         names = ", ".join(str(p) for p in result.tied_at_cut)
         raise ServiceError("stage.tie_first", "stage", players=names)
-    if result.tied_at_top:  # a league or a final closes with its winner decided
+    if result.tied_at_top:
         names = ", ".join(str(p) for p in result.tied_at_top)
         raise ServiceError("stage.tie_top", "stage", players=names)
     stage.closed = True
@@ -136,12 +154,23 @@ def stage_close(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     change_record(
         event=event,
         user=user,
-        action="stage.close",
-        summary=f"{stage.name} closed",
-        after=_closed(stage, result),
+        action=action,
+        summary=summary,
+        before=before,
+        after={**_closed(stage, result), **after},
     )
     channels_stage_closed(event, stage)  # the final standings posted, if not yet (issue 49)
-    return stage
+
+
+def stages_as(stages: list[Stage], fmt: Format) -> list[Stage]:
+    """The stored `stages` given the rounds of `fmt`'s (the event's format with a stage closed
+    early: Format.closed_after), not saved; those whose rounds changed."""
+    moved = []
+    for row, rule in zip(stages, fmt.stages, strict=True):
+        if (row.first_round, row.last_round) != (rule.first_round, rule.last_round):
+            row.first_round, row.last_round = rule.first_round, rule.last_round
+            moved.append(row)
+    return moved
 
 
 def _own_rounds(stages: list[Stage], at: int) -> int:
@@ -179,38 +208,24 @@ def stage_close_early(*, event: Event, stage: Stage, user: Any = None) -> Stage:
     if played == last:
         raise ServiceError("stage.early_last", "stage", stage=name, round=last)
     before = {s.name: [s.first_round, s.last_round] for s in stages}
-    rules = event_format(event, stages).closed_after(stage.name, played)
-    for row, rule in zip(stages, rules.stages, strict=True):
-        row.first_round, row.last_round = rule.first_round, rule.last_round
+    moved = stages_as(stages, event_format(event, stages).closed_after(stage.name, played))
     missing = _missing(event, stage)  # every round up to `played` seated, its tables finished
     if missing is not None:
         raise missing
-    for row in stages[at:]:
+    for row in moved:
         row.save(update_fields=["first_round", "last_round"])
     result = _result(event, stage)  # ranked over the new rounds (a refusal below undoes them)
-    if result.tied_at_cut:
-        raise ServiceError(
-            "stage.tie_first", "stage", players=", ".join(str(p) for p in result.tied_at_cut)
-        )
-    if result.tied_at_top:
-        raise ServiceError(
-            "stage.tie_top", "stage", players=", ".join(str(p) for p in result.tied_at_top)
-        )
-    stage.closed = True
-    stage.save(update_fields=["closed"])
-    change_record(
-        event=event,
+    _close(
+        event,
+        stage,
+        result,
         user=user,
         action="stage.close_early",
         summary=f"{stage.name} closed after round {played}",
         before={"rounds": before},
-        after={
-            **_closed(stage, result),
-            "round": played,
-            "rounds": {s.name: [s.first_round, s.last_round] for s in stages},
-        },
+        round=played,
+        rounds={s.name: [s.first_round, s.last_round] for s in stages},
     )
-    channels_stage_closed(event, stage)
     return stage
 
 
