@@ -51,6 +51,8 @@ running_task
 redirects, overflow_mode
 id, available
 daemon_threads
+# Django's request: the path as its handler sets it (http_caching.page_made_for_readers).
+path_info
 
 # Read by templates: dataclass fields, properties and methods of what a view hands a page.
 asks_unfinished, body_html, bust_fields, closable, colour, deposits_to_top, expected_total
@@ -71,5 +73,6 @@ pairs_met_more_than_once, repeat_meetings, repeated_pairs, unbalanced
 # Tests' hooks: what a test calls to do at once what the running site does later (the mail
 # thread's queue, the ratings' queue) or to check the kept figures against the games.
 flush_admin_mail, ratings_catch_up_all, event_results
-# Every task name a write may queue (tests/tournament/test_import_rules.py checks each).
-TASK_NAMES
+# Every task name a write may queue (tests/tournament/test_import_rules.py checks each), and
+# the task only a write's name for it reaches (services/queue.py).
+TASK_NAMES, publish_task

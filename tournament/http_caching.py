@@ -21,9 +21,12 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from django.urls import resolve
+from django.utils import translation
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
@@ -47,6 +50,7 @@ __all__ = [
     "by_event_version",
     "by_game_version",
     "by_player_events",
+    "page_made_for_readers",
     "page_tag",
 ]
 
@@ -242,6 +246,23 @@ def whole_page(request: HttpRequest, tag: str, make: Callable[[], HttpResponse])
     for name, value in headers:
         response[name] = value
     return response
+
+
+def page_made_for_readers(path: str, language: str) -> None:
+    """The public page at `path` (no query) in `language`, made and kept as `whole_page` keeps
+    it for the next reader not signed in — by the task queue after a result
+    (tournament/publish.py), so the readers who come next find it made. The request is the one
+    such a reader's becomes once the middleware has run (no session, no messages, an anonymous
+    user, the language chosen); the view decides, through its tag, whether anything is to be
+    made: a page already kept for its tag is left as it is."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = path
+    request.user = AnonymousUser()
+    request.resolver_match = match = resolve(path)
+    with translation.override(language):
+        request.LANGUAGE_CODE = language
+        match.func(request, *match.args, **match.kwargs)
 
 
 def _may_share(request: HttpRequest) -> bool:

@@ -79,3 +79,14 @@ def registration_mail_task(signup_id: int, kind: str, tries: int = 0) -> bool:
                 f"{type(exc).__name__}: {str(exc)[:200]}",
             )
         return False
+
+
+@task()
+def publish_task(event_id: int) -> bool:
+    """The standings page and its polled files made after a result, for the readers who come
+    next (tournament/publish.py); each is left as it is when kept already for what it shows.
+    A database or cache that fails meanwhile costs nothing but this head start: the first
+    reader makes what is missing, as before."""
+    from tournament.publish import publish
+
+    return publish(event_id)

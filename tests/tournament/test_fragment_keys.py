@@ -22,15 +22,6 @@ CACHES = {"tournament.selectors.cache", "django.core.cache"}
 # A view hands the HTTP caching module the event's stamp for a page's ETag (page_tag): a
 # stamp, not a cache read or a fragment's key.
 STAMPS = {"event_stamp"}
-# issue 65: the read model's lane — the standings and the venue screen, keyed in their views
-# until the published read model keeps them.
-READ_MODEL_LANE = {
-    "views/public/standings.py",
-    "views/public/screen.py",
-    "tournament/_standings.html",
-    "tournament/event_detail.html",
-    "tournament/_screen_body.html",
-}
 CACHE_TAG = re.compile(r"{%\s*cache\s+(.*?)\s*%}", re.S)
 ONE_ATTRIBUTE = re.compile(r"^[a-z_]\w*(\.\w+)+$")
 
@@ -132,7 +123,6 @@ def test_views_forms_and_the_api_make_no_fragment_key_and_reach_no_cache():
     found = [
         f"{path.relative_to(ROOT)}:{where}"
         for path in modules
-        if str(path.relative_to(ROOT)) not in READ_MODEL_LANE
         for where in keys_in(path.read_text(encoding="utf-8"))
     ]
     assert found == []
@@ -144,7 +134,6 @@ def test_each_fragment_is_kept_by_one_records_key():
     found = [
         f"{path.relative_to(TEMPLATES)}: {tag}"
         for path in templates
-        if str(path.relative_to(TEMPLATES)) not in READ_MODEL_LANE
         for tag in fragment_keys_in(path.read_text(encoding="utf-8"))
     ]
     assert found == []

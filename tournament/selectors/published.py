@@ -190,9 +190,9 @@ def shared_progress(event: Event) -> Progress:
     )
 
 
-def _ends(event: Event) -> list[int | None]:
-    """The last round of each of the event's stages, once per structure across every server
-    and kept by each process."""
+def stage_ends(event: Event) -> list[int | None]:
+    """The last round of each of the event's stages (where what each player needs shows),
+    once per structure across every server and kept by each process."""
     stamp = structure_stamp(event)
 
     def read() -> list[int | None]:
@@ -213,7 +213,8 @@ def standings_shown(event: Event) -> list[object]:
     shown: list[object] = [rows_stamp(event), progress]
     if progress.in_progress is not None:
         latest = max([*progress.rounds, progress.in_progress])
-        if latest in _ends(event):  # the conditions panels may show (selectors/conditions.deciding)
+        # The conditions panels may show (selectors/conditions.deciding).
+        if latest in stage_ends(event):
             shown.append(event_stamp(event))
     return shown
 

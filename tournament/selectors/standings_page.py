@@ -16,6 +16,7 @@ from scoring import Standings
 from scoring.standings import StageResult
 from tournament.i18n import cut_tie_text, tie_first_text, undecided_text
 from tournament.models import Event
+from tournament.selectors.cache import event_stamp
 from tournament.selectors.conditions import Panels, event_panels
 from tournament.selectors.events import format_text
 from tournament.selectors.published import (
@@ -77,6 +78,24 @@ def _summary(record: PublishedEvent, tab: str) -> StandingsSummary:
 
 
 @dataclass(frozen=True)
+class Kept:
+    """What a `{% cache %}` fragment is kept by, made here and read by its template as
+    `….key` (tests/tournament/test_fragment_keys.py: no view, form or template puts a key
+    together)."""
+
+    key: tuple
+
+
+def screen_body_kept(
+    event: Event, query: tuple[str, str, int], window: tuple[int, int], phase_key: tuple
+) -> Kept:
+    """What the venue screen's body is kept by (`_screen_body.html`): the event's version
+    (it shows the seating or the rows, and the conditions), the checked query's key, the
+    window of rows or tables, the language and the room's phase."""
+    return Kept((event_stamp(event), query, window, get_language(), phase_key))
+
+
+@dataclass(frozen=True)
 class TableSource:
     """What the standings table is made from (exports/standings.standings_table)."""
 
@@ -100,7 +119,7 @@ class StandingsPage:
     # (every write that starts, ends or changes a game moves it on), so the columns are chosen
     # without reading every player's rounds and only the rows shown are read.
     progress: Progress
-    # The published rankings' stamp: a hand leaves it, a result moves it (`table_key`).
+    # The published rankings' stamp: a hand leaves it, a result moves it (`table_kept`).
     rows_stamp: str
     final: bool  # every stage closed: the page says so and stops asking
     panels: Panels | None  # what each player needs (issue 35), where the page shows it
@@ -122,26 +141,28 @@ class StandingsPage:
         in_progress = self.progress.in_progress
         return sorted(set(self.progress.rounds) | ({in_progress} if in_progress else set()))
 
-    def table_key(
+    def table_kept(
         self,
         query: tuple[str, str, int],
         per_page: int | None,
         links: bool,
         window: tuple[int, int] | None,
-    ) -> tuple:
+    ) -> Kept:
         """What the rendered table is kept by (`_standings.html`): the ranking, the round
         columns, the language and how the view shows it (its checked query's key, page size,
         links, window). Between two results every phone gets the same bytes, however many
         hands the tables enter."""
         progress = self.progress
         rounds, playing = tuple(progress.rounds), progress.playing
-        return (self.rows_stamp, rounds, playing, get_language(), query, per_page, links, window)
+        return Kept(
+            (self.rows_stamp, rounds, playing, get_language(), query, per_page, links, window)
+        )
 
-    def content_key(self, query: tuple[str, str, int], can_manage: bool) -> tuple:
+    def content_kept(self, query: tuple[str, str, int], can_manage: bool) -> Kept:
         """What the page's content is kept by (event_detail.html): what it shows (its tag's
         stamps, selectors/published.py `standings_shown`), the checked query's key, the
         language, and whether the reader gets the organizer's link."""
-        return (standings_shown(self.event), query, get_language(), can_manage)
+        return Kept((standings_shown(self.event), query, get_language(), can_manage))
 
     def table(self, *, links: bool) -> TableSource:
         """What the table is made from: read only when the template's cache does not hold

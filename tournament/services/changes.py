@@ -20,7 +20,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from tournament.models import AuditEntry, Event
+from tournament.selectors.published import stage_ends
 from tournament.services.locks import event_lock
+from tournament.services.queue import enqueue_on_commit
 from tournament.services.ratings import ratings_mark
 from tournament.services.standings import entries_recount
 
@@ -81,6 +83,7 @@ def results_changed(
     event: Event,
     players: Iterable[int] | None,
     rated: Iterable[str] | None = None,
+    rounds: Iterable[int] = (),
     user: Any,
     action: str,
     summary: str,
@@ -97,11 +100,16 @@ def results_changed(
     with the steps kept — replayed by a queued task: services/ratings.py), the event's
     version moves on as a results-only change, and the change is logged. `players=None`
     recounts every entry (an import): then readers rank from scratch, as after any other
-    change."""
+    change. When what the standings page shows moved — the rows, or a hand in a stage's last
+    round (`rounds`: the games'), where the page shows what each player needs — the page and
+    its polled files are made by the queue once this commits (tournament/publish.py)."""
     players = None if players is None else list(players)
     recounted = entries_recount(event.pk, players)
-    event_touch(event.pk, structure=players is None, rows=players is None or recounted > 0)
+    rows = players is None or recounted > 0
+    event_touch(event.pk, structure=players is None, rows=rows)
     logged = _logged(event, user, action, summary, before, after, at)
+    if rows or not set(rounds).isdisjoint(stage_ends(event)):
+        enqueue_on_commit("publish_task", event.pk)
     # Last: the pool's due row, which other events' writes update too, is held only to the commit.
     ratings_mark(event, players, None if rated is None else list(rated))
     return logged

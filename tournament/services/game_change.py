@@ -147,6 +147,7 @@ class GameChange:
                 {p for places in (*self._places.values(), *now.values()) for p, _ in places}
             ),
             rated=self._rated(now, keys),
+            rounds={game.round.number for game in live},
             user=self.user,
             at=self.at,
             action=action,

@@ -14,7 +14,9 @@ from django.utils.module_loading import import_string
 from django_tasks_db import DatabaseBackend
 
 # The tasks of tournament/tasks.py a write queues (a test holds each to its task there).
-TaskName = Literal["ratings_catch_up_task", "notifications_send_task", "registration_mail_task"]
+TaskName = Literal[
+    "ratings_catch_up_task", "notifications_send_task", "registration_mail_task", "publish_task"
+]
 TASK_NAMES: tuple[str, ...] = get_args(TaskName)
 
 

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.encoding import uri_to_iri
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
@@ -25,7 +24,6 @@ from tournament.http_caching import by_event_version
 from tournament.models import Event, SitOut
 from tournament.permissions import can_referee
 from tournament.qr import qr_svg
-from tournament.selectors.cache import event_stamp
 from tournament.selectors.checkin import (
     checkin_code_seconds_left,
     checkin_code_shown,
@@ -36,7 +34,11 @@ from tournament.selectors.events import event_by_slug, first_stage_end
 from tournament.selectors.players import entries_matching, sit_outs_matching
 from tournament.selectors.published import event_over_now, published
 from tournament.selectors.push import push_player_ids
-from tournament.selectors.standings_page import standings_page, standings_summary
+from tournament.selectors.standings_page import (
+    screen_body_kept,
+    standings_page,
+    standings_summary,
+)
 from tournament.selectors.tables import (
     FoundSeat,
     RoundPhase,
@@ -285,7 +287,7 @@ def _screen_body(
         "table_conditions": lambda: panels()["table_conditions"],
         "before": lambda: panels()["before"],
         "before_more": lambda: panels()["before_more"],
-        "body_key": (event_stamp(event), query.key, window, get_language(), phase.key),
+        "body_kept": screen_body_kept(event, query.key, window, phase.key),
     }
     if phase.phase == "seating":
 

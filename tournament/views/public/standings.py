@@ -50,7 +50,7 @@ def standings_context(
     window: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """A standings table and its notes as `page` has them (selectors/standings_page.py). The
-    table itself is rendered only when `_standings.html` does not hold it for `table_key`
+    table itself is rendered only when `_standings.html` does not hold it for `table_kept`
     already (`table_html`, called by the template inside its `{% cache %}`). `per_page` None:
     every row (the venue screen pages through them itself); `links` False: names as plain
     text (the projector: nobody clicks it); `window` (first, count): those rows only, sliced
@@ -95,7 +95,7 @@ def standings_context(
         "undecided": summary.undecided,  # said instead of the table
         "event": page.event,
         "table_html": render_table,
-        "table_key": page.table_key(query.key, per_page, links, window),
+        "table_kept": page.table_kept(query.key, per_page, links, window),
         "window_rows": window_rows if window is not None and summary.rows else None,
         "stages": summary.stages,
         "tab": summary.tab,
@@ -151,7 +151,7 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
         **standings_context(request, page, query),
         **conditions_context(event, page.panels),
         "can_manage": can_manage,
-        "content_key": page.content_key(query.key, can_manage),
+        "content_kept": page.content_kept(query.key, can_manage),
     }
     return render(request, "tournament/event_detail.html", context)
 
