@@ -8,7 +8,8 @@ event in its fourth round, as the day really is, against one server on one core 
   nothing the standings show changed). Starts are spread over the first interval.
 - **Table phones** (64): each scans its seat's slip (/t/<token>/seat/<code>/), then enters a
   hand every --hand-every seconds (20) through the table's page (`do=hand`, CSRF token and the
-  game's version from the page, the redirect followed). The hands are a real game's, played
+  game's version from the page, the redirect followed), its page asking in between every
+  4 s as table.html's live.js does (ETag sent back). The hands are a real game's, played
   through the engine (bench/synthetic.py's `play`, the event's ruleset); each table starts
   somewhere in its game, so about a quarter of the games end during the run: another seat's
   phone then confirms the result (`do=confirm`), a results write that queues a rating replay.
@@ -43,7 +44,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from bench.day_clients import PLAYERS, SLUG, Answer, Day, the_day
+from bench.day_clients import PLAYERS, SLUG, TABLE_POLL_SECONDS, Answer, Day, the_day
 from bench.servers import (
     manage,
     peak_memory_mb,
@@ -146,7 +147,8 @@ def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
     print(f"  server      {limits}")
     print(
         f"  clients     {args.players} players' phones (standings every {args.refresh:g} s), "
-        f"{day.tables} table phones (a hand every {args.hand_every:g} s), "
+        f"{day.tables} table phones (a hand every {args.hand_every:g} s, the page asking "
+        f"every {TABLE_POLL_SECONDS} s), "
         "the projector, the organizer: asyncio + aiohttp in this process, on CPU "
         f"{CLIENT_CPU} only"
     )

@@ -19,6 +19,7 @@ from typing import Any
 SLUG = "day"
 PLAYERS = 256  # the day's field unless --players says otherwise
 PAGE_SECONDS = 12  # static/js/screen.js: a page of the screen turns every 12 s
+TABLE_POLL_SECONDS = 4  # templates/tournament/table.html: the table's page asks every 4 s
 WINDOW_ROWS = 20  # rows a 1920×1080 screen shows a page, when it asks for them page by page
 DASHBOARD_EVERY, STATES_EVERY, FIX_EVERY = 30, 10, 60
 SCORES = [40000, 30000, 20000, 10000]
@@ -169,7 +170,16 @@ async def table_phone(day: Day, table: dict[str, Any], start: float, every: floa
     await phone.send("table: slip scanned", f"/t/{token}/seat/{codes[0]}/", expect=(302,))
     _, page, _ = await phone.send("table: page", f"/t/{token}/")
     for n, hand in enumerate(table["hands"], start=1):
-        if not await until(day, start + n * every):
+        due = start + n * every
+        # Between hands the page follows the table as live.js does (table.html's data-interval).
+        while time.monotonic() + TABLE_POLL_SECONDS < due:
+            if not await until(day, time.monotonic() + TABLE_POLL_SECONDS):
+                return
+            status, body, _ = await phone.send(
+                "table: refresh", f"/t/{token}/", fetch=True, expect=(200, 304)
+            )
+            page = body if status == 200 else page
+        if not await until(day, due):
             return
         form = [
             ("csrfmiddlewaretoken", hidden(page, "csrfmiddlewaretoken")),
