@@ -217,7 +217,9 @@ def run_day(args: argparse.Namespace) -> None:
     port = args.ports[0]
     prefix = ["taskset", "-c", str(SERVER_CPU), "prlimit", f"--as={MEMORY}", "--"]
     limits = (
-        f"gunicorn :{port} ({args.workers} sync workers, production settings, Redis cache), "
+        f"gunicorn :{port} ({args.workers} "
+        + (f"workers × {args.threads} threads" if args.threads > 1 else "sync workers")
+        + ", production settings, Redis cache), "
         f"manage.py task_worker and redis-server :{args.redis_port}, each started as "
         f"`{' '.join(prefix)} …` (CPU {SERVER_CPU} alone, 512 MiB of address space a "
         f"process); PostgreSQL: the machine's, database {args.database_name}, not limited"
@@ -225,7 +227,13 @@ def run_day(args: argparse.Namespace) -> None:
     redis = start_redis(workdir, args.redis_port, prefix)
     env = {**env, "REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
     server = start_server(
-        env, args.workers, f"/events/{SLUG}/", workdir / "gunicorn-day.log", port, prefix
+        env,
+        args.workers,
+        f"/events/{SLUG}/",
+        workdir / "gunicorn-day.log",
+        port,
+        prefix,
+        threads=args.threads,
     )
     worker = start_worker(env, workdir / "task_worker-day.log", prefix)
     # The import left three rounds' ratings to replay: the worker does that before the phones

@@ -160,6 +160,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument(
+        "--threads", type=int, default=1, help="the day: threads per gunicorn worker (1: sync)"
+    )
+    parser.add_argument(
         "--players", type=int, help="default: 1,024; the day model's 256 (bench/day_clients.py)"
     )
     parser.add_argument("--rounds", type=int, default=8)

@@ -148,10 +148,12 @@ def start_server(
     log: Path,
     port: int,
     prefix: list[str] | None = None,
+    threads: int = 1,
 ) -> subprocess.Popen:
     """gunicorn on `port`, returned once `ready_path` answers (exits if it never does). Its
     errors go to `log` (a pipe nobody reads would fill up and stall the workers the first time
-    they log a traceback). `prefix`: what it runs under (taskset, prlimit)."""
+    they log a traceback). `prefix`: what it runs under (taskset, prlimit). `threads`: more
+    than one makes gthread workers, as `make serve` runs them (THREADS)."""
     server = subprocess.Popen(
         [
             *(prefix or []),
@@ -161,6 +163,8 @@ def start_server(
             "tournament.wsgi",
             "-w",
             str(workers),
+            "--threads",
+            str(threads),
             "-b",
             f"127.0.0.1:{port}",
             "--access-logfile",

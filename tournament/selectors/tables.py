@@ -80,8 +80,14 @@ def _running(rnd: Round, extra: int) -> Clock | None:
 
 
 def table_link_by_token(token: str) -> TableLink | None:
-    """The link, live or revoked (the page says which), with its game and event. One query."""
-    return TableLink.objects.select_related("game__round__event").filter(token=token[:64]).first()
+    """The link, live or revoked (the page says which), with its game and event. One query,
+    asked by every request of a table's phone: `get` on the unique token, which orders
+    nothing — `.first()` ordered by the model's ordering, and through its game's the
+    round's and the event's, which Django took 0.35 ms to build each time (issue 67)."""
+    try:
+        return TableLink.objects.select_related("game__round__event").get(token=token[:64])
+    except TableLink.DoesNotExist:
+        return None
 
 
 def table_link_by_code(code: str) -> TableLink | None:

@@ -15,6 +15,7 @@ from scoring.parse import Doc, check_table_names
 from scoring.rules import Ruleset
 from scoring.settlement import Settlement
 from tournament.models import Game, Hand, Seat
+from tournament.selectors.sheets import with_players
 from tournament.services.errors import ServiceError, engine_errors
 
 # Up to 9,999 tables: a 10,000-player online qualifier seats 2,500 a round (issue 16).
@@ -120,15 +121,17 @@ def game_has_result(game: Game) -> bool:
 def game_to_data(
     game: Game, seats: list[Seat] | None = None, hands: list[Hand] | None = None
 ) -> dict[str, Any]:
-    """The game as an event file holds it (the input, never the derived numbers)."""
-    seats = seats if seats is not None else list(game.seats.select_related("player"))
+    """The game as an event file holds it (the input, never the derived numbers). Seats and
+    hands read here are ordered by their own numbers, not the models' orderings, which start
+    with the game's and join the round and the event (issue 67)."""
+    seats = seats if seats is not None else list(with_players(game.seats.all()))
     out: dict[str, Any] = {
         "round": game.round.number,
         "table": game.table,
         "seats": [s.player.name for s in sorted(seats, key=lambda s: s.position)],
     }
     if game.mode == "hands":
-        hands = hands if hands is not None else list(game.hands.all())
+        hands = hands if hands is not None else list(game.hands.order_by("number"))
         out["hands"] = [h.data for h in sorted(hands, key=lambda h: h.number)]
     else:
         out["scores"] = [s.score for s in sorted(seats, key=lambda s: s.position)]

@@ -85,8 +85,10 @@ Entries = dict[int, UUID]
 
 
 def hand_rows(game: Game) -> list[Hand]:
-    """The game's hand rows in order (none for a game kept by final scores). One query."""
-    return list(game.hands.all()) if game.mode == "hands" else []
+    """The game's hand rows in order (none for a game kept by final scores). One query,
+    ordered by number alone: the model's ordering starts with the game, whose own ordering
+    joins the round and the event — on every hand a table enters (issue 67)."""
+    return list(game.hands.order_by("number")) if game.mode == "hands" else []
 
 
 def hands_data(game: Game, rows: list[Hand] | None = None) -> tuple[HandGame, Entries]:
