@@ -97,14 +97,21 @@ demo: $(STAMP)
 BIND ?= 127.0.0.1:8001
 WORKERS ?= $(if $(REDIS_URL),2,1)
 THREADS ?= 4
+# The standings followed without polling (README "Following without polling"): uvicorn serves
+# the site's ASGI application on STREAM_BIND beside gunicorn, for the one address your proxy
+# sends it; it stops with the server.
+STREAM_BIND ?= 127.0.0.1:8002
+STREAMER = $(VENV)/bin/uvicorn tournament.asgi:application --no-access-log --timeout-graceful-shutdown 3 \
+	    --host $(word 1,$(subst :, ,$(STREAM_BIND))) --port $(word 2,$(subst :, ,$(STREAM_BIND))) \
+	    & streamer=$$!; trap 'kill $$streamer 2>/dev/null; pkill -P $$worker; kill $$worker 2>/dev/null' EXIT;
 serve: $(STAMP)
 	@test -n "$$SECRET_KEY" || test -s .secret-key || \
 	  $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret-key
 	@$(VAPID_KEY)
-	export SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" && \
+	export SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" STREAMS=1 && \
 	  $(PY) manage.py migrate --no-input && \
 	  $(PY) manage.py collectstatic --no-input -v0 && \
-	  { $(WORKER) \
+	  { $(WORKER) $(STREAMER) \
 	    $(VENV)/bin/gunicorn tournament.wsgi -c gunicorn.conf.py -b $(BIND) -w $(WORKERS) \
 	      --threads $(THREADS) --access-logfile -; }
 

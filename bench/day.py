@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import signal
@@ -46,6 +47,7 @@ from typing import Any
 
 from bench.day_clients import PLAYERS, SLUG, TABLE_POLL_SECONDS, Answer, Day, the_day
 from bench.servers import (
+    free_port,
     manage,
     peak_memory_mb,
     print_queue,
@@ -53,6 +55,7 @@ from bench.servers import (
     served_event,
     start_redis,
     start_server,
+    start_streamer,
     start_worker,
 )
 
@@ -199,6 +202,31 @@ def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
     return met
 
 
+def print_followed(day: Day) -> None:
+    """--follow stream: how many phones held the stream, the pages sent, and how soon after each
+    result every phone had a newer page (the first page sent to it after the confirmation)."""
+    delays, late = [], 0
+    for arrivals in day.pages_sent:
+        for confirmed in day.confirmed_at:
+            i = bisect.bisect_left(arrivals, confirmed)
+            if i < len(arrivals):
+                delays.append(arrivals[i] - confirmed)
+            else:
+                late += 1  # none before the run ended
+    sent = sum(len(arrivals) for arrivals in day.pages_sent)
+    within = (
+        f"p50 {percentile(delays, 50):.1f} s, p95 {percentile(delays, 95):.1f} s, "
+        f"most {max(delays):.1f} s"
+        if delays
+        else "no result confirmed"
+    )
+    print(
+        f"  stream      {len(day.pages_sent)} phones held it open, {sent} pages sent; a newer "
+        f"page after each of {len(day.confirmed_at)} results: {within} "
+        f"({late} phone×result pairs with none before the run ended)"
+    )
+
+
 def run_day(args: argparse.Namespace) -> None:
     """The model end to end (options from bench/load.py's parser)."""
     args.seconds = args.seconds or 120
@@ -226,6 +254,8 @@ def run_day(args: argparse.Namespace) -> None:
     )
     redis = start_redis(workdir, args.redis_port, prefix)
     env = {**env, "REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
+    if args.follow == "stream":
+        env["STREAMS"] = "1"  # as `make serve` says it: the pages open the stream
     server = start_server(
         env,
         args.workers,
@@ -236,28 +266,45 @@ def run_day(args: argparse.Namespace) -> None:
         threads=args.threads,
     )
     worker = start_worker(env, workdir / "task_worker-day.log", prefix)
+    servers = [server, worker]
+    stream_base = None
+    if args.follow == "stream":  # uvicorn beside gunicorn, as `make serve` runs it
+        stream_port = free_port()
+        servers.append(start_streamer(env, stream_port, workdir / "uvicorn-day.log", prefix))
+        stream_base = f"http://127.0.0.1:{stream_port}"
+        limits += f"; uvicorn :{stream_port} for the standings' stream, started the same way"
     # The import left three rounds' ratings to replay: the worker does that before the phones
     # start, as it would have long before round 4 (its boot and that replay on CPU 0 were the
     # first seconds' slowest work) — the run measures the round, not the import.
     imported = queue_drain(env["DATABASE_URL"])
     try:
         children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-        pids = [server.pid, *map(int, children), worker.pid, redis.pid]
+        pids = [server.pid, *map(int, children), *(p.pid for p in servers[1:]), redis.pid]
         # What CPU 0 did meanwhile: the server's work, and anyone else's (a shared machine).
+        # Each of the server's parts apart: gunicorn (master and workers), the queue's worker,
+        # uvicorn when it streams, redis-server.
+        parts = {"gunicorn": [server.pid, *map(int, children)], "task_worker": [worker.pid]}
+        if stream_base:
+            parts["uvicorn"] = [servers[2].pid]
+        parts["redis-server"] = [redis.pid]
+        own = {name: cpu_seconds(group) for name, group in parts.items()}
         before = (time.monotonic(), cpu_seconds(pids), cpu_busy(SERVER_CPU))
-        day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan))
+        day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan, stream_base))
         after = (time.monotonic(), cpu_seconds(pids), cpu_busy(SERVER_CPU))
+        own = {name: cpu_seconds(parts[name]) - spent for name, spent in own.items()}
         queue = queue_drain(env["DATABASE_URL"])
         memory = [peak_memory_mb(pid) for pid in pids]
     finally:
-        for process in (server, worker):
+        for process in servers:
             process.send_signal(signal.SIGTERM)
-        for process in (server, worker):
+        for process in servers:
             process.wait(20)
         redis.terminate()
         redis.wait(10)
     saved = json.loads(manage(env, "shell", "-v", "0", "-c", SAVED))
     met = report(day, args, limits)
+    if stream_base:
+        print_followed(day)
     kept = (
         saved["hands"] - plan["hands"] == day.hands_sent
         and saved["finished"] == day.confirmed
@@ -270,7 +317,9 @@ def run_day(args: argparse.Namespace) -> None:
     )
     print(
         f"  memory      peak resident, server processes together: {sum(memory):.0f} MB "
-        f"(gunicorn master and workers, task_worker, redis-server: "
+        f"(gunicorn master and workers, task_worker, "
+        + ("uvicorn, " if stream_base else "")
+        + "redis-server: "
         + ", ".join(f"{m:.0f}" for m in memory)
         + " MB)"
     )
@@ -279,7 +328,9 @@ def run_day(args: argparse.Namespace) -> None:
         f"  CPU {SERVER_CPU}       busy {busy:.1f} s of {wall:.1f} s: the server's processes "
         f"{ours:.1f} s, everything else (PostgreSQL, the machine's other users) "
         f"{max(0.0, busy - ours):.1f} s; the server alone needed {100 * ours / wall:.0f} % of a "
-        f"core, {1000 * ours / max(1, len(day.answers)):.1f} ms of CPU a request"
+        f"core, {1000 * ours / max(1, len(day.answers)):.1f} ms of CPU a request ("
+        + ", ".join(f"{name} {spent:.1f} s" for name, spent in own.items())
+        + ")"
     )
     print(
         f"  before      the import's rating replay, done by the worker before the phones "

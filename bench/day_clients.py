@@ -78,6 +78,11 @@ class Day:
     hands_sent: int = 0
     confirmed: int = 0
     fixes_saved: int = 0
+    # --follow stream: where the stream is served (uvicorn), when each phone was sent a page,
+    # and when each result was confirmed (how soon the phones had it: bench/day.py's report).
+    stream_base: str | None = None
+    pages_sent: list[list[float]] = field(default_factory=list)
+    confirmed_at: list[float] = field(default_factory=list)
 
 
 class Browser:
@@ -135,6 +140,35 @@ class Browser:
         return status, body, response.headers.get("Location", "")
 
 
+async def follow_stream(day: Day, phone: Browser, path: str) -> None:
+    """A phone's EventSource: the stream held open until the run ends, each page's arrival
+    kept (live.js swaps it in; nothing is asked meanwhile)."""
+    import aiohttp
+
+    arrivals: list[float] = []
+    day.pages_sent.append(arrivals)
+    headers = {"X-Forwarded-Proto": "https", "Accept": "text/event-stream"}
+    if phone.cookies:
+        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+    start, at = time.perf_counter(), time.monotonic() - day.began
+    try:
+        async with asyncio.timeout(max(0.0, day.deadline - time.monotonic())):
+            async with day.session.get(
+                f"{day.stream_base}{path}", headers=headers, timeout=aiohttp.ClientTimeout()
+            ) as response:
+                ms = (time.perf_counter() - start) * 1000
+                day.answers.append(
+                    Answer("phone: stream opened", response.status, ms, response.status == 200, at)
+                )
+                async for line in response.content:
+                    if line.startswith(b"id: "):
+                        arrivals.append(time.monotonic())
+    except TimeoutError:
+        pass  # the run is over
+    except Exception as exc:  # a dropped stream: an error
+        day.answers.append(Answer("phone: stream", type(exc).__name__, 0.0, False, at))
+
+
 async def until(day: Day, when: float) -> bool:
     """Sleep until `when`; False if the run ends first."""
     if when >= day.deadline:
@@ -151,6 +185,10 @@ async def player_phone(day: Day, start: float, every: float) -> None:
     assets = re.findall(r'<(?:link rel="stylesheet" href|script[^>]* src)="(/static/[^"]+)"', page)
     for asset in assets:
         await phone.send("phone: static file", asset)
+    stream = attribute(page, "data-stream")
+    if day.stream_base and stream:
+        await follow_stream(day, phone, stream)
+        return
     live = attribute(page, "data-live")
     if live is None:  # the page is not refreshing itself: nothing to model
         day.answers.append(Answer("phone: standings refresh", "no data-live", 0.0, False))
@@ -205,6 +243,8 @@ async def table_phone(day: Day, table: dict[str, Any], start: float, every: floa
         "table: result confirmed", f"/t/{token}/", form=form, expect=(302,)
     )
     day.confirmed += status == 302
+    if status == 302:
+        day.confirmed_at.append(time.monotonic())
 
 
 async def projector(day: Day, start: float) -> None:
@@ -283,7 +323,9 @@ async def table_states(day: Day, desk: Browser, live: str | None, start: float) 
         tick += 1
 
 
-async def the_day(args: argparse.Namespace, base: str, plan: dict[str, Any]) -> Day:
+async def the_day(
+    args: argparse.Namespace, base: str, plan: dict[str, Any], stream_base: str | None = None
+) -> Day:
     import aiohttp
 
     rng = random.Random(10)
@@ -301,6 +343,7 @@ async def the_day(args: argparse.Namespace, base: str, plan: dict[str, Any]) -> 
             session=session,
             tables=len(plan["tables"]),
             began=now,
+            stream_base=stream_base,
         )
         jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
         jobs += [

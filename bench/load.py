@@ -163,6 +163,12 @@ def main(argv: list[str] | None = None) -> None:
         "--threads", type=int, default=1, help="the day: threads per gunicorn worker (1: sync)"
     )
     parser.add_argument(
+        "--follow",
+        choices=("poll", "stream"),
+        default="poll",
+        help="the day: players' phones poll the standings, or follow their stream (uvicorn)",
+    )
+    parser.add_argument(
         "--players", type=int, help="default: 1,024; the day model's 256 (bench/day_clients.py)"
     )
     parser.add_argument("--rounds", type=int, default=8)

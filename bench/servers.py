@@ -206,6 +206,43 @@ def start_worker(
     )
 
 
+def start_streamer(
+    env: dict[str, str], port: int, log: Path, prefix: list[str] | None = None
+) -> subprocess.Popen:
+    """uvicorn serving the site's ASGI application on `port`, as `make serve` runs it beside
+    gunicorn for the standings' stream (tournament/streams.py); returned once it listens."""
+    streamer = subprocess.Popen(
+        [
+            *(prefix or []),
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "tournament.asgi:application",
+            "--no-access-log",
+            "--timeout-graceful-shutdown",  # as make serve: open streams do not hold a stop
+            "3",
+            "--log-level",
+            "warning",
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+    )
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return streamer
+        except OSError:
+            if streamer.poll() is not None:
+                break
+            time.sleep(0.2)
+    streamer.terminate()
+    sys.exit(f"uvicorn did not listen on port {port}: see {log}")
+
+
 # The queue's rows by state, read straight from PostgreSQL (a `manage.py shell` per look would
 # take a second of the core the worker needs).
 QUEUE_SQL = "SELECT status, count(*) FROM django_tasks_database_dbtaskresult GROUP BY status"

@@ -65,6 +65,15 @@ INSTALLED_APPS = [
 # own database, SQLite or PostgreSQL, so nothing else needs installing; `make demo` and `make
 # serve` run `manage.py task_worker` beside the server (tests/settings.py: the tests run a task
 # as it is enqueued).
+# The standings followed without polling (tournament/streams.py, issue 67): how often a
+# process asks a followed page's tag (one query for all its phones), and the least time
+# between two pages sent to one phone — together within the 5 s the pages promise.
+# STREAMS: the site runs the stream beside its pages (`make serve` starts uvicorn and says so):
+# only then do the standings pages open one (an EventSource elsewhere would only be refused).
+STREAMS = envbool("STREAMS", False)
+STREAM_LOOK_SECONDS = float(os.environ.get("STREAM_LOOK_SECONDS", "1"))
+STREAM_GAP_SECONDS = float(os.environ.get("STREAM_GAP_SECONDS", "4"))
+
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # Web Push to players (issue 49, CONTRACT §7): the VAPID key pair (RFC 8292) that signs every

@@ -35,6 +35,7 @@ from tournament.views.public import (
     series,
     standings,
     statistics,
+    stream,
     teams,
 )
 from tournament.views.public import games as game_pages
@@ -120,6 +121,7 @@ urlpatterns = [
     # Links shared before players had ids: found by name, sent on to the id.
     path("players/<path:name>/", player_pages.player_by_name, name="player-by-name"),
     path("events/<event:slug>/standings/live/", standings.standings_live, name="standings-live"),
+    path("events/<event:slug>/standings/stream/", stream.standings_stream, name="standings-stream"),
     path("events/<event:slug>/screen/", screen.standings_screen, name="standings-screen"),
     path("events/<event:slug>/seat/", screen.find_seat, name="find-seat"),
     path("events/<event:slug>/checkin/", checkin.event_checkin, name="event-checkin"),

@@ -3,8 +3,9 @@
 // few seconds while the page is shown (never while it is hidden: a phone in a pocket costs
 // nothing), sending the tag of what it shows; the server answers 304 from the game's or the
 // event's version when nothing moved, so a quiet poll is one or two small queries. A poll is
-// cheaper than server-sent events here: gunicorn's sync workers would hold a thread per open
-// phone (docs/performance.md, "Live pages").
+// cheaper than server-sent events under gunicorn, whose workers would hold a thread per open
+// phone (docs/performance.md, "Live pages"); the standings, which every player follows, are
+// sent instead where an ASGI server streams them (`data-stream`, below).
 //
 // What came back replaces the region, or each of its `[data-live-part]`s (by name) — except a
 // part with a form someone is typing in (focus, or anything changed): that part stays as it
@@ -129,7 +130,21 @@
       }
     }
 
+    // Where the site streams (data-stream: tournament/streams.py), the page is sent while the
+    // stream is open and nothing is polled; a server that does not stream answers 204, which
+    // closes the EventSource for good, and a dropped stream polls until it is open again.
+    let stream = null;
+    if (box.dataset.stream && window.EventSource) {
+      stream = new EventSource(box.dataset.stream);
+      stream.onmessage = (message) => {
+        if (over) { stream.close(); return; }
+        take(message.data);
+        tag = `"${message.lastEventId}"`; // the page's tag: a poll after a drop sends it
+      };
+    }
+
     async function look() {
+      if (stream && stream.readyState === EventSource.OPEN) return;
       if (document.hidden || asking || over) return;
       // A part held while someone typed there, left alone since (sent, cleared): shown now.
       for (const [part, fresh] of pending) if (!typing(part)) swap(part, fresh);

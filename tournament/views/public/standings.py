@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -107,6 +108,7 @@ def standings_context(
         "final": page.final,
         "live": page.live,
         "refresh": REFRESH_SECONDS,
+        "streams": settings.STREAMS,  # the page follows its stream where the site runs one
         # When the standings last changed (a hand leaves it: the page's tag does not move
         # with one either); an event older than the field, its last change of any kind.
         "updated": page.event.rows_changed_at or page.event.updated_at,
