@@ -101,7 +101,7 @@ THREADS ?= 4
 # the site's ASGI application on STREAM_BIND beside gunicorn, for the one address your proxy
 # sends it; it stops with the server.
 STREAM_BIND ?= 127.0.0.1:8002
-STREAMER = $(VENV)/bin/uvicorn tournament.asgi:application --no-access-log --timeout-graceful-shutdown 3 \
+STREAMER = $(VENV)/bin/uvicorn tournament.asgi:application --no-access-log --lifespan off --timeout-graceful-shutdown 3 \
 	    --host $(word 1,$(subst :, ,$(STREAM_BIND))) --port $(word 2,$(subst :, ,$(STREAM_BIND))) \
 	    & streamer=$$!; trap 'kill $$streamer 2>/dev/null; pkill -P $$worker; kill $$worker 2>/dev/null' EXIT;
 serve: $(STAMP)

@@ -219,6 +219,8 @@ def start_streamer(
             "uvicorn",
             "tournament.asgi:application",
             "--no-access-log",
+            "--lifespan",  # Django has no startup or shutdown events to send
+            "off",
             "--timeout-graceful-shutdown",  # as make serve: open streams do not hold a stop
             "3",
             "--log-level",
