@@ -32,7 +32,7 @@ from django.views.decorators.http import condition
 
 from tournament.models import Event
 from tournament.selectors.cache import event_stamp, keep_latest, latest, latest_held, tag_hash
-from tournament.selectors.events import event_by_slug
+from tournament.selectors.events import event_by_slug, event_stamps_by_slug
 from tournament.selectors.versions import (
     GameVersion,
     PlayerEvents,
@@ -100,17 +100,27 @@ def by_event_shown(
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """For a page of one event, `view(request, event, …)`, tagged by what it shows —
     `shown(event)`, stamps read without making the page (selectors/published.py
-    `standings_shown`): the event is read once, for the tag and for the view; a phone holding
-    the tag gets 304 without the view running; an unknown address, 404."""
+    `standings_shown`), from the event's stamps alone (`event_stamps_by_slug`); a phone
+    holding the tag gets 304 without the view running, a reader not signed in the kept page,
+    and only a page made reads the whole event; an unknown address, 404."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def read_event(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            event = event_by_slug(slug)
-            if event is None:
+            stamps = event_stamps_by_slug(slug)
+            if stamps is None:
                 raise Http404
-            tag = page_tag(request, request.path, shown(event))
-            return answer_by_tag(request, tag, view, event, *args, public=True, **kwargs)
+            tag = page_tag(request, request.path, shown(stamps))
+
+            def with_event(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+                # Read whole only when the page is made: a 304 or a kept page needs the
+                # stamps alone. Read after the tag, it is never older than the tag says.
+                event = event_by_slug(slug)
+                if event is None:  # removed since: as if it never was
+                    raise Http404
+                return view(request, event, *args, **kwargs)
+
+            return answer_by_tag(request, tag, with_event, *args, public=True, **kwargs)
 
         return read_event
 

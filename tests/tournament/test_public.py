@@ -54,8 +54,8 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     small = event_import(league_data(8, 2))
     large = event_import(league_data(64, 6))
     # Expected, whatever the number of players and rounds:
-    # * the event: its version makes the ETag, the view gets the row
-    #   (tournament/http_caching.py)
+    # * the event: its stamps make the ETag, and the page made reads its whole row
+    #   (tournament/http_caching.py: a 304 or a kept page reads the stamps alone) — 2
     # * the page (not its live table): the registration settings (a sign-up link while open)
     # * its stages · registered players with their figures · penalties (the standings, 3:
     #   no seat is read)
@@ -63,7 +63,7 @@ def test_standings_page_costs_the_same_queries_for_any_size(client, name):
     # * whether the event has teams (their tab beside the stages' — issue 34)
     few, _ = queries(client, url(name, small.slug))
     many, html = queries(client, url(name, large.slug))
-    assert few == many == (7 if name == "event-detail" else 6)
+    assert few == many == (8 if name == "event-detail" else 7)
     assert "Player 0063" in html and has_column(html, "R6")
 
 
@@ -73,8 +73,8 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
     cold, _ = queries(client, address)
     warm, html = queries(client, address)
     # The cold page: as above (the registration settings among them). The warm page: the
-    # event alone, the whole page kept by its tag (http_caching.py `whole_page`).
-    assert (cold, warm) == (7, 1)
+    # event's stamps alone, the whole page kept by its tag (http_caching.py `whole_page`).
+    assert (cold, warm) == (8, 1)
     assert not has_column(html, "R2")
     names = [f"Player {i:04d}" for i in range(4)]
     game_record(
@@ -82,9 +82,10 @@ def test_readers_share_cached_standings_until_a_write_moves_the_event_on(client)
         data={"round": 2, "table": 1, "seats": names, "scores": [10000, 20000, 30000, 40000]},
     )
     after, html = queries(client, address)
-    # The event, the four entries the result recounted (the standings ranked again from those
-    # this process held: selectors/standings.py), the rounds, the registration settings.
-    assert after == 4 and has_column(html, "R2")
+    # The event's stamps and its row, the four entries the result recounted (the standings
+    # ranked again from those this process held: selectors/standings.py), the rounds, the
+    # registration settings.
+    assert after == 5 and has_column(html, "R2")
 
 
 def test_big_standings_come_in_pages_of_100(client):

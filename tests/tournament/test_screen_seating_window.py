@@ -109,14 +109,14 @@ def test_a_window_costs_the_same_queries_whatever_its_size(seated):
             reply = Client().get(f"/events/{seated.slug}/screen/?rows={rows}", headers=FETCH)
         assert reply.status_code == 200
         counts.append([q["sql"] for q in queries.captured_queries])
-    # Expect 9 queries:
-    # * the event (event_by_slug, inside by_event_version)
+    # Expect 10 queries:
+    # * the event's stamps (the tag), then its whole row (the body made): by_event_version
     # * the latest round, and its games' states (round_phase: 2)
     # * whether a table has a result, or a hand (round_begun: the clock is not started)
     # * the stages' rounds (stage_in_play)
     # * whether the round ends a stage (no: no "before the last game" panel, no ranking)
     # * the round's seated tables counted, the window's seats (round_seating_window: 2)
-    assert len(counts[0]) == len(counts[1]) == 9, "\n".join(counts[1])
+    assert len(counts[0]) == len(counts[1]) == 10, "\n".join(counts[1])
     for rows, sqls in zip((5, 50), counts, strict=True):
         seats = [sql for sql in sqls if 'FROM "tournament_seat" INNER JOIN' in sql]
         assert len(seats) == 1 and f"LIMIT {rows})" in seats[0]  # the window's games only
