@@ -144,10 +144,13 @@ trace: $(STAMP)
 # a tournament day at each field of DAY_PLAYERS — the knee, issue 67 (bench/day.py: the players'
 # phones, a table's phone per four, the projector, the organizer, against one server on CPU 0
 # with 512 MB, taskset and prlimit, the clients on CPU 1): each run prints its verdict, and
-# `make load` fails if any missed, once all have run. Ports are free ones by default;
+# `make load` fails if any missed, once all have run. The players' phones follow the standings
+# as `make serve` serves them: by the stream (DAY_FOLLOW=poll for the poll alone). Ports are
+# free ones by default;
 # BENCH_PORT, BENCH_REDIS_PORT and BENCH_DB choose (a second run beside this one needs another
 # BENCH_DB).
 DAY_PLAYERS ?= 256 512 1024
+DAY_FOLLOW ?= stream
 load: $(BENCH_STAMP) pg-up
 	@command -v wrk >/dev/null || apt-get install -y -q wrk >/dev/null 2>&1 || \
 	  (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)
@@ -157,7 +160,8 @@ load: $(BENCH_STAMP) pg-up
 	$(PY) -m bench.load --players 10000 --rounds 10
 	$(PY) -m bench.push_seating
 	$(PY) -m bench.outage
-	@status=0; for n in $(DAY_PLAYERS); do $(PY) -m bench.load --day --players $$n || status=1; done; \
+	@status=0; for n in $(DAY_PLAYERS); do $(PY) -m bench.load --day --players $$n --follow $(DAY_FOLLOW) \
+	  || status=1; done; \
 	  exit $$status
 
 # Three faults under load, one after another (bench/outage.py): Redis killed, PostgreSQL
