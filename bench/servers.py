@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.measure import event_file, fresh_database
@@ -181,16 +182,24 @@ def start_server(
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{ready_path}", headers={"X-Forwarded-Proto": "https"}
     )
+    return _ready(server, lambda: urllib.request.urlopen(request), f"gunicorn on port {port}", log)
+
+
+def _ready(
+    process: subprocess.Popen, ask: Callable[[], object], what: str, log: Path
+) -> subprocess.Popen:
+    """`process` once `ask()` stops raising OSError (20 s at most); else it is stopped and the
+    run exits, saying where its log is."""
     for _ in range(100):
         try:
-            urllib.request.urlopen(request)
-            return server
+            ask()
+            return process
         except OSError:
-            if server.poll() is not None:
+            if process.poll() is not None:
                 break
             time.sleep(0.2)
-    server.terminate()
-    sys.exit(f"gunicorn did not answer on port {port}: see {log}")
+    process.terminate()
+    sys.exit(f"{what} did not answer: see {log}")
 
 
 def start_worker(
@@ -233,16 +242,11 @@ def start_streamer(
         stdout=subprocess.DEVNULL,
         stderr=log.open("w"),
     )
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return streamer
-        except OSError:
-            if streamer.poll() is not None:
-                break
-            time.sleep(0.2)
-    streamer.terminate()
-    sys.exit(f"uvicorn did not listen on port {port}: see {log}")
+
+    def listens() -> None:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+    return _ready(streamer, listens, f"uvicorn on port {port}", log)
 
 
 # The queue's rows by state, read straight from PostgreSQL (a `manage.py shell` per look would

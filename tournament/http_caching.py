@@ -25,13 +25,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
-from django.urls import ResolverMatch, resolve
+from django.urls import resolve
 from django.utils import translation
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from tournament.models import Event
-from tournament.selectors.cache import event_stamp, keep_latest, latest, latest_held, tag_hash
+from tournament.selectors.cache import event_stamp, keep_latest, latest, tag_hash
 from tournament.selectors.events import event_by_slug, event_stamps_by_slug
 from tournament.selectors.versions import (
     GameVersion,
@@ -262,10 +262,27 @@ def whole_page(request: HttpRequest, tag: str, make: Callable[[], HttpResponse])
 def page_made_for_readers(path: str, language: str) -> HttpResponse:
     """The public page at `path` (no query) in `language`, made and kept as `whole_page` keeps
     it for the next reader not signed in — by the task queue after a result
-    (tournament/publish.py), so the readers who come next find it made. The request is the one
-    such a reader's becomes once the middleware has run (no session, no messages, an anonymous
-    user, the language chosen); the view decides, through its tag, whether anything is to be
-    made: a page already kept for its tag is left as it is."""
+    (tournament/publish.py), so the readers who come next find it made. The view decides,
+    through its tag, whether anything is to be made: a page already kept for its tag is left
+    as it is."""
+    return _as_reader(path, language)[1]
+
+
+def page_kept_for_readers(path: str, language: str) -> tuple[str, bytes] | None:
+    """The public page at `path` in `language` as readers not signed in get it now — made if
+    it was not kept (`page_made_for_readers`) — as (its tag, its bytes with no CSRF token: a
+    form in it is not for sending), for a stream that hands it to every follower
+    (tournament/streams.py). None when it is not a page for everyone. Http404 for an address
+    with no page."""
+    request, response = _as_reader(path, language)
+    tag = response.get("ETag", "").strip('"')
+    body = _shareable_body(request, response) if tag else None
+    return (tag, body.replace(HOLE, b"")) if body is not None else None
+
+
+def _as_reader(path: str, language: str) -> tuple[HttpRequest, HttpResponse]:
+    """The page's answer to the request a reader's becomes once the middleware has run (no
+    session, no messages, an anonymous user, the language chosen), with that request."""
     request = HttpRequest()
     request.method = "GET"
     request.path = request.path_info = path
@@ -273,23 +290,7 @@ def page_made_for_readers(path: str, language: str) -> HttpResponse:
     request.resolver_match = match = resolve(path)
     with translation.override(language):
         request.LANGUAGE_CODE = language
-        return match.func(request, *match.args, **match.kwargs)
-
-
-def page_kept_for_readers(path: str, language: str) -> tuple[str, bytes] | None:
-    """The public page at `path` in `language` as readers not signed in get it now — made if
-    it was not kept (`page_made_for_readers`) — as (its tag, its bytes with no CSRF token: a
-    form in it is not for sending), for a stream that hands it to every follower
-    (tournament/streams.py). None when the page is not kept for its tag (not a page for
-    everyone). Http404 for an address with no page."""
-    response = page_made_for_readers(path, language)
-    tag = response.get("ETag", "").strip('"')
-    match = resolve(path)
-    held = latest_held("whole-page", _page_key(match, language))
-    if not tag or held is None or held[0] != tag:
-        return None
-    _headers, body = held[1]
-    return tag, body.replace(HOLE, b"")
+        return request, match.func(request, *match.args, **match.kwargs)
 
 
 def _may_share(request: HttpRequest) -> bool:
@@ -304,11 +305,8 @@ def _may_share(request: HttpRequest) -> bool:
 
 
 def _page(request: HttpRequest) -> tuple[str, list[tuple[str, object]], str]:
-    return _page_key(request.resolver_match, get_language())
-
-
-def _page_key(match: ResolverMatch, language: str) -> tuple[str, list[tuple[str, object]], str]:
-    return (match.view_name, sorted(match.kwargs.items()), language)
+    match = request.resolver_match
+    return (match.view_name, sorted(match.kwargs.items()), get_language())
 
 
 def _shareable_body(request: HttpRequest, response: HttpResponse) -> bytes | None:

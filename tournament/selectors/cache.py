@@ -166,13 +166,6 @@ def latest(kind: str, parts: Any, stamp: str) -> Any:
     return found[0] if found is not None else None
 
 
-def latest_held(kind: str, parts: Any) -> tuple[str, Any] | None:
-    """What `keep_latest` holds for `kind` and `parts`, whatever stamp it was made for: (the
-    stamp, the value), or None."""
-    held = cache.get(shared_key(kind, "latest", parts))
-    return held if isinstance(held, tuple) and len(held) == 2 else None
-
-
 def _latest_for(stamp: str, held: Any) -> tuple[Any] | None:
     """`(value,)` when `held`, what a latest entry's key holds, was made for `stamp`."""
     return (held[1],) if isinstance(held, tuple) and held[0] == stamp else None
