@@ -66,8 +66,10 @@ chromium:
 # database outage itself (manage.py task_worker); one that dies anyway (any exit but a clean
 # one, which is a stop asked for) is started again after 5 s, said on the terminal. The shell's
 # EXIT trap ends the loop and the worker, and Ctrl-C or a TERM exits the shell. Without
-# --no-reload, DEBUG's autoreloader would leave a child behind.
-WORKER = until $(PY) manage.py task_worker --no-reload; do \
+# --no-reload, DEBUG's autoreloader would leave a child behind. It runs at niceness 10: what it
+# does can wait a moment, and on a shared core a page asked now goes first (make load's day
+# runs it so: docs/performance.md).
+WORKER = until nice -n 10 $(PY) manage.py task_worker --no-reload; do \
 	    echo "task worker stopped (exit $$?): started again in 5 s" >&2; sleep 5; done & worker=$$!; \
 	  trap 'pkill -P $$worker; kill $$worker 2>/dev/null' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM;
 

@@ -5,11 +5,16 @@ event in its fourth round, as the day really is, against one server on one core 
   then refreshes the table as the page's own script does (static/js/live.js: the address in
   `data-live`, with `X-Requested-With: fetch`), every --refresh seconds (5: the page's own
   interval since issue 66), sending back the ETag it holds as a browser's cache does (304 when
-  nothing the standings show changed). Starts are spread over the first interval.
+  nothing the standings show changed). Starts are spread over the first interval. With
+  `--follow stream` (`make load`'s knee, as `make serve` serves the pages) each opens the page
+  and then its stream (uvicorn, tournament/streams.py) instead of polling, and the phones open
+  it over the first minute (`--arrive`: a phone opens it once; `--arrive 5` is everyone at
+  once).
 - **Table phones** (64): each scans its seat's slip (/t/<token>/seat/<code>/), then enters a
   hand every --hand-every seconds (20) through the table's page (`do=hand`, CSRF token and the
   game's version from the page, the redirect followed), its page asking in between every
-  4 s as table.html's live.js does (ETag sent back). The hands are a real game's, played
+  4 s as table.html's live.js does (ETag sent back) — or, with `--follow stream`, asking it
+  only when the table's stream says the table moved. The hands are a real game's, played
   through the engine (bench/synthetic.py's `play`, the event's ruleset); each table starts
   somewhere in its game, so about a quarter of the games end during the run: another seat's
   phone then confirms the result (`do=confirm`), a results write that queues a rating replay.
@@ -22,13 +27,14 @@ event in its fourth round, as the day really is, against one server on one core 
 
 The server is gunicorn with production settings as the two-server run starts it (two sync
 workers, Redis as the shared cache), with the task queue's worker and redis-server beside it,
-all three under `taskset -c 0` and `prlimit --as=512 MiB`; PostgreSQL is the machine's own
-(not limited). The load generator (this process: asyncio + aiohttp; the clients are in
-bench/day_clients.py) runs on CPU 1 only.
+all three (and uvicorn when the pages stream) under `taskset -c 0` and `prlimit --as=512 MiB`;
+PostgreSQL is the machine's own (not limited). The load generator (this process: asyncio +
+aiohttp; the clients are in bench/day_clients.py) runs on CPU 1 only.
 The worker replays the import's ratings before the phones start (round 4 begins long after).
 Printed: p50/p95/p99 per kind of request and overall, the count and p95 of each 10-s slice by
 when sent (the opening apart from the rest), every answer that is not 2xx/3xx as expected,
-the queue at the end, and the verdict against p95 ≤ 100 ms and no error.
+the queue at the end, the memory the server's processes hold together (Pss), the CPU each
+part used, and the verdict against p95 ≤ 100 ms, no error and 512 MB.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from typing import Any
 
 from bench.day_clients import PLAYERS, SLUG, TABLE_POLL_SECONDS, Answer, Day, the_day
 from bench.servers import (
+    MemoryWatch,
     free_port,
     manage,
     peak_memory_mb,
@@ -64,6 +71,7 @@ PLAYED_ROUNDS = 3
 MEMORY = 512 * 1024 * 1024  # bytes of address space, each server process
 SERVER_CPU, CLIENT_CPU = 0, 1
 TARGET_P95_MS = 100
+YIELDING = 10  # the queue worker's niceness (Makefile's `serve` too)
 SLICE_SECONDS = 10
 
 SETUP = """
@@ -204,10 +212,13 @@ def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
 
 def print_followed(day: Day) -> None:
     """--follow stream: how many phones held the stream, the pages sent, and how soon after each
-    result every phone had a newer page (the first page sent to it after the confirmation)."""
+    result every phone had a newer page (the first page sent to it after the confirmation) —
+    every phone that held a page by then: one that opened it later had the result with it."""
     delays, late = [], 0
     for arrivals in day.pages_sent:
         for confirmed in day.confirmed_at:
+            if not arrivals or arrivals[0] > confirmed:
+                continue
             i = bisect.bisect_left(arrivals, confirmed)
             if i < len(arrivals):
                 delays.append(arrivals[i] - confirmed)
@@ -265,7 +276,10 @@ def run_day(args: argparse.Namespace) -> None:
         prefix,
         threads=args.threads,
     )
-    worker = start_worker(env, workdir / "task_worker-day.log", prefix)
+    # What may wait gives way to the pages (`make serve` runs it so): the queue's worker
+    # yields the core to a request.
+    behind = [*prefix, "nice", "-n", str(YIELDING)]
+    worker = start_worker(env, workdir / "task_worker-day.log", behind)
     servers = [server, worker]
     stream_base = None
     if args.follow == "stream":  # uvicorn beside gunicorn, as `make serve` runs it
@@ -289,8 +303,11 @@ def run_day(args: argparse.Namespace) -> None:
         parts["redis-server"] = [redis.pid]
         own = {name: cpu_seconds(group) for name, group in parts.items()}
         before = (time.monotonic(), cpu_seconds(pids), cpu_busy(SERVER_CPU))
-        day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan, stream_base))
+        client_before = cpu_busy(CLIENT_CPU)
+        with MemoryWatch(pids) as watch:
+            day = asyncio.run(the_day(args, f"http://127.0.0.1:{port}", plan, stream_base))
         after = (time.monotonic(), cpu_seconds(pids), cpu_busy(SERVER_CPU))
+        client_busy = cpu_busy(CLIENT_CPU) - client_before
         own = {name: cpu_seconds(parts[name]) - spent for name, spent in own.items()}
         queue = queue_drain(env["DATABASE_URL"])
         memory = [peak_memory_mb(pid) for pid in pids]
@@ -315,8 +332,12 @@ def run_day(args: argparse.Namespace) -> None:
         f"finished, {saved['corrected']} corrections in the database "
         f"· {'as sent' if kept else 'NOT AS SENT'}"
     )
+    fits = watch.peak <= MEMORY / 2**20
     print(
-        f"  memory      peak resident, server processes together: {sum(memory):.0f} MB "
+        f"  memory      the server's processes together at most {watch.peak:.0f} MB (Pss, read "
+        f"every second; target ≤ {MEMORY // 2**20} MB: {'met' if fits else 'MISSED'}); the "
+        f"sum of their peak resident sizes, which counts each shared page once per process: "
+        f"{sum(memory):.0f} MB "
         f"(gunicorn master and workers, task_worker, "
         + ("uvicorn, " if stream_base else "")
         + "redis-server: "
@@ -333,11 +354,15 @@ def run_day(args: argparse.Namespace) -> None:
         + ")"
     )
     print(
+        f"  CPU {CLIENT_CPU}       busy {client_busy:.1f} s of {wall:.1f} s: this load generator "
+        f"and PostgreSQL (near the whole run, the server's queries wait for CPU {CLIENT_CPU})"
+    )
+    print(
         f"  before      the import's rating replay, done by the worker before the phones "
         f"started: {imported[1]:.1f} s"
     )
     drained = print_queue(*queue)
-    if not (met and drained and kept):
+    if not (met and drained and kept and fits):
         sys.exit(1)
 
 

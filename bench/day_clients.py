@@ -12,6 +12,7 @@ import html
 import random
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 SLUG = "day"
 PLAYERS = 256  # the day's field unless --players says otherwise
 PAGE_SECONDS = 12  # static/js/screen.js: a page of the screen turns every 12 s
+ARRIVE_SECONDS = 60  # the players' phones that follow the stream open the page over this
 TABLE_POLL_SECONDS = 4  # templates/tournament/table.html: the table's page asks every 4 s
 WINDOW_ROWS = 20  # rows a 1920×1080 screen shows a page, when it asks for them page by page
 DASHBOARD_EVERY, STATES_EVERY, FIX_EVERY = 30, 10, 60
@@ -140,13 +142,22 @@ class Browser:
         return status, body, response.headers.get("Location", "")
 
 
-async def follow_stream(day: Day, phone: Browser, path: str) -> None:
-    """A phone's EventSource: the stream held open until the run ends, each page's arrival
-    kept (live.js swaps it in; nothing is asked meanwhile)."""
+async def follow_stream(
+    day: Day,
+    phone: Browser,
+    path: str,
+    opened: str = "phone: stream opened",
+    told: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """A phone's EventSource: the stream held open until the run ends (or the phone stops
+    it). The standings' stream sends the page (live.js swaps it in; nothing is asked
+    meanwhile): each arrival kept. A table's says the table moved, and `told` asks the page as
+    live.js does."""
     import aiohttp
 
     arrivals: list[float] = []
-    day.pages_sent.append(arrivals)
+    if told is None:
+        day.pages_sent.append(arrivals)
     headers = {"X-Forwarded-Proto": "https", "Accept": "text/event-stream"}
     if phone.cookies:
         headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
@@ -157,16 +168,18 @@ async def follow_stream(day: Day, phone: Browser, path: str) -> None:
                 f"{day.stream_base}{path}", headers=headers, timeout=aiohttp.ClientTimeout()
             ) as response:
                 ms = (time.perf_counter() - start) * 1000
-                day.answers.append(
-                    Answer("phone: stream opened", response.status, ms, response.status == 200, at)
-                )
+                day.answers.append(Answer(opened, response.status, ms, response.status == 200, at))
                 async for line in response.content:
                     if line.startswith(b"id: "):
                         arrivals.append(time.monotonic())
+                        if told is not None:
+                            await told()
     except TimeoutError:
         pass  # the run is over
     except Exception as exc:  # a dropped stream: an error
-        day.answers.append(Answer("phone: stream", type(exc).__name__, 0.0, False, at))
+        day.answers.append(
+            Answer(opened.replace("opened", "dropped"), type(exc).__name__, 0.0, False, at)
+        )
 
 
 async def until(day: Day, when: float) -> bool:
@@ -207,18 +220,64 @@ async def table_phone(day: Day, table: dict[str, Any], start: float, every: floa
     # The seat's slip (its QR code): the phone now holds seat 0, and lands on the table's page.
     await phone.send("table: slip scanned", f"/t/{token}/seat/{codes[0]}/", expect=(302,))
     _, page, _ = await phone.send("table: page", f"/t/{token}/")
+    held = {"page": page}
+
+    async def look() -> None:
+        """live.js's look: the page asked with the ETag it holds (410 once the game is over)."""
+        status, body, _ = await phone.send(
+            "table: refresh", f"/t/{token}/", fetch=True, expect=(200, 304, 410)
+        )
+        held["page"] = body if status == 200 else held["page"]
+
+    # Where the site streams, the page follows the table's stream and polls nothing. A hand
+    # is sent by outbox.js and the page then loaded again (location.replace): the new page
+    # opens its own stream, from the table as it shows it (`since`), and the old one closes.
+    streaming = bool(day.stream_base and attribute(page, "data-stream"))
+    follower: asyncio.Task[None] | None = None
+
+    def reopen(page: str) -> None:
+        nonlocal follower
+        if follower is not None:
+            follower.cancel()
+        stream = attribute(page, "data-stream")
+        if stream:
+            follower = asyncio.create_task(
+                follow_stream(day, phone, stream, "table: stream opened", look)
+            )
+
+    if streaming:
+        reopen(page)
+    try:
+        await _hands(day, phone, table, (start, every), held, None if streaming else look, reopen)
+    finally:
+        if follower is not None:
+            follower.cancel()
+
+
+async def _hands(
+    day: Day,
+    phone: Browser,
+    table: dict[str, Any],
+    pace: tuple[float, float],
+    held: dict[str, str],
+    poll: Callable[[], Awaitable[None]] | None,
+    reopen: Callable[[str], None],
+) -> None:
+    """The table's hands, one every `every` seconds, each entered from the page the phone
+    holds (between them the page polls every TABLE_POLL_SECONDS unless it follows a stream);
+    then another seat's phone confirms the result."""
+    token, codes = table["token"], table["codes"]
+    start, every = pace
     for n, hand in enumerate(table["hands"], start=1):
         due = start + n * every
         # Between hands the page follows the table as live.js does (table.html's data-interval).
-        while time.monotonic() + TABLE_POLL_SECONDS < due:
+        while poll is not None and time.monotonic() + TABLE_POLL_SECONDS < due:
             if not await until(day, time.monotonic() + TABLE_POLL_SECONDS):
                 return
-            status, body, _ = await phone.send(
-                "table: refresh", f"/t/{token}/", fetch=True, expect=(200, 304)
-            )
-            page = body if status == 200 else page
+            await poll()
         if not await until(day, due):
             return
+        page = held["page"]
         form = [
             ("csrfmiddlewaretoken", hidden(page, "csrfmiddlewaretoken")),
             ("do", "hand"),
@@ -228,7 +287,9 @@ async def table_phone(day: Day, table: dict[str, Any], start: float, every: floa
         ]
         await phone.send("table: hand entered", f"/t/{token}/", form=form, expect=(302,))
         day.hands_sent += 1
-        _, page, _ = await phone.send("table: page", f"/t/{token}/")
+        _, held["page"], _ = await phone.send("table: page", f"/t/{token}/")
+        if poll is None:
+            reopen(held["page"])
     # The game is over: another seat's phone confirms the result it entered.
     other = Browser(day)
     if not await until(day, time.monotonic() + every / 4):
@@ -346,8 +407,13 @@ async def the_day(
             stream_base=stream_base,
         )
         jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
+        # A phone that polls opens the page at its poll's phase, one refresh at most into the
+        # run (the polls are the load). One that follows the stream opens it once, and 1,024
+        # phones in the first 5 s is no room's moment: the players open it as they sit down,
+        # over the round's first minute (ARRIVE_SECONDS; --arrive 5 is that storm, measured).
+        arrive = args.arrive or (ARRIVE_SECONDS if stream_base else args.refresh)
         jobs += [
-            player_phone(day, now + rng.uniform(0, args.refresh), args.refresh)
+            player_phone(day, now + rng.uniform(0, arrive), args.refresh)
             for _ in range(args.players)
         ]
         jobs += [

@@ -169,6 +169,12 @@ def main(argv: list[str] | None = None) -> None:
         help="the day: players' phones poll the standings, or follow their stream (uvicorn)",
     )
     parser.add_argument(
+        "--arrive",
+        type=float,
+        help="the day: seconds over which the players' phones open the standings (default: "
+        "the refresh when they poll, each poll's phase; 60 when they follow the stream)",
+    )
+    parser.add_argument(
         "--players", type=int, help="default: 1,024; the day model's 256 (bench/day_clients.py)"
     )
     parser.add_argument("--rounds", type=int, default=8)

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -296,3 +297,39 @@ def peak_memory_mb(pid: int) -> float:
         if row.startswith("VmHWM:"):
             return int(row.split()[1]) / 1024
     return 0.0
+
+
+class MemoryWatch:
+    """The memory a group of processes holds together, read every `every` seconds while a run
+    goes on: the sum of their proportional set sizes (Pss, /proc/<pid>/smaps_rollup — a page n
+    of them share counts 1/n in each), which is what the machine gives them. The sum of their
+    peak resident sizes (`peak_memory_mb`) counts every shared page once per process: the
+    Python runtime, and the code and data gunicorn's workers share with their master."""
+
+    def __init__(self, pids: list[int], every: float = 1.0) -> None:
+        self.pids, self.every, self.peak = pids, every, 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> MemoryWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while True:
+            self.peak = max(self.peak, sum(map(pss_mb, self.pids)))
+            if self._stop.wait(self.every):
+                return
+
+
+def pss_mb(pid: int) -> float:
+    """The process's proportional set size now, MB (0 once it has gone)."""
+    try:
+        rows = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+    except OSError:
+        return 0.0
+    return next((int(r.split()[1]) / 1024 for r in rows if r.startswith("Pss:")), 0.0)

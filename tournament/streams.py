@@ -29,8 +29,10 @@ import io
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import suppress
+from functools import partial
 from typing import Any
 from urllib.parse import unquote
 
@@ -46,6 +48,8 @@ from django.utils.translation import get_language_from_request
 from tournament.http_caching import page_kept_for_readers
 from tournament.models import Event
 from tournament.selectors.events import event_by_slug
+from tournament.selectors.tables import table_link_by_token, tables_moved
+from tournament.services.throttle import Throttled, client_network, guess_take
 
 log = logging.getLogger(__name__)
 
@@ -63,18 +67,44 @@ def _sse(page: bytes, tag: str) -> bytes:
     return b"id: " + tag.encode() + b"\n" + data + b"\n"
 
 
-class Follower:
+class Looks:
+    """Something a stream looks at every STREAM_LOOK_SECONDS, through an outage: a look that
+    fails leaves the phones with what they have, and is logged once, as is its recovery."""
+
+    what = "stream"
+    _failing = False
+
+    def attempt(self, look: Callable[[], Any]) -> Any:
+        """`look()` in a thread's sync code, or None while the database is away."""
+        # A database that went away meanwhile: its dead connection is dropped, not reused.
+        close_old_connections()
+        try:
+            found = look()
+        except Http404:
+            raise
+        except Exception:
+            if not self._failing:
+                log.warning("%s: the look failed", self.what, exc_info=True)
+            self._failing = True
+            return None
+        if self._failing:
+            log.warning("%s: looking again", self.what)
+        self._failing = False
+        return found
+
+
+class Follower(Looks):
     """One page in one language, followed for every phone of this process that streams it."""
 
     def __init__(self, path: str, language: str) -> None:
         self.path, self.language = path, language
+        self.what = f"stream of {path}"
         self.tag = ""  # the newest page's tag and its event
         self.event = b""
         self.gone = False  # the page is no more (the event deleted): streams end
         self.phones = 0
         self._moved = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._failing = False
 
     def join(self) -> None:
         self.phones += 1
@@ -108,22 +138,11 @@ class Follower:
         self._moved = asyncio.Event()
 
     def _page(self) -> tuple[str, bytes] | None:
-        # A database that went away meanwhile: its dead connection is dropped, not reused.
-        close_old_connections()
         try:
-            found = page_kept_for_readers(self.path, self.language)
+            return self.attempt(lambda: page_kept_for_readers(self.path, self.language))
         except Http404:
             self.gone = True
             return None
-        except Exception:  # an outage: the phones keep the page they have, told once
-            if not self._failing:
-                log.warning("stream of %s: the page could not be made", self.path, exc_info=True)
-            self._failing = True
-            return None
-        if self._failing:
-            log.warning("stream of %s: the page is made again", self.path)
-        self._failing = False
-        return found
 
 
 _followers: dict[tuple[str, str], Follower] = {}
@@ -157,16 +176,99 @@ async def follow(path: str, language: str, holding: str) -> AsyncIterator[bytes]
         follower.leave()
 
 
-# The address gunicorn answers 204 at (urls.py `standings-stream`), served here instead.
+class TableWatch(Looks):
+    """Every table a phone of this process follows, looked at together: one query every
+    STREAM_LOOK_SECONDS for all of them (selectors/tables.tables_moved), whatever their number.
+    A table's phone is not sent its page — that is its own, with its seat and its forms — but
+    told that the table moved (`moved`, its stamp as the id); it then asks its page as its poll
+    would, and is answered 304 when nothing it shows moved for it."""
+
+    what = "tables' stream"
+
+    def __init__(self) -> None:
+        self.stamps: dict[int, str] = {}  # by link id; "" once the link is no more
+        self.phones: Counter[int] = Counter()
+        self._moved: dict[int, asyncio.Event] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def join(self, link: int) -> None:
+        self.phones[link] += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._look())
+
+    def leave(self, link: int) -> None:
+        self.phones[link] -= 1
+        if self.phones[link] <= 0:
+            del self.phones[link]
+            self.stamps.pop(link, None)
+            self._moved.pop(link, None)
+
+    async def moved(self, link: int, stamp: str | None) -> None:
+        """Returns once the table's stamp is not `stamp`."""
+        while self.stamps.get(link) == stamp:
+            await self._moved.setdefault(link, asyncio.Event()).wait()
+
+    async def _look(self) -> None:
+        global _tables
+        while self.phones:
+            found = await sync_to_async(self.attempt)(partial(tables_moved, list(self.phones)))
+            for link in list(self.phones) if found is not None else ():
+                stamp = found.get(link, "")
+                if self.stamps.get(link) != stamp:
+                    self.stamps[link] = stamp
+                    waiting = self._moved.pop(link, None)
+                    if waiting is not None:
+                        waiting.set()
+            await asyncio.sleep(settings.STREAM_LOOK_SECONDS)
+        if _tables is self:
+            _tables = None
+        await sync_to_async(connections.close_all)()
+
+
+_tables: TableWatch | None = None
+
+
+async def follow_table(link: int, holding: str) -> AsyncIterator[bytes]:
+    """A table phone's stream: `moved` each time the table's stamp is not the one it holds
+    (as soon as it is seen: a hand should reach the table's other phones at once); a comment
+    line when there is nothing to say for a while; the end once the link is no more."""
+    global _tables
+    if _tables is None:
+        _tables = TableWatch()
+    watch = _tables
+    watch.join(link)
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        while True:
+            stamp = watch.stamps.get(link)  # None until the watch's first look
+            if stamp == "":
+                return
+            if stamp is not None and stamp != holding:
+                holding = stamp
+                yield f"event: moved\nid: {stamp}\ndata: {stamp}\n\n".encode()
+                continue
+            try:
+                await asyncio.wait_for(watch.moved(link, stamp), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                yield b": still here\n\n"
+    finally:
+        watch.leave(link)
+
+
+# The addresses gunicorn answers 204 at (urls.py `standings-stream`, `table-stream`), served
+# here instead.
 STREAM_PATH = re.compile(r"/events/(?P<slug>[^/]+)/standings/stream/")
+TABLE_STREAM_PATH = re.compile(r"/t/(?P<token>[^/]+)/stream/")
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def is_stream(scope: dict[str, Any]) -> bool:
-    """Whether an ASGI request is for the stream (tournament/asgi.py sends it here)."""
-    return scope["type"] == "http" and STREAM_PATH.fullmatch(scope["path"]) is not None
+    """Whether an ASGI request is for a stream (tournament/asgi.py sends it here)."""
+    return scope["type"] == "http" and any(
+        path.fullmatch(scope["path"]) for path in (STREAM_PATH, TABLE_STREAM_PATH)
+    )
 
 
 def _event(slug: str) -> Event | None:
@@ -174,23 +276,64 @@ def _event(slug: str) -> Event | None:
     return event_by_slug(slug)
 
 
+def _table(token: str, network: str | None) -> int:
+    """The id of the open table a token links, else the status the table's page would have:
+    404 for a link that does not exist (a guess, counted as the page counts it: 429 once
+    there were too many), 410 for one replaced or a game over."""
+    close_old_connections()
+    link = table_link_by_token(token)
+    if link is None:
+        try:
+            guess_take("link", address=network)
+        except Throttled:
+            return -429
+        return -404
+    if link.revoked_at is not None or link.game.finished:
+        return -410
+    return link.pk
+
+
+async def _standings(request: ASGIRequest, slug: str) -> AsyncIterator[bytes] | int:
+    event = await sync_to_async(_event)(slug)
+    if event is None:
+        return 404
+    page = reverse("event-detail", args=[event.slug])
+    # A browser connecting again says which page it holds: it is not sent that one again.
+    holding = request.headers.get("Last-Event-ID", "")[:100]
+    return follow(page, get_language_from_request(request), holding)
+
+
+async def _table_moves(request: ASGIRequest, token: str) -> AsyncIterator[bytes] | int:
+    link = await sync_to_async(_table)(token, client_network(request))
+    if link < 0:
+        return -link
+    # The stamp of what the phone holds: the one it was last told, else its page's.
+    holding = request.headers.get("Last-Event-ID") or request.GET.get("since", "")
+    return follow_table(link, holding[:100])
+
+
 async def stream_app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
-    """An event's standings page as server-sent events, for as long as the phone listens."""
+    """An event's standings page, or a table's moves, as server-sent events, for as long as
+    the phone listens."""
     request = ASGIRequest(scope, io.BytesIO())
     try:
         request.get_host()  # ALLOWED_HOSTS, as every Django answer checks it
     except DisallowedHost:
         await _answer(send, 400)
         return
-    slug = unquote(STREAM_PATH.fullmatch(scope["path"]).group("slug"))  # type: ignore[union-attr]
-    event = await sync_to_async(_event)(slug) if request.method == "GET" else None
-    if event is None:
-        await _answer(send, 404 if request.method == "GET" else 405)
+    if request.method != "GET":
+        await _answer(send, 405)
         return
-    page = reverse("event-detail", args=[event.slug])
-    # A browser connecting again says which page it holds: it is not sent that one again.
-    holding = request.headers.get("Last-Event-ID", "")[:100]
-    stream = follow(page, get_language_from_request(request), holding)
+    path = unquote(scope["path"])
+    standings = STREAM_PATH.fullmatch(path)
+    if standings:
+        stream = await _standings(request, standings.group("slug"))
+    else:
+        table = TABLE_STREAM_PATH.fullmatch(path)
+        stream = await _table_moves(request, table.group("token"))  # type: ignore[union-attr]
+    if isinstance(stream, int):
+        await _answer(send, stream)
+        return
     headers = [
         (b"content-type", b"text/event-stream"),
         (b"cache-control", b"no-cache"),

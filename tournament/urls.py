@@ -171,6 +171,7 @@ urlpatterns = [
     path("t/<str:token>/manifest.webmanifest", table_app.table_manifest, name="table-manifest"),
     # A seat's own QR code, on its slip: the phone that scans it holds that seat.
     path("t/<str:token>/seat/<str:code>/", table_page.table_seat, name="table-seat"),
+    path("t/<str:token>/stream/", stream.table_stream, name="table-stream"),
     path(
         "accounts/login/",
         accounts.LoginView.as_view(),

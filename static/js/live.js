@@ -4,8 +4,8 @@
 // nothing), sending the tag of what it shows; the server answers 304 from the game's or the
 // event's version when nothing moved, so a quiet poll is one or two small queries. A poll is
 // cheaper than server-sent events under gunicorn, whose workers would hold a thread per open
-// phone (docs/performance.md, "Live pages"); the standings, which every player follows, are
-// sent instead where an ASGI server streams them (`data-stream`, below).
+// phone (docs/performance.md, "Live pages"); the standings, which every player follows, and a
+// table's page follow a stream instead where an ASGI server serves it (`data-stream`, below).
 //
 // What came back replaces the region, or each of its `[data-live-part]`s (by name) — except a
 // part with a form someone is typing in (focus, or anything changed): that part stays as it
@@ -130,10 +130,15 @@
       }
     }
 
-    // Where the site streams (data-stream: tournament/streams.py), the page is sent while the
-    // stream is open and nothing is polled; a server that does not stream answers 204, which
-    // closes the EventSource for good, and a dropped stream polls until it is open again.
+    // Where the site streams (data-stream: tournament/streams.py), nothing is polled while the
+    // stream is open. The standings' stream sends the page itself; a table's says only that
+    // the table moved (`moved`), and the page is then asked as a poll asks it — its own, with
+    // its seat and forms, 304 when nothing moved for this phone. A server that does not
+    // stream answers 204, which closes the EventSource for good, and a dropped stream polls
+    // until it is open again.
     let stream = null;
+    let missed = false; // the table moved while the page was hidden: asked when it is shown
+    let again = false; // it moved while a look was under way: asked once more after it
     if (box.dataset.stream && window.EventSource) {
       stream = new EventSource(box.dataset.stream);
       stream.onmessage = (message) => {
@@ -141,11 +146,16 @@
         take(message.data);
         tag = `"${message.lastEventId}"`; // the page's tag: a poll after a drop sends it
       };
+      stream.addEventListener("moved", () => {
+        if (document.hidden) missed = true;
+        else look(true);
+      });
     }
 
-    async function look() {
-      if (stream && stream.readyState === EventSource.OPEN) return;
-      if (document.hidden || asking || over) return;
+    async function look(moved) {
+      if (!moved && stream && stream.readyState === EventSource.OPEN) return;
+      if (asking) { again = again || moved === true; return; }
+      if (document.hidden || over) return;
       // A part held while someone typed there, left alone since (sent, cleared): shown now.
       for (const [part, fresh] of pending) if (!typing(part)) swap(part, fresh);
       asking = true;
@@ -163,11 +173,17 @@
         // Offline for a moment: keep what is shown, ask again at the next tick.
       } finally {
         asking = false;
+        if (over && stream) stream.close();
+        if (again) { again = false; look(true); }
       }
     }
 
-    setInterval(look, every);
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) look(); });
+    setInterval(() => look(false), every);
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) return;
+      look(missed);
+      missed = false;
+    });
   }
 
   document.querySelectorAll("[data-live]").forEach(follow);

@@ -20,8 +20,11 @@ from tests.tournament.organize_support import text, url
 from tests.tournament.test_standings_tag import _finish, _hand
 from tournament import streams
 from tournament.asgi import application
-from tournament.models import Game
+from tournament.models import Game, TableLink
+from tournament.selectors.tables import table_moves, tables_moved
+from tournament.services import throttle
 from tournament.services.rounds import round_seat
+from tournament.services.tables import table_link_renew
 
 WAIT = 10  # seconds a test waits for an event before it fails
 
@@ -30,8 +33,10 @@ WAIT = 10  # seconds a test waits for an event before it fails
 def no_followers():
     """Each test's event loop follows its own pages (a process has one loop; a test, its own)."""
     streams._followers.clear()
+    streams._tables = None
     yield
     streams._followers.clear()
+    streams._tables = None
 
 
 def run(coroutine) -> None:
@@ -88,7 +93,9 @@ class Phone:
     """A browser's EventSource at `path`, through the site's ASGI application as uvicorn runs
     it (tournament/asgi.py): what the server sends, and the phone going away."""
 
-    def __init__(self, path: str, *headers: tuple[bytes, bytes], host: bytes = b"testserver"):
+    def __init__(
+        self, path: str, *headers: tuple[bytes, bytes], host: bytes = b"testserver", query=b""
+    ):
         self.sent: asyncio.Queue = asyncio.Queue()
         self.inbox: asyncio.Queue = asyncio.Queue()
         scope = {
@@ -99,7 +106,7 @@ class Phone:
             "scheme": "http",
             "path": path,
             "raw_path": path.encode(),
-            "query_string": b"",
+            "query_string": query,
             "root_path": "",
             "headers": [(b"host", host), *headers],
             "client": ("127.0.0.1", 50000),
@@ -174,3 +181,114 @@ def test_an_unknown_event_is_404_a_host_not_ours_400() -> None:
         assert (await host.start())["status"] == 400
 
     run(ask())
+
+
+def _told(body: bytes) -> str:
+    """A table stream's `moved`: the table's new stamp (its id and its data)."""
+    lines = body.decode().split("\n")
+    assert lines[0] == "event: moved", body
+    ident = next(line[4:] for line in lines if line.startswith("id: "))
+    assert f"data: {ident}" in lines
+    return ident
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_stream_says_when_the_table_moves_never_what_the_phone_holds(settings) -> None:
+    settings.STREAM_LOOK_SECONDS = 0.05
+    settings.STREAMS = True
+    _event, first, _second = _seated("stream-table")
+    link = TableLink.objects.select_related("game__round__event").get(
+        game=first, revoked_at__isnull=True
+    )
+    stamp = table_moves(link)
+    assert tables_moved([link.pk]) == {link.pk: stamp}  # the page's stamp is the stream's
+    address = url("table-stream", link.token)
+    page = text(Client().get(url("table-page", link.token)))
+    assert f'data-stream="{address}?since={stamp}"' in page
+    assert 'data-live="' in page  # the poll stays, for when there is no stream
+
+    async def follow() -> None:
+        phone = Phone(address, query=f"since={stamp}".encode())
+        start = await phone.start()
+        assert start["status"] == 200
+        assert dict(start["headers"])[b"content-type"] == b"text/event-stream"
+        assert (await phone.sent.get())["body"] == b"retry: 5000\n\n"
+        await asyncio.sleep(0.3)
+        assert phone.sent.empty()  # it holds the table as it is
+        fresh = Phone(address)  # a phone holding nothing is told at once
+        await fresh.start()
+        await fresh.sent.get()
+        assert _told((await asyncio.wait_for(fresh.sent.get(), WAIT))["body"]) == stamp
+        await sync_to_async(_hand)(first)
+        moved = _told((await asyncio.wait_for(phone.sent.get(), WAIT))["body"])
+        assert moved != stamp
+        assert _told((await asyncio.wait_for(fresh.sent.get(), WAIT))["body"]) == moved
+        # A phone connecting again says the stamp it was last told: nothing until it moves.
+        again = Phone(address, (b"last-event-id", moved.encode()), query=f"since={stamp}".encode())
+        await again.start()
+        await again.sent.get()
+        await asyncio.sleep(0.3)
+        assert again.sent.empty()
+        # The organizer replaces the link: every phone is told, and the link streams no more.
+        await sync_to_async(table_link_renew)(game=first)
+        for each in (phone, fresh, again):
+            assert _told((await asyncio.wait_for(each.sent.get(), WAIT))["body"]) != moved
+        assert (await Phone(address).start())["status"] == 410
+        for each in (phone, fresh, again):
+            await each.leave()
+        await asyncio.sleep(0.3)
+        assert streams._tables is None  # nobody follows a table: nobody looks
+
+    run(follow())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unknown_table_is_a_guess_as_on_its_page(monkeypatch) -> None:
+    guesses = []
+    monkeypatch.setattr(streams, "guess_take", lambda what, address: guesses.append(address))
+
+    async def ask() -> None:
+        assert (await Phone("/t/no-such-link/stream/").start())["status"] == 404
+
+    run(ask())
+    assert guesses == ["127.0.0.1"]
+
+    def refused(what, address):
+        raise throttle.Throttled(60)
+
+    monkeypatch.setattr(streams, "guess_take", refused)
+
+    async def again() -> None:
+        assert (await Phone("/t/no-such-link/stream/").start())["status"] == 429
+
+    run(again())
+
+
+@pytest.mark.django_db
+def test_under_wsgi_a_table_stream_is_204_and_the_table_polls() -> None:
+    _event, first, _second = _seated("stream-table-wsgi")
+    link = first.links.get(revoked_at__isnull=True)
+    assert Client().get(url("table-stream", link.token)).status_code == 204
+    page = text(Client().get(url("table-page", link.token)))
+    assert "data-stream" not in page and 'data-live="' in page
+
+
+@pytest.mark.django_db
+def test_a_look_through_an_outage_keeps_what_phones_have_and_says_so_once(caplog) -> None:
+    from django.db import OperationalError
+
+    watch = streams.TableWatch()
+    answers = iter([OperationalError("gone"), OperationalError("gone"), {1: "a"}])
+
+    def look():
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    with caplog.at_level("WARNING", logger="tournament.streams"):
+        assert watch.attempt(look) is None
+        assert watch.attempt(look) is None
+        assert watch.attempt(look) == {1: "a"}
+    said = [record.getMessage() for record in caplog.records]
+    assert said == ["tables' stream: the look failed", "tables' stream: looking again"]

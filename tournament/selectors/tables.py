@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -88,6 +90,52 @@ def table_link_by_token(token: str) -> TableLink | None:
         return TableLink.objects.select_related("game__round__event").get(token=token[:64])
     except TableLink.DoesNotExist:
         return None
+
+
+# What a table's page shows that can move while it is open, the same for every phone at the
+# table: the link's revocation, the game (every write moves its version on), its confirmation
+# and who entered the waiting result, the event's entry settings, the round's clock and this
+# table's extra minutes (none of which moves the game's version). The page's tag is these and
+# the phone's own seat (views/table/page.py); the table's stream (tournament/streams.py)
+# follows these alone, for every followed table at once.
+TABLE_MOVES = (
+    "revoked_at",
+    "game__version",
+    "game__finished",
+    "game__confirmation",
+    "game__submitted_phone",
+    "game__extra_minutes",
+    "game__round__clock_started_at",
+    "game__round__event__table_entry",
+    "game__round__event__table_mode",
+    "game__round__event__round_minutes",
+)
+
+
+def table_moves(link: TableLink) -> str:
+    """TABLE_MOVES of a link already read with its game, round and event (no query), as a short
+    stamp: equal to `tables_moved`'s for the same rows."""
+    values = []
+    for path in TABLE_MOVES:
+        value: Any = link
+        for name in path.split("__"):
+            value = getattr(value, name)
+        values.append(value)
+    return _stamp(values)
+
+
+def tables_moved(link_ids: Collection[int]) -> dict[int, str]:
+    """Each link's TABLE_MOVES stamp, by link id; a link that is no more is missing. One
+    query, however many tables."""
+    rows = TableLink.objects.filter(pk__in=link_ids).values_list("pk", *TABLE_MOVES)
+    return {pk: _stamp(values) for pk, *values in rows}
+
+
+def _stamp(values: list[Any]) -> str:
+    # A time by its instant: the same moment read through another path may carry another
+    # spelling of UTC.
+    plain = [v.timestamp() if isinstance(v, datetime) else v for v in values]
+    return hashlib.blake2b(repr(plain).encode(), digest_size=8).hexdigest()
 
 
 def table_link_by_code(code: str) -> TableLink | None:

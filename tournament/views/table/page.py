@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -22,7 +24,7 @@ from tournament.models import TableLink
 from tournament.selectors.conditions import game_conditions
 from tournament.selectors.games import game_sheet
 from tournament.selectors.sheets import entry_saved, load_seats, seats_in_order
-from tournament.selectors.tables import round_clock, table_link_by_token
+from tournament.selectors.tables import round_clock, table_link_by_token, table_moves
 from tournament.services.confirmation import AtTable
 from tournament.services.errors import ServiceError
 from tournament.services.tables import table_seat_prove
@@ -127,20 +129,15 @@ def _tagged(page: TablePage, tag: str) -> HttpResponse:
 
 
 def _live_tag(request: HttpRequest, link: TableLink) -> str:
-    """What the page shows that can change while it is open: the game (every write moves its
-    version on), its confirmation, the event's entry settings, the round's clock, and this
-    phone's seat and whether it entered the waiting result. Not in it: another table's
-    result, which moves the deciding round's conditions only (shown again with the table's
-    next hand)."""
-    game, event = link.game, link.game.round.event
+    """What the page shows that can change while it is open: what moves for every phone at
+    the table (selectors/tables.py TABLE_MOVES), and this phone's seat and whether it entered
+    the waiting result. Not in it: another table's result, which moves the deciding round's
+    conditions only (shown again with the table's next hand)."""
+    game = link.game
     entered_here = bool(game.submitted_phone) and (
         request.session.get(PHONE_KEY) == game.submitted_phone
     )
-    stamps = [link.pk, game.pk, game.version, game.confirmation, event.table_entry]
-    stamps += [event.table_mode, request.session.get(SEAT_KEY), entered_here]
-    # The clock, and with it the hand form's time-up choice: started or restarted, minutes
-    # set, extra minutes for this table (none of which moves the game's version).
-    stamps += [game.round.clock_started_at, event.round_minutes, game.extra_minutes]
+    stamps = [link.pk, game.pk, table_moves(link), request.session.get(SEAT_KEY), entered_here]
     return page_tag(request, "table", stamps)
 
 
@@ -287,5 +284,10 @@ class TablePage:
         # The page as a GET shows it follows the game (live.js); a button's answer (a conflict,
         # a refused form) stays as it is until the person acts.
         context["live"] = self.request.method == "GET"
+        if context["live"] and settings.STREAMS:
+            # Where the site streams, the table's stream says when it moves, from the state
+            # this page shows (tournament/streams.py); the page then asks as its poll does.
+            stream = reverse("table-stream", args=[self.link.token])
+            context["stream"] = f"{stream}?since={table_moves(self.link)}"
         response = render(self.request, "tournament/table.html", context, status=status)
         return stopped(response, self.stop) if self.stop is not None else response
