@@ -273,7 +273,7 @@ def test_under_wsgi_a_table_stream_is_204_and_the_table_polls() -> None:
     assert "data-stream" not in page and 'data-live="' in page
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # a look drops the connections an outage left
 def test_a_look_through_an_outage_keeps_what_phones_have_and_says_so_once(caplog) -> None:
     from django.db import OperationalError
 
