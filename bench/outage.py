@@ -5,7 +5,7 @@ gunicorn (production settings, two workers, Redis as the shared cache) serves a 
 event; an organizer's phone logs in over HTTP and keeps saving final scores of round 3's
 tables through the real form (page, CSRF token, version, post), while readers keep fetching
 the standings, the live fragment and game sheets, and a watcher polls the live fragment for
-the event's version. For each fault:
+when the standings last changed. For each fault:
 
 - `redis`: redis-server killed (-9), left down, started again (empty, as a restart leaves it).
   Every page is made from the database meanwhile (tournament/redis_cache.py).
@@ -17,10 +17,10 @@ the event's version. For each fault:
 
 Then, printed: every answer (200/302/304, or 503 while PostgreSQL is down: anything else is an
 error); lost writes (a save answered 302 that the game does not hold: target 0); readers that
-saw an older version after a newer one (target 0); every game holds exactly its last saved
-scores, its version counts its saves, one audit entry each; and the whole event, exported and
-imported into an empty database (which checks every game through the engine again), gives the
-same standings.
+saw older standings after newer ones (target 0; a run that read none fails); every game holds
+exactly its last saved scores, its version counts its saves, one audit entry each; and the whole
+event, exported and imported into an empty database (which checks every game through the engine
+again), gives the same standings.
 
 The task queue's worker (`manage.py task_worker`) runs beside the server through every fault,
 working off the ratings' replays each save queues: printed per fault, whether it is alive, the
@@ -56,13 +56,15 @@ import sys
 import threading
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from bench.measure import fresh_database
-from bench.outage_traffic import SLUG, MailSink, Phone, backwards, reader, watcher, writer
+from bench.outage_traffic import SLUG, MailSink, Phone, reader, watcher, writer
 from bench.servers import (
     add_place_options,
+    backwards,
     manage,
     queue_counts,
     resolve_ports,
@@ -184,7 +186,7 @@ def run_fault(
     mails_before = len(sink.subjects)
     log: list = []
     saved: dict[str, list] = {}
-    seen: list[int] = []
+    seen: list[datetime] = []
     stop = threading.Event()
     phone = Phone()
     status, html = phone.request("GET", "/accounts/login/")
@@ -272,7 +274,10 @@ def run_fault(
     print(f"  errors (target 0)                {sum(errors.values())} {errors or ''}")
     print(f"  sent again after a dropped connection  {resent}")
     print(f"  lost writes (target 0)           {lost}")
-    print(f"  older after newer (target 0)     {back} of {len(seen)} versions watched")
+    print(
+        f"  older after newer (target 0)     {back} of {len(seen)} answers watched"
+        + ("" if seen else " — NONE: nothing was checked")
+    )
     print(
         f"  games as their saves left them   {len(games) - len(wrong)} of {len(games)}"
         f" ({saves} saves answered 302; audit entries {audit})"
@@ -313,7 +318,14 @@ def run_fault(
     quiet = len(lines) <= most and len(mails) <= most_mails and len(worker_lines) <= 3
     worked = alive and caught_up is not None
     return (
-        not errors and not lost and not wrong and back == 0 and audit == saves and quiet and worked
+        not errors
+        and not lost
+        and not wrong
+        and bool(seen)
+        and back == 0
+        and audit == saves
+        and quiet
+        and worked
     )
 
 

@@ -1,6 +1,7 @@
 """What `make chaos` (bench/outage.py) sends at the server while a fault lasts: the organizer's
-phone saving final scores through the real form, readers fetching pages, a watcher noting the
-event's version as the live fragment shows it (a later answer must never show an older one),
+phone saving final scores through the real form, readers fetching pages, a watcher noting when
+the standings last changed as the live fragment shows it (a later answer must never show
+older ones),
 each request sent once more when a killed worker drops its connection; and the small SMTP sink
 that stands in for the mail server, keeping each mail's subject."""
 
@@ -13,8 +14,11 @@ import socketserver
 import threading
 import time
 import urllib.parse
+from datetime import datetime
 from http.cookies import SimpleCookie
 from typing import Any
+
+from bench.servers import standings_time
 
 SLUG = "outage"
 SCORES = [40000, 30000, 20000, 10000]
@@ -142,22 +146,13 @@ def reader(paths: list[str], stop: threading.Event, log: list, seed: int) -> Non
         log.append((time.monotonic(), "read", status, resent))
 
 
-def watcher(stop: threading.Event, seen: list[int]) -> None:
-    """The event's version as the live fragment shows it, one answer after another: a later
-    answer must never show an older one."""
-    pattern = re.compile(r'data-version="(\d+)"')
+def watcher(stop: threading.Event, seen: list[datetime]) -> None:
+    """When the standings last changed, as the live fragment shows it, one answer after
+    another (bench/servers.py `standings_time`): a later answer must never show older ones."""
     phone = Phone()
     while not stop.is_set():
         status, html, _ = send(phone, "GET", f"/events/{SLUG}/standings/live/")
-        found = pattern.search(html) if status == 200 else None
-        if found:
-            seen.append(int(found.group(1)))
+        changed = standings_time(html) if status == 200 else None
+        if changed is not None:
+            seen.append(changed)
         time.sleep(0.02)
-
-
-def backwards(seen: list[int]) -> int:
-    newest, count = 0, 0
-    for version in seen:
-        count += version < newest
-        newest = max(newest, version)
-    return count

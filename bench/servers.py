@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.measure import event_file, fresh_database
@@ -333,3 +335,25 @@ def pss_mb(pid: int) -> float:
     except OSError:
         return 0.0
     return next((int(r.split()[1]) / 1024 for r in rows if r.startswith("Pss:")), 0.0)
+
+
+# When the standings a page shows last changed: its "Last updated" time, the rows' own since
+# issue 66 took the event's version off the page. The readers' checks (make load's two servers,
+# make chaos) hold that no answer shows older standings than one answered before it.
+_STANDINGS_TIME = re.compile(r'<p class="meta updated">[^<]*<time datetime="([^"]+)"')
+
+
+def standings_time(html: str) -> datetime | None:
+    """The time the standings in `html` (the page or its live fragment) last changed."""
+    found = _STANDINGS_TIME.search(html)
+    return datetime.fromisoformat(found.group(1)) if found else None
+
+
+def backwards(seen: list[datetime]) -> int:
+    """How many of the answers, in the order answered, showed older standings than one
+    answered before them."""
+    newest, count = datetime.min.replace(tzinfo=UTC), 0
+    for changed in seen:
+        count += changed < newest
+        newest = max(newest, changed)
+    return count
