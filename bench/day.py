@@ -71,7 +71,6 @@ PLAYED_ROUNDS = 3
 MEMORY = 512 * 1024 * 1024  # bytes of address space, each server process
 SERVER_CPU, CLIENT_CPU = 0, 1
 TARGET_P95_MS = 100
-YIELDING = 10  # the queue worker's niceness (Makefile's `serve` too)
 SLICE_SECONDS = 10
 
 SETUP = """
@@ -276,10 +275,7 @@ def run_day(args: argparse.Namespace) -> None:
         prefix,
         threads=args.threads,
     )
-    # What may wait gives way to the pages (`make serve` runs it so): the queue's worker
-    # yields the core to a request.
-    behind = [*prefix, "nice", "-n", str(YIELDING)]
-    worker = start_worker(env, workdir / "task_worker-day.log", behind)
+    worker = start_worker(env, workdir / "task_worker-day.log", prefix)
     servers = [server, worker]
     stream_base = None
     if args.follow == "stream":  # uvicorn beside gunicorn, as `make serve` runs it
