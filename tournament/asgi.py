@@ -1,7 +1,8 @@
-"""The site as an ASGI application, for uvicorn: the address that follows an event's standings
-without polling (tournament/streams.py `stream_app`, `make serve`), one coroutine per open phone.
-Every other page is gunicorn's (tournament/wsgi.py); a proxy sends the stream's address here
-(README "Following without polling"), and anything else asked here is Django's as usual."""
+"""The site as an ASGI application, for uvicorn: the addresses that follow an event's standings
+and a table without polling (tournament/streams.py `stream_app`, `make serve`), one coroutine
+per open phone. Every other page is gunicorn's (tournament/wsgi.py); a proxy sends the streams'
+addresses here (README "Following without polling"), and anything else asked here is Django's
+as usual."""
 
 import os
 from typing import Any

@@ -1,7 +1,7 @@
-"""The standings followed without polling (issue 67): server-sent events, served under ASGI
-(tournament/asgi.py, uvicorn beside gunicorn: `make serve`). A phone that polls costs a request
-through Django every 5 s; a phone that follows holds one open answer, a coroutine here, and is
-sent the page when it changes.
+"""The standings and the tables followed without polling (issue 67): server-sent events,
+served under ASGI (tournament/asgi.py, uvicorn beside gunicorn: `make serve`). A phone that
+polls costs a request through Django every 5 s; a phone that follows holds one open answer, a
+coroutine here, and is sent the page when it changes.
 
 The stream is a small ASGI application of its own (`stream_app`), not a Django view: Django's
 ASGI handler gives every request a thread for its middleware for as long as it lasts, and a
@@ -20,6 +20,11 @@ page is now, never what it was. Nothing here is a second cache: the page's bytes
 page's, and a phone that reconnects (its browser sends the tag it holds as Last-Event-ID) is
 sent nothing it has. The poll stays: a browser without EventSource, an address served by
 gunicorn (the stream answers 204 there), a dropped stream — live.js polls meanwhile.
+
+A table's page is its phone's own (its seat, its forms), so its stream (`TableWatch`,
+`follow_table`) sends no page: one watch per process asks the stamp of every followed table at
+once (selectors/tables.tables_moved, the values the page's tag holds) and tells a table's
+phones `moved` when it changes; live.js then asks its page as its poll would.
 """
 
 from __future__ import annotations
