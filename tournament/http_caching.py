@@ -70,7 +70,10 @@ def page_tag(
     stamp; a page that reads its own stamps (a table's page, the organizer's dashboard and
     round sheet, polled by live.js) calls it with them."""
     user = (request.user.pk if request.user.is_authenticated else "") if per_user else ""
-    parts = [RELEASE, kind, get_language(), request.GET.urlencode(), user, *stamps]
+    # STREAMS: a page made where the site streams says so (`data-stream`); switched on or off
+    # without a release, no page kept from before is answered as current.
+    parts = [RELEASE, settings.STREAMS, kind, get_language(), request.GET.urlencode(), user]
+    parts += stamps
     return tag_hash(parts)
 
 

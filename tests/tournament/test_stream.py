@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
 from django.db import connections
 from django.test import Client
 
@@ -80,8 +79,8 @@ def test_under_wsgi_the_stream_is_204_and_the_page_polls(settings) -> None:
     event, _first, _second = _seated("stream-wsgi")
     assert Client().get(url("standings-stream", event.slug)).status_code == 204  # gunicorn's
     assert "data-stream" not in text(Client().get(url("event-detail", event.slug)))
-    settings.STREAMS = True  # the site runs the stream (make serve): a deploy, its pages new
-    cache.clear()
+    # The site runs the stream (make serve) from now on: no page kept before is answered.
+    settings.STREAMS = True
     page = text(Client().get(url("event-detail", event.slug)))
     assert f'data-stream="{url("standings-stream", event.slug)}"' in page
     assert 'data-live="' in page  # the poll stays, for when there is no stream

@@ -10,6 +10,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import get_language
 
 from scoring import Standings
@@ -161,8 +162,10 @@ class StandingsPage:
     def content_kept(self, query: tuple[str, str, int], can_manage: bool) -> Kept:
         """What the page's content is kept by (event_detail.html): what it shows (its tag's
         stamps, selectors/published.py `standings_shown`), the checked query's key, the
-        language, and whether the reader gets the organizer's link."""
-        return Kept((standings_shown(self.event), query, get_language(), can_manage))
+        language, whether the reader gets the organizer's link, and whether the site streams
+        (the content says so: `data-stream`)."""
+        kept = (standings_shown(self.event), query, get_language(), can_manage, settings.STREAMS)
+        return Kept(kept)
 
     def table(self, *, links: bool) -> TableSource:
         """What the table is made from: read only when the template's cache does not hold
