@@ -194,6 +194,8 @@ class TableWatch(Looks):
         self.stamps: dict[int, str] = {}  # by link id; "" once the link is no more
         self.phones: Counter[int] = Counter()
         self._moved: dict[int, asyncio.Event] = {}
+        self.begun = self.done = 0  # looks begun; the number of the last one finished
+        self._looked = asyncio.Event()  # set after each look, then replaced
         self._task: asyncio.Task[None] | None = None
 
     def join(self, link: int) -> None:
@@ -213,9 +215,16 @@ class TableWatch(Looks):
         while self.stamps.get(link) == stamp:
             await self._moved.setdefault(link, asyncio.Event()).wait()
 
+    async def looked_after(self, begun: int) -> None:
+        """Returns once a look begun after the first `begun` has finished."""
+        while self.done <= begun:
+            await self._looked.wait()
+
     async def _look(self) -> None:
         global _tables
         while self.phones:
+            self.begun += 1
+            number = self.begun
             found = await sync_to_async(self.attempt)(partial(tables_moved, list(self.phones)))
             for link in list(self.phones) if found is not None else ():
                 stamp = found.get(link, "")
@@ -224,6 +233,9 @@ class TableWatch(Looks):
                     waiting = self._moved.pop(link, None)
                     if waiting is not None:
                         waiting.set()
+            self.done = number
+            self._looked.set()
+            self._looked = asyncio.Event()
             await asyncio.sleep(settings.STREAM_LOOK_SECONDS)
         if _tables is self:
             _tables = None
@@ -242,10 +254,14 @@ async def follow_table(link: int, holding: str) -> AsyncIterator[bytes]:
         _tables = TableWatch()
     watch = _tables
     watch.join(link)
+    begun = watch.begun
     try:
         yield f"retry: {RETRY_MS}\n\n".encode()
+        # The stamp the watch holds may be older than the phone's page (a hand saved since the
+        # last look, the page loaded after it): only a look begun after the phone came counts.
+        await watch.looked_after(begun)
         while True:
-            stamp = watch.stamps.get(link)  # None until the watch's first look
+            stamp = watch.stamps.get(link)
             if stamp == "":
                 return
             if stamp is not None and stamp != holding:

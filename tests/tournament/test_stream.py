@@ -291,3 +291,33 @@ def test_a_look_through_an_outage_keeps_what_phones_have_and_says_so_once(caplog
         assert watch.attempt(look) == {1: "a"}
     said = [record.getMessage() for record in caplog.records]
     assert said == ["tables' stream: the look failed", "tables' stream: looking again"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_loaded_after_a_hand_is_not_told_of_it_by_an_older_look(settings) -> None:
+    """The phone that entered a hand loads its page at once: the watch may still hold the
+    table as it was before the hand (its last look was earlier). That phone is told nothing —
+    neither the older stamp nor, at the next look, its own page's (helper-21's walk saw both)."""
+    settings.STREAM_LOOK_SECONDS = 2  # a wide window between two looks
+    _event, first, _second = _seated("stream-table-late")
+    link = first.links.get(revoked_at__isnull=True)
+    address = url("table-stream", link.token)
+    before = tables_moved([link.pk])[link.pk]
+
+    async def follow() -> None:
+        other = Phone(address, query=f"since={before}".encode())  # another phone at the table
+        await other.start()
+        await other.sent.get()
+        await asyncio.sleep(0.3)  # the watch has looked: it holds the table before the hand
+        await sync_to_async(_hand)(first)
+        after = await sync_to_async(lambda: tables_moved([link.pk])[link.pk])()
+        entering = Phone(address, query=f"since={after}".encode())  # its page, just loaded
+        await entering.start()
+        await entering.sent.get()
+        assert _told((await asyncio.wait_for(other.sent.get(), WAIT))["body"]) == after
+        await asyncio.sleep(0.3)
+        assert entering.sent.empty()
+        await other.leave()
+        await entering.leave()
+
+    run(follow())
