@@ -139,6 +139,7 @@
     let stream = null;
     let missed = false; // the table moved while the page was hidden: asked when it is shown
     let again = false; // it moved while a look was under way: asked once more after it
+    let owed = false; // a look that got no answer (offline, a 503): the next tick asks again
     if (box.dataset.stream && window.EventSource) {
       stream = new EventSource(box.dataset.stream);
       stream.onmessage = (message) => {
@@ -153,7 +154,7 @@
     }
 
     async function look(moved) {
-      if (!moved && stream && stream.readyState === EventSource.OPEN) return;
+      if (!moved && !owed && stream && stream.readyState === EventSource.OPEN) return;
       if (asking) { again = again || moved === true; return; }
       if (document.hidden || over) return;
       // A part held while someone typed there, left alone since (sent, cleared): shown now.
@@ -163,14 +164,18 @@
         const headers = { "X-Requested-With": "fetch" };
         if (tag) headers["If-None-Match"] = tag;
         const response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin", redirect: "manual" });
+        owed = false;
         if (response.status === 304 || response.type === "opaqueredirect") return;
         if (response.ok || response.status === 404 || response.status === 410) {
           const html = await response.text();
           take(html);
           tag = response.ok ? response.headers.get("ETag") : null;
+        } else {
+          owed = true; // the server could not answer now (a 503 in an outage): asked again
         }
       } catch (error) {
         // Offline for a moment: keep what is shown, ask again at the next tick.
+        owed = true;
       } finally {
         asking = false;
         if (over && stream) stream.close();

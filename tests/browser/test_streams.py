@@ -90,6 +90,31 @@ def test_a_hand_reaches_the_other_phone_through_the_table_s_stream(asgi_server, 
     two.close()
 
 
+def test_a_look_that_got_no_answer_is_asked_again_with_the_stream_open(asgi_server, browser):
+    game, path, codes = _table("stream-owed")
+    one, first = _phone(browser, asgi_server + path, codes[0], "en-GB")
+    two, second = _phone(browser, asgi_server + path, codes[1], "en-GB")
+    dropped: list[str] = []
+
+    def once(route: Any) -> None:
+        """The first look after the move gets no answer (the venue's Wi-Fi for a moment)."""
+        if route.request.resource_type == "fetch" and not dropped:
+            dropped.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    second.route(f"**{path}", once)
+    _record(first)
+    # The look the move asked for failed; the next tick (4 s) asks again, stream or not.
+    expect(second.locator("form[data-hand] input[name=number]")).to_have_value("2", timeout=8000)
+    assert len(dropped) == 1
+    assert second.evaluate("window.notReloaded") is True
+    assert game.hands.count() == 1
+    one.close()
+    two.close()
+
+
 def test_a_result_reaches_a_player_through_the_standings_stream(asgi_server, browser):
     game, _path, _codes = _table("stream-standings")
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
