@@ -91,7 +91,7 @@ print(json.dumps({"written": written, "failed": failed}))
 """
 
 
-class VersionWatch(threading.Thread):
+class StandingsWatch(threading.Thread):
     """Polls the live fragment on every server in turn, one request after another, and keeps
     when the standings it shows last changed ("Last updated", the rows' time since issue 66:
     the event's version is no longer on the page): a later answer must never show older
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
                 ["pgrep", "-P", str(server.pid)], capture_output=True, text=True
             ).stdout.split()
         ]
-        watch = VersionWatch(ports)
+        watch = StandingsWatch(ports)
         watch.start()
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER],

@@ -159,34 +159,20 @@ def start_server(
     errors go to `log` (a pipe nobody reads would fill up and stall the workers the first time
     they log a traceback). `prefix`: what it runs under (taskset, prlimit). `threads`: more
     than one makes gthread workers, as `make serve` runs them (THREADS)."""
-    server = subprocess.Popen(
-        [
-            *(prefix or []),
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "tournament.wsgi",
-            "-w",
-            str(workers),
-            "--threads",
-            str(threads),
-            "-b",
-            f"127.0.0.1:{port}",
-            "--access-logfile",
-            "-",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-        text=True,
-    )
+    command = ["-m", "gunicorn", "tournament.wsgi", "-w", str(workers), "--threads", str(threads)]
+    command += ["-b", f"127.0.0.1:{port}", "--access-logfile", "-", "--log-level", "warning"]
+    server = _spawn([*(prefix or []), sys.executable, *command], env, log)
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{ready_path}", headers={"X-Forwarded-Proto": "https"}
     )
     return _ready(server, lambda: urllib.request.urlopen(request), f"gunicorn on port {port}", log)
+
+
+def _spawn(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    """`command` run from the checkout with `env`, its output dropped and its errors in `log`."""
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w")
+    )
 
 
 def _ready(
@@ -211,24 +197,9 @@ def start_worker(
 ) -> subprocess.Popen:
     """The task queue's worker (django-tasks-db), as `make serve` runs it beside the server: at
     niceness WORKER_NICENESS, so that on a shared core a page asked now goes first."""
-    return subprocess.Popen(
-        [
-            *(prefix or []),
-            "nice",
-            "-n",
-            str(WORKER_NICENESS),
-            sys.executable,
-            "manage.py",
-            "task_worker",
-            "--no-reload",
-            "-v",
-            "0",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
+    nice = ["nice", "-n", str(WORKER_NICENESS)]
+    command = ["manage.py", "task_worker", "--no-reload", "-v", "0"]
+    return _spawn([*(prefix or []), *nice, sys.executable, *command], env, log)
 
 
 def start_streamer(
@@ -236,28 +207,23 @@ def start_streamer(
 ) -> subprocess.Popen:
     """uvicorn serving the site's ASGI application on `port`, as `make serve` runs it beside
     gunicorn for the standings' stream (tournament/streams.py); returned once it listens."""
-    streamer = subprocess.Popen(
-        [
-            *(prefix or []),
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "tournament.asgi:application",
-            "--no-access-log",
-            "--lifespan",  # Django has no startup or shutdown events to send
-            "off",
-            "--timeout-graceful-shutdown",  # as make serve: open streams do not hold a stop
-            "3",
-            "--log-level",
-            "warning",
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
+    command = [
+        *(prefix or []),
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "tournament.asgi:application",
+        "--no-access-log",
+        "--lifespan",  # Django has no startup or shutdown events to send
+        "off",
+        "--timeout-graceful-shutdown",  # as make serve: open streams do not hold a stop
+        "3",
+        "--log-level",
+        "warning",
+        "--port",
+        str(port),
+    ]
+    streamer = _spawn(command, env, log)
 
     def listens() -> None:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()

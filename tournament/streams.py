@@ -51,7 +51,7 @@ from django.urls import reverse
 from django.utils.translation import get_language_from_request
 
 from tournament.http_caching import page_kept_for_readers
-from tournament.models import Event
+from tournament.models import Event, TableLink
 from tournament.selectors.events import event_by_slug
 from tournament.selectors.tables import table_link_by_token, tables_moved
 from tournament.services.throttle import Throttled, client_network, guess_take
@@ -65,11 +65,13 @@ RETRY_MS = 5000
 KEEPALIVE_SECONDS = 20
 
 
-def _sse(page: bytes, tag: str) -> bytes:
-    """`page` as one server-sent event: its tag as the id, each line a data line (EventSource
-    joins them with newlines; a carriage return would end a line too, so none is sent)."""
+def _sse(page: bytes, tag: str, name: str = "") -> bytes:
+    """`page` as one server-sent event (of type `name`, else a plain message): its tag as the
+    id, each line a data line (EventSource joins them with newlines; a carriage return would
+    end a line too, so none is sent)."""
     data = b"".join(b"data: " + line + b"\n" for line in page.replace(b"\r", b"").split(b"\n"))
-    return b"id: " + tag.encode() + b"\n" + data + b"\n"
+    kind = f"event: {name}\n".encode() if name else b""
+    return kind + b"id: " + tag.encode() + b"\n" + data + b"\n"
 
 
 class Looks:
@@ -266,7 +268,7 @@ async def follow_table(link: int, holding: str) -> AsyncIterator[bytes]:
                 return
             if stamp is not None and stamp != holding:
                 holding = stamp
-                yield f"event: moved\nid: {stamp}\ndata: {stamp}\n\n".encode()
+                yield _sse(stamp.encode(), stamp, "moved")
                 continue
             try:
                 await asyncio.wait_for(watch.moved(link, stamp), KEEPALIVE_SECONDS)
@@ -297,21 +299,21 @@ def _event(slug: str) -> Event | None:
     return event_by_slug(slug)
 
 
-def _table(token: str, network: str | None) -> int:
-    """The id of the open table a token links, else the status the table's page would have:
-    404 for a link that does not exist (a guess, counted as the page counts it: 429 once
-    there were too many), 410 for one replaced or a game over."""
+def _table(token: str, network: str | None) -> TableLink | int:
+    """The open table a token links, else the status the table's page would have: 404 for a
+    link that does not exist (a guess, counted as the page counts it: 429 once there were too
+    many), 410 for one replaced or a game over."""
     close_old_connections()
     link = table_link_by_token(token)
     if link is None:
         try:
             guess_take("link", address=network)
         except Throttled:
-            return -429
-        return -404
+            return 429
+        return 404
     if link.revoked_at is not None or link.game.finished:
-        return -410
-    return link.pk
+        return 410
+    return link
 
 
 async def _standings(request: ASGIRequest, slug: str) -> AsyncIterator[bytes] | int:
@@ -326,11 +328,11 @@ async def _standings(request: ASGIRequest, slug: str) -> AsyncIterator[bytes] | 
 
 async def _table_moves(request: ASGIRequest, token: str) -> AsyncIterator[bytes] | int:
     link = await sync_to_async(_table)(token, client_network(request))
-    if link < 0:
-        return -link
+    if isinstance(link, int):
+        return link
     # The stamp of what the phone holds: the one it was last told, else its page's.
     holding = request.headers.get("Last-Event-ID") or request.GET.get("since", "")
-    return follow_table(link, holding[:100])
+    return follow_table(link.pk, holding[:100])
 
 
 async def stream_app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
