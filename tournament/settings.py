@@ -167,6 +167,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's own, with the health check above asked of the socket, not the server
+    # (tournament/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "tournament.postgresql"
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Every transaction takes SQLite's write lock when it begins (Django 5.1's option), waiting
     # up to `timeout` seconds for it: a transaction that read first and then wrote could not

@@ -13,7 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from django.contrib.sessions.middleware import SessionMiddleware
-from django.db import OperationalError, connection, connections
+from django.db import OperationalError, connection, connections, transaction
 from django.test import Client, override_settings
 
 from tests.tournament.factories import PLAYERS, make_event
@@ -309,7 +309,9 @@ def drop_connection(pid: int) -> None:
         dbname=settings["NAME"],
         autocommit=True,
     ) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+        # Returns once the backend has gone (PostgreSQL 14+), as a restart's old backends have
+        # before anyone asks again.
+        admin.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
 
 
 @postgres_only
@@ -410,6 +412,31 @@ def test_a_connection_the_database_dropped_between_requests_is_replaced_not_a_fa
     drop_connection(kept)
     assert status() == "200 OK"
     assert connection.connection.info.backend_pid != kept
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_is_checked_without_asking_the_server(monkeypatch):
+    """The health check above asks the connection's socket, not the server: a kept connection
+    that is well costs a request no round trip (tournament/postgresql/base.py); one the
+    server dropped is not reused; one inside a transaction is asked as Django asks."""
+    connection.ensure_connection()
+    asked: list[str] = []
+    real = psycopg.Connection.cursor
+
+    def cursor(self, *args, **kwargs):
+        asked.append("cursor")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "cursor", cursor)
+    assert connection.is_usable() and asked == []
+    with transaction.atomic():
+        connection.cursor().execute("SELECT 1")
+        asked.clear()
+        assert connection.is_usable() and asked == ["cursor"]
+    drop_connection(connection.connection.info.backend_pid)
+    assert not connection.is_usable()
+    connection.close()
 
 
 @pytest.mark.django_db
