@@ -34,7 +34,8 @@ The worker replays the import's ratings before the phones start (round 4 begins 
 Printed: p50/p95/p99 per kind of request and overall, the count and p95 of each 10-s slice by
 when sent (the opening apart from the rest), every answer that is not 2xx/3xx as expected,
 the queue at the end, the memory the server's processes hold together (Pss), the CPU each
-part used, and the verdict against p95 ≤ 100 ms, no error and 512 MB.
+part used, how late this process's own loop woke (a stall here is measured as the server's
+time: `late`), and the verdict against p95 ≤ 100 ms, no error and 512 MB.
 """
 
 from __future__ import annotations
@@ -51,7 +52,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from bench.day_clients import PLAYERS, SLUG, TABLE_POLL_SECONDS, Answer, Day, the_day
+from bench.day_clients import (
+    LOOP_WATCH_SECONDS,
+    PLAYERS,
+    SLUG,
+    TABLE_POLL_SECONDS,
+    Answer,
+    Day,
+    the_day,
+)
 from bench.servers import (
     MemoryWatch,
     free_port,
@@ -352,6 +361,12 @@ def run_day(args: argparse.Namespace) -> None:
     print(
         f"  CPU {CLIENT_CPU}       busy {client_busy:.1f} s of {wall:.1f} s: this load generator "
         f"and PostgreSQL (near the whole run, the server's queries wait for CPU {CLIENT_CPU})"
+    )
+    late = sorted(day.late) or [0.0]
+    print(
+        f"  late        this load generator woke late from a {1000 * LOOP_WATCH_SECONDS:.0f}-ms "
+        f"sleep by p50 {percentile(late, 50):.1f}, p99 {percentile(late, 99):.1f}, at most "
+        f"{late[-1]:.0f} ms: an answer in flight then is measured late by as much"
     )
     print(
         f"  before      the import's rating replay, done by the worker before the phones "

@@ -85,6 +85,9 @@ class Day:
     stream_base: str | None = None
     pages_sent: list[list[float]] = field(default_factory=list)
     confirmed_at: list[float] = field(default_factory=list)
+    # How late this process's own loop woke, ms (`loop_watch`): every answer in flight while it
+    # was busy is measured that much late, whatever the server did.
+    late: list[float] = field(default_factory=list)
 
 
 class Browser:
@@ -142,6 +145,9 @@ class Browser:
         return status, body, response.headers.get("Location", "")
 
 
+EVENT_START = b"\nid: "  # a server-sent event's first line (tournament/streams.py `_sse`)
+
+
 async def follow_stream(
     day: Day,
     phone: Browser,
@@ -169,8 +175,15 @@ async def follow_stream(
             ) as response:
                 ms = (time.perf_counter() - start) * 1000
                 day.answers.append(Answer(opened, response.status, ms, response.status == 200, at))
-                async for line in response.content:
-                    if line.startswith(b"id: "):
+                # Each event starts a line "id: …". Counted in whole chunks, not line by
+                # line: a standings page is hundreds of lines, and 1,024 phones reading each
+                # result line by line held this one process for a third of a second — every
+                # answer in flight then measured late (--follow stream's `late` line).
+                tail = b"\n"
+                async for chunk in response.content.iter_any():
+                    seen = tail + chunk
+                    tail = seen[-(len(EVENT_START) - 1) :]
+                    for _ in range(seen.count(EVENT_START)):
                         arrivals.append(time.monotonic())
                         if told is not None:
                             await told()
@@ -384,6 +397,18 @@ async def table_states(day: Day, desk: Browser, live: str | None, start: float) 
         tick += 1
 
 
+LOOP_WATCH_SECONDS = 0.01
+
+
+async def loop_watch(day: Day) -> None:
+    """How late this process wakes from a short sleep, all run long: the load generator's own
+    stalls, which a request's measured time includes."""
+    while time.monotonic() < day.deadline:
+        asleep = time.perf_counter()
+        await asyncio.sleep(LOOP_WATCH_SECONDS)
+        day.late.append((time.perf_counter() - asleep - LOOP_WATCH_SECONDS) * 1000)
+
+
 async def the_day(
     args: argparse.Namespace, base: str, plan: dict[str, Any], stream_base: str | None = None
 ) -> Day:
@@ -406,7 +431,7 @@ async def the_day(
             began=now,
             stream_base=stream_base,
         )
-        jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
+        jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1), loop_watch(day)]
         # A phone that polls opens the page at its poll's phase, one refresh at most into the
         # run (the polls are the load). One that follows the stream opens it once, and 1,024
         # phones in the first 5 s is no room's moment: the players open it as they sit down,
