@@ -9,10 +9,11 @@ import pytest
 from django.core.cache import cache
 
 from tournament.selectors import cache as caching
+from tournament.selectors.cache import clear_all
 
 
 def test_readers_who_miss_together_wait_for_the_first_ones_value():
-    cache.clear()
+    clear_all()
     started, release = threading.Event(), threading.Event()
     made: list[str] = []
 
@@ -39,7 +40,7 @@ def test_readers_who_miss_together_wait_for_the_first_ones_value():
 
 
 def test_parts_are_made_once_for_every_part_and_each_reader_gets_its_own():
-    cache.clear()
+    clear_all()
     calls: list[int] = []
 
     def make_parts() -> dict[int, dict[str, int]]:
@@ -53,7 +54,7 @@ def test_parts_are_made_once_for_every_part_and_each_reader_gets_its_own():
 
 
 def test_a_maker_that_fails_leaves_no_mark_behind():
-    cache.clear()
+    clear_all()
 
     def broken() -> str:
         raise RuntimeError("the database went away")
@@ -66,7 +67,7 @@ def test_a_maker_that_fails_leaves_no_mark_behind():
 
 
 def test_a_reader_waits_no_longer_than_a_dead_makers_mark_allows(monkeypatch):
-    cache.clear()
+    clear_all()
     monkeypatch.setattr(caching, "WAIT_SECONDS", 0.2)
     key = caching.shared_key("t", "3.0.1", 0)
     cache.add(f"{key}:making", 1, 30)  # a maker that died holding the mark
@@ -74,7 +75,7 @@ def test_a_reader_waits_no_longer_than_a_dead_makers_mark_allows(monkeypatch):
 
 
 def test_the_latest_value_is_made_once_and_a_waiter_takes_only_its_stamp_s(monkeypatch):
-    cache.clear()
+    clear_all()
     monkeypatch.setattr(caching, "WAIT_SECONDS", 0.3)
     made: list[str] = []
 
@@ -130,3 +131,28 @@ def test_views_never_touch_the_cache():
             elif isinstance(node, ast.Import):
                 found += [f"{path.name}: import {a.name}" for a in node.names if "cach" in a.name]
     assert found == []
+
+
+def test_the_latest_value_is_read_from_the_process_for_its_stamp_alone(monkeypatch):
+    """A whole page read again for the stamp it was kept for is answered by the process, with
+    no round trip to the shared cache; another stamp's is not (selectors/cache.py
+    LATEST_HERE)."""
+    clear_all()
+    caching.keep_latest("t", 1, "1.0.1", lambda: "the page at 1")
+    asked: list[str] = []
+    real = caching.cache.get
+
+    def get(key, *args, **kwargs):
+        asked.append(key)
+        return real(key, *args, **kwargs)
+
+    monkeypatch.setattr(caching, "cache", type("Spy", (), {"get": staticmethod(get)})())
+    assert caching.latest("t", 1, "1.0.1") == "the page at 1" and asked == []
+    assert caching.latest("t", 1, "1.0.2") is None and len(asked) == 1
+    # Another process kept the newer one: read from the shared cache, then from here.
+    monkeypatch.undo()
+    caching.cache.set(caching.shared_key("t", "latest", 1), ("1.0.2", "the page at 2"), 60)
+    assert caching.latest("t", 1, "1.0.2") == "the page at 2"
+    caching.cache.delete(caching.shared_key("t", "latest", 1))
+    assert caching.latest("t", 1, "1.0.2") == "the page at 2"  # held here for its stamp
+    assert caching.latest("t", 1, "1.0.1") is None  # an older stamp is not answered

@@ -4,7 +4,6 @@ phone that sends it back with nothing new gets 304 for one small query and no st
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -115,7 +114,7 @@ def test_one_server_renders_the_table_the_others_serve_it(client, settings):
         csv = client.get(f"/events/{event.slug}/standings.csv")
     assert csv.status_code == 200
     assert not any("tournament_entry" in q["sql"] for q in captured.captured_queries)
-    cache.clear()
+    clear_all()
     with CaptureQueriesContext(connection) as captured:
         client.get(f"/events/{event.slug}/standings.csv")
     assert any("tournament_entry" in q["sql"] for q in captured.captured_queries)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 from django.utils.html import escape
@@ -17,6 +16,7 @@ from django.utils.html import escape
 from scoring.presets import PRESETS
 from tests.tournament.test_table_links import as_seat, live, seated
 from tournament.forms.hands import HandForm
+from tournament.selectors.cache import clear_all
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_a_kept_form_is_the_form_made_afresh_with_the_game_s_version_and_hand():
     # The kept buttons, the game's new version and the next hand's number.
     assert (_hidden(kept, "version"), _hidden(kept, "number")) == (str(game.version), "2")
     assert _hidden(first, "version") != _hidden(kept, "version")
-    cache.clear()
+    clear_all()
     fresh = _form(client.get(f"/t/{link.token}/").content.decode())
     assert kept == fresh
     # The buttons kept for the first hand are the second's (only version, hand and label moved).
@@ -82,7 +82,7 @@ def test_two_tables_share_the_kept_buttons_each_with_its_own_names():
     assert "Brien" not in pages[second.pk]
     # Made afresh (nothing kept), each page's form is the same.
     for game in (first, second):
-        cache.clear()
+        clear_all()
         client, link = Client(), live(game)
         as_seat(client, link, 0)
         assert _form(client.get(f"/t/{link.token}/").content.decode()) == pages[game.pk]

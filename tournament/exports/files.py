@@ -26,7 +26,7 @@ from tournament.exports.statistics import export_statistics
 from tournament.exports.teams import export_teams
 from tournament.models import Event, Series
 from tournament.selectors import downloads as stamps
-from tournament.selectors.cache import shared
+from tournament.selectors.cache import remember, remembered, shared
 from tournament.selectors.plans import plan_of
 from tournament.selectors.ratings import Pool
 from tournament.selectors.series import series_standings
@@ -46,11 +46,40 @@ def _words(fmt: str) -> str:
     return get_language() if fmt == "xlsx" else ""
 
 
+# The whole standings' files a reader polls (the download, the API's body) are made by the
+# queue after each result, ahead of their next reader (tournament/publish.py) — while a reader
+# asks for them: one who finds a file not made yet marks it wanted for WANTED_SECONDS. A file
+# nobody reads is not made after every result (at 10,000 players the CSV and the JSON took the
+# worker 0.8 s a result, a core's worth on `make load`'s result-a-second writer, and the
+# readers missed their target: docs/performance.md); the first reader after a quiet spell makes
+# it on its own request, as before the queue made any.
+WANTED_SECONDS = 15 * 60
+
+
+def _standings_kept(event: Event, fmt: str, stage: str, make: Callable[[], bytes]) -> bytes:
+    return _kept("standings-file", stamps.standings_stamp(event), (fmt, stage, _words(fmt)), make)
+
+
 def standings_file(event: Event, fmt: str, stage: str = "") -> bytes:
     """CONTRACT §2's standings file (one stage's with `stage`): the download and the API's
-    standings (whose body the JSON is) alike. Kept by the rows: a hand leaves it."""
-    make = partial(export_standings, event, fmt, stage)
-    return _kept("standings-file", stamps.standings_stamp(event), (fmt, stage, _words(fmt)), make)
+    standings (whose body the JSON is) alike. Kept by the rows: a hand leaves it. A reader
+    who has to make the whole standings' file marks it wanted (`standings_file_ahead`)."""
+
+    def make() -> bytes:
+        if not stage:
+            remember("standings-file-wanted", (event.pk, fmt), WANTED_SECONDS)
+        return export_standings(event, fmt, stage)
+
+    return _standings_kept(event, fmt, stage, make)
+
+
+def standings_file_ahead(event: Event, fmt: str) -> bool:
+    """The queue's, after a result: the whole standings' file made for its next reader if a
+    reader wanted it lately; whether it was."""
+    if not remembered("standings-file-wanted", (event.pk, fmt)):
+        return False
+    _standings_kept(event, fmt, "", partial(export_standings, event, fmt, ""))
+    return True
 
 
 def statistics_file(event: Event, fmt: str) -> bytes:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import select
 
-from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
 import psycopg
+from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQLWrapper
 from psycopg import pq
 
 

@@ -160,10 +160,48 @@ def shared_part(
     return _made_once(f"{kind}:{stamp}", key_of(part), make_parts, store, lambda p: p[part])
 
 
+def remember(kind: str, parts: Any, seconds: int) -> None:
+    """Note, for `seconds`, that `kind` and `parts` happened (a reader asked for something):
+    one key, shared by every process, that `remembered` reads."""
+    cache.set(shared_key(kind, "noted", parts), True, seconds)
+
+
+def remembered(kind: str, parts: Any) -> bool:
+    """Whether `remember` noted `kind` and `parts` within its seconds."""
+    return bool(cache.get(shared_key(kind, "noted", parts)))
+
+
+# Each process also keeps the latest entries it read or made (up to LATEST_HERE of them, none
+# over LATEST_HERE_BYTES): a page asked again for the same stamp — most of its reads between
+# two writes — is then no round trip to Redis and no unpickling. The stamp decides, here as
+# in Redis: an entry held for another stamp is not answered.
+LATEST_HERE = 48
+LATEST_HERE_BYTES = 256 * 1024
+_latest_here = stamped_cache(LATEST_HERE)
+
+
+def _keep_here(key: str, stamp: str, value: Any) -> None:
+    if value is not None and _size(value) <= LATEST_HERE_BYTES:
+        _latest_here.put(key, stamp, value)
+
+
+def _size(value: Any) -> int:
+    """A kept page's (headers, body) by its body; anything else by its repr."""
+    body = value[1] if isinstance(value, tuple) and len(value) == 2 else value
+    return len(body) if isinstance(body, bytes | str) else len(repr(value))
+
+
 def latest(kind: str, parts: Any, stamp: str) -> Any:
     """What `keep_latest` holds for `kind` and `parts` if it was made for `stamp`, else None."""
-    found = _latest_for(stamp, cache.get(shared_key(kind, "latest", parts)))
-    return found[0] if found is not None else None
+    key = shared_key(kind, "latest", parts)
+    here = _latest_here.peek(key, stamp)
+    if here is not None:
+        return here[0]
+    found = _latest_for(stamp, cache.get(key))
+    if found is None:
+        return None
+    _keep_here(key, stamp, found[0])
+    return found[0]
 
 
 def _latest_for(stamp: str, held: Any) -> tuple[Any] | None:
@@ -187,7 +225,9 @@ def keep_latest(kind: str, parts: Any, stamp: str, make: Callable[[], Any]) -> A
             cache.set(key, (stamp, value), SHARED_SECONDS)
 
     ready = partial(_latest_for, stamp)
-    return _made_once(f"{key}:{stamp}", key, make, store, lambda value: value, ready)
+    value = _made_once(f"{key}:{stamp}", key, make, store, lambda value: value, ready)
+    _keep_here(key, stamp, value)
+    return value
 
 
 _MISSING = object()
