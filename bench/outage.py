@@ -13,7 +13,8 @@ when the standings last changed. For each fault:
   started again. Answers are 503 "nothing was saved" meanwhile.
 - `worker`: one gunicorn worker killed (-9) every second for a while; the master starts
   another. A request in flight on it loses its connection: the phone sends it again, as a
-  phone does (the same save twice is found, not written twice).
+  phone does, up to twice half a second apart (bench/outage_traffic.py RESENDS; the same save
+  twice is found, not written twice).
 
 Then, printed: every answer (200/302/304, or 503 while PostgreSQL is down: anything else is an
 error); lost writes (a save answered 302 that the game does not hold: target 0); readers that
