@@ -49,7 +49,7 @@ template_name, row_attrs, empty_text, num_pages
 touch, has_key
 running_task
 redirects, overflow_mode
-id, available
+id, available, round_wind, riichi_sticks
 daemon_threads
 # Django's request: the path as its handler sets it (http_caching.page_made_for_readers).
 path_info

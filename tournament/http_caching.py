@@ -39,6 +39,7 @@ from tournament.selectors.versions import (
     event_stamp_by_slug,
     game_version,
     player_events,
+    table_stamp,
 )
 
 __all__ = [
@@ -186,14 +187,44 @@ def _api_event_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
     return page_tag(request, request.path, [stamp], per_user=False) if stamp is not None else None
 
 
+def _api_table_tag(
+    request: HttpRequest, slug: str, round_number: int, table: int, **_path: Any
+) -> str | None:
+    """A table's feed's tag (CONTRACT §9): its game's stamp, not the event's, so a broadcaster
+    polling one table gets 304 while the other tables play."""
+    numbers = [_number(round_number), _number(table)]  # as typed in the address: the answer's 400
+    if None in numbers:
+        return None
+    stamp = table_stamp(slug, *numbers)
+    return page_tag(request, request.path, list(stamp), per_user=False) if stamp else None
+
+
+def _number(value: Any) -> int | None:
+    """A round's or a table's number from an address, if it can be one (a database integer)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**31 else None
+
+
+def api_by_table_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`api_by_event_version` for one table's feed, by its game's stamp."""
+    return _tagged_answers(condition(etag_func=_api_table_tag)(view), view)
+
+
 def api_by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For an API answer about one event, through django-ninja's `decorate_view` (the
     operation's view, which returns an HttpResponse): the tag from the event's stamp (one
     query) before the answer is made, 304 when the reader holds it; an unknown event, no tag
     (the answer's 404). Only an answer (200) carries the tag: a 404 or 400 tagged would be
     answered 304 when asked again, its error gone."""
-    tagged = condition(etag_func=_api_event_tag)(view)
+    return _tagged_answers(condition(etag_func=_api_event_tag)(view), view)
 
+
+def _tagged_answers(
+    tagged: Callable[..., HttpResponse], view: Callable[..., HttpResponse]
+) -> Callable[..., HttpResponse]:
     @wraps(view)
     def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = tagged(request, *args, **kwargs)

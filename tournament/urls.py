@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path, register_converter
 from django.views.generic import RedirectView
 
-from tournament import api, api_registration  # noqa: F401 (its endpoint joins api)
+from tournament import api, api_live, api_registration  # noqa: F401 (their endpoints join api)
 from tournament.converters import (
     EventSlugConverter,
     ExportFormatConverter,

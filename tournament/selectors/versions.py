@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
+from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -115,6 +116,17 @@ def game_version(game_id: int, slug: str) -> GameVersion | None:
         game.event_name,
         bool(game.finished),
     )
+
+
+def table_stamp(slug: str, round_number: int, table: int) -> tuple[Any, ...] | None:
+    """What the feed of a table shows can move with: the game's own stamp (every write to it
+    moves its version: a hand, an undo, a correction, a confirmation) and the event's
+    structure (a player renamed, the rules); another table's hand does not. One query; None
+    if the event has no such table."""
+    games = Game.objects.filter(round__event__slug=slug, round__number=round_number, table=table)
+    return games.values_list(
+        "pk", "created_at", "version", "round__event__structure_version"
+    ).first()
 
 
 def moment(value: datetime | str) -> datetime:

@@ -1,0 +1,71 @@
+"""A table as a stream shows it (CONTRACT §9): the hand about to be played, the sticks on the
+table, each seat's wind, name and score, and the last hand — for the broadcasters' feed
+(`GET /api/v1/events/<slug>/tables/<round>/<table>/live`, tournament/api_live.py) and the
+overlay. Read from the hands the table's phones entered, replayed by the engine as the table's
+sheet is (selectors/games.py `game_sheet`): nothing here is typed by an operator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.knobs import WINDS
+from tournament.models import Event, Game
+from tournament.selectors.games import game_sheet
+from tournament.selectors.sheets import seats_prefetch
+
+
+def table_game(event: Event, round_number: int, table: int) -> Game | None:
+    """The game at that table of that round, with its round, seats and players; None if the
+    round has no such table. One query, and one for the seats."""
+    games = Game.objects.select_related("round").prefetch_related(seats_prefetch())
+    return games.filter(round__event=event, round__number=round_number, table=table).first()
+
+
+def table_live(event: Event, game: Game) -> dict[str, Any]:
+    """CONTRACT §9's feed of one table. `label`, `honba` and `dealer` name the hand about to
+    be played (None once the game is over); `riichi_sticks` counts the sticks on the table;
+    `seats` in seat order, each with its wind in that hand, its score now and whether it put
+    a stick in the last hand entered (a hand is entered when it ends: the one being played has
+    none yet); `last`, the last hand entered as `python -m scoring game` gives it, or None;
+    `finished`, the game is over at the table; `confirmed`, its result counts (a result
+    waiting for a second seat, or disputed, does not: `confirmation` says which)."""
+    sheet = game_sheet(event, game)
+    flow, names = sheet.flow, sheet.names
+    coming = flow.next()
+    over = coming is None or game.finished
+    dealer = None if over or coming is None else coming["dealer"]
+    last_riichi: set[int] = set()
+    last: dict[str, Any] | None = None
+    if flow.records:
+        record, stored = flow.records[-1], sheet.hands[-1]
+        riichi = stored.data.get("riichi", []) if isinstance(stored.data, dict) else []
+        last_riichi = {seat for seat in riichi if isinstance(seat, int)}
+        last = {"number": len(flow.records), **record.to_json(), "riichi": sorted(last_riichi)}
+    n = len(names)
+    stored = [seat.score for seat in game.seats.all()]
+    return {
+        "round": game.round.number,
+        "table": game.table,
+        "label": None if over or coming is None else coming["label"],
+        "honba": None if over or coming is None else coming["honba"],
+        "riichi_sticks": flow.deposits // event.rules.riichi_stick,
+        "dealer": dealer,
+        "seats": [
+            {
+                "seat": seat,
+                # Its wind in that hand, the dealer East (CONTRACT §9's letters).
+                "wind": None if dealer is None else WINDS[(seat - dealer) % n],
+                "player": name,
+                # As stored once the game has a result (deposits handed out), else after the
+                # last hand entered.
+                "score": stored[seat] if stored[seat] is not None else flow.scores[seat],
+                "riichi": seat in last_riichi,
+            }
+            for seat, name in enumerate(names)
+        ],
+        "last": last,
+        "finished": bool(over),
+        "confirmed": bool(game.finished and not game.confirmation),
+        "confirmation": game.confirmation,
+        "round_wind": None if over else flow.wind,
+    }
