@@ -88,6 +88,10 @@ class Day:
     # How late this process's own loop woke, ms (`loop_watch`): every answer in flight while it
     # was busy is measured that much late, whatever the server did.
     late: list[float] = field(default_factory=list)
+    # The streamed table (table 1, CONTRACT §9): when each of its hands was saved (the POST
+    # answered) and first shown on its overlay, by its place in the run (1: the first saved).
+    featured_saved: list[float] = field(default_factory=list)
+    featured_seen: dict[int, float] = field(default_factory=dict)
 
 
 class Browser:
@@ -175,10 +179,8 @@ async def follow_stream(
             ) as response:
                 ms = (time.perf_counter() - start) * 1000
                 day.answers.append(Answer(opened, response.status, ms, response.status == 200, at))
-                # Each event starts a line "id: …". Counted in whole chunks, not line by
-                # line: a standings page is hundreds of lines, and 1,024 phones reading each
-                # result line by line held this one process for a third of a second — every
-                # answer in flight then measured late (--follow stream's `late` line).
+                # Events counted by the chunk: 1,024 phones reading each standings page line
+                # by line held this process 0.4 s a result, every answer then measured late.
                 tail = b"\n"
                 async for chunk in response.content.iter_any():
                     seen = tail + chunk
@@ -298,8 +300,12 @@ async def _hands(
             ("number", hidden(page, "number")),
             *hand_form(hand),
         ]
-        await phone.send("table: hand entered", f"/t/{token}/", form=form, expect=(302,))
+        status, _, _ = await phone.send(
+            "table: hand entered", f"/t/{token}/", form=form, expect=(302,)
+        )
         day.hands_sent += 1
+        if table.get("featured") and status == 302:
+            day.featured_saved.append(time.monotonic())
         _, held["page"], _ = await phone.send("table: page", f"/t/{token}/")
         if poll is None:
             reopen(held["page"])
@@ -397,21 +403,14 @@ async def table_states(day: Day, desk: Browser, live: str | None, start: float) 
         tick += 1
 
 
-LOOP_WATCH_SECONDS = 0.01
-
-
-async def loop_watch(day: Day) -> None:
-    """How late this process wakes from a short sleep, all run long: the load generator's own
-    stalls, which a request's measured time includes."""
-    while time.monotonic() < day.deadline:
-        asleep = time.perf_counter()
-        await asyncio.sleep(LOOP_WATCH_SECONDS)
-        day.late.append((time.perf_counter() - asleep - LOOP_WATCH_SECONDS) * 1000)
-
-
 async def the_day(
-    args: argparse.Namespace, base: str, plan: dict[str, Any], stream_base: str | None = None
+    args: argparse.Namespace,
+    base: str,
+    plan: dict[str, Any],
+    stream_base: str | None = None,
+    watchers: Callable[[Day, float], list[Awaitable[None]]] | None = None,
 ) -> Day:
+    """The day's clients until the run's end, and `watchers(day, start)` beside them."""
     import aiohttp
 
     rng = random.Random(10)
@@ -431,7 +430,9 @@ async def the_day(
             began=now,
             stream_base=stream_base,
         )
-        jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1), loop_watch(day)]
+        jobs = [projector(day, now), organizer(day, plan["fixes"], now + 1)]
+        jobs += watchers(day, now) if watchers is not None else []
+        plan["tables"][0]["featured"] = True  # table 1 of round 4 (bench/day_watchers.py)
         # A phone that polls opens the page at its poll's phase, one refresh at most into the
         # run (the polls are the load). One that follows the stream opens it once, and 1,024
         # phones in the first 5 s is no room's moment: the players open it as they sit down,

@@ -30,6 +30,7 @@ from tournament.views.manage import teams as teams_manage
 from tournament.views.public import (
     checkin,
     home,
+    overlay,
     ratings,
     screen,
     series,
@@ -123,6 +124,7 @@ urlpatterns = [
     path("events/<event:slug>/standings/live/", standings.standings_live, name="standings-live"),
     path("events/<event:slug>/standings/stream/", stream.standings_stream, name="standings-stream"),
     path("events/<event:slug>/screen/", screen.standings_screen, name="standings-screen"),
+    path("events/<event:slug>/overlay/", overlay.event_overlay, name="event-overlay"),
     path("events/<event:slug>/seat/", screen.find_seat, name="find-seat"),
     path("events/<event:slug>/checkin/", checkin.event_checkin, name="event-checkin"),
     path("events/<event:slug>/register/", registration_views.signup_page, name="signup"),

@@ -40,7 +40,12 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
         record, stored = flow.records[-1], sheet.hands[-1]
         riichi = stored.data.get("riichi", []) if isinstance(stored.data, dict) else []
         last_riichi = {seat for seat in riichi if isinstance(seat, int)}
-        last = {"number": len(flow.records), **record.to_json(), "riichi": sorted(last_riichi)}
+        last = {
+            "number": len(flow.records),
+            **record.to_json(),
+            "riichi": sorted(last_riichi),
+            "hand": stored.data,  # as the phone entered it: its result's type and seats
+        }
     n = len(names)
     stored = [seat.score for seat in game.seats.all()]
     return {

@@ -1,0 +1,136 @@
+// The overlay (CONTRACT §9; tournament/views/public/overlay.py): draws a streamed table from its
+// feed, asked every second with the ETag it was last answered (304 while the table has not
+// moved). A look that fails (a dropped connection, a restart) leaves the bar as it is and the
+// next second asks again. A new hand shows what it was in words for BANNER_MS.
+(function () {
+  "use strict";
+  var body = document.body;
+  var feed = body.dataset.feed;
+  var words = JSON.parse(document.getElementById("overlay-words").textContent);
+  var LOOK_MS = 1000;
+  var BANNER_MS = 8000;
+  var etag = null;
+  var shownHand = null; // the number of the last hand the bar has drawn
+  var bannerTimer = null;
+  var current = null; // the table as last answered
+  var numbers = new Intl.NumberFormat(body.dataset.language === "ja" ? "ja-JP" : "en-GB");
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) {
+      return values[key] === undefined ? "" : values[key];
+    });
+  }
+
+  function handLabel(live) {
+    var found = /^([ESWN])(\d+)-(\d+)$/.exec(live.label || "");
+    if (!found) return live.label || words.over;
+    return fill(words.hand, { wind: words.winds[found[1]], hand: found[2], honba: found[3] });
+  }
+
+  function signed(points) {
+    return (points > 0 ? "+" : points < 0 ? "−" : "±") + numbers.format(Math.abs(points));
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // What the last hand was, in words: 「中村 ロン 8,000 ← 高橋」 / "Nakamura ron 8,000 from Takahashi".
+  function said(live) {
+    var last = live.last;
+    var result = (last && last.hand && last.hand.result) || {};
+    var name = function (seat) { return live.seats[seat] ? live.seats[seat].player : "?"; };
+    var names = function (seats) { return (seats || []).map(name).join(", "); };
+    var gain = function (seat) { return numbers.format(Math.max(0, last.deltas[seat] || 0)); };
+    if (result.type === "ron") {
+      return (result.wins || []).map(function (win) {
+        return fill(words.ron, { winner: name(win.seat), points: gain(win.seat), from: name(result.discarder) });
+      }).join(" / ");
+    }
+    if (result.type === "tsumo") {
+      return fill(words.tsumo, { winner: name(result.winner), points: gain(result.winner) });
+    }
+    if (result.type === "draw") {
+      var tenpai = result.tenpai || [];
+      return words.draw + " · " + (tenpai.length ? fill(words.tenpai, { seats: names(tenpai) }) : words.noten);
+    }
+    if (result.type === "nagashi") return fill(words.nagashi, { seats: names(result.winners) });
+    if (result.type === "chombo") return fill(words.chombo, { seat: name(result.offender) });
+    if (result.type === "abort") return words.abort;
+    return "";
+  }
+
+  function draw(live) {
+    current = live;
+    document.querySelector("[data-hand]").textContent = handLabel(live);
+    var sticks = document.querySelector("[data-sticks]");
+    sticks.hidden = !live.riichi_sticks;
+    sticks.textContent = words.sticks + " ×" + live.riichi_sticks;
+
+    var scores = live.seats.map(function (seat) { return seat.score; });
+    var top = Math.max.apply(null, scores);
+    var second = scores.slice().sort(function (a, b) { return b - a; })[1];
+    var fresh = live.last && live.last.number !== shownHand && shownHand !== null;
+    var list = document.querySelector("[data-seats]");
+    list.style.setProperty("--seats", live.seats.length);
+    list.replaceChildren.apply(list, live.seats.map(function (seat) {
+      var item = element("li", "seat" + (seat.seat === live.dealer ? " dealer" : ""));
+      item.appendChild(element("span", "wind", seat.wind ? words.seat_winds[seat.wind] : ""));
+      var name = element("span", "name", seat.player);
+      if (seat.seat === live.dealer) name.appendChild(element("span", "badge", words.dealer));
+      if (fresh && seat.riichi) name.appendChild(element("span", "badge riichi", words.riichi));
+      item.appendChild(name);
+      var line = element("span", "line");
+      line.appendChild(element("span", "score", numbers.format(seat.score)));
+      if (fresh && live.last.deltas[seat.seat]) {
+        var delta = live.last.deltas[seat.seat];
+        line.appendChild(element("span", "delta " + (delta > 0 ? "plus" : "minus"), signed(delta)));
+      } else {
+        // The leader's lead over the second, and everyone else's way to the top.
+        var gap = seat.score === top ? top - second : seat.score - top;
+        line.appendChild(element("span", "diff", signed(gap)));
+      }
+      item.appendChild(line);
+      return item;
+    }));
+
+    var banner = document.querySelector("[data-banner]");
+    if (fresh) {
+      banner.textContent = said(live);
+      banner.hidden = !banner.textContent;
+      clearTimeout(bannerTimer);
+      bannerTimer = setTimeout(function () { banner.hidden = true; draw(current); }, BANNER_MS);
+    }
+    if (live.last) shownHand = live.last.number;
+    if (shownHand === null) shownHand = 0;
+
+    var state = document.querySelector("[data-state]");
+    var text = live.confirmation === "waiting" ? words.waiting
+      : live.confirmation === "disputed" ? words.disputed
+      : live.finished ? words.over : "";
+    state.textContent = text;
+    state.hidden = !text;
+  }
+
+  function look() {
+    var headers = { Accept: "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(feed, { headers: headers, cache: "no-store", credentials: "omit" })
+      .then(function (answer) {
+        if (answer.status === 200) {
+          etag = answer.headers.get("ETag");
+          return answer.json().then(draw);
+        }
+        if (answer.status === 404) {
+          document.querySelector("[data-hand]").textContent = words.missing;
+        }
+      })
+      .catch(function () { /* asked again at the next look */ })
+      .then(function () { setTimeout(look, LOOK_MS); });
+  }
+
+  if (feed) look();
+})();

@@ -1,0 +1,58 @@
+"""CONTRACT §9's overlay page: a frame for a streaming program's browser source — no cookie,
+nothing to click, its table's feed named, its words in the language asked for."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from tests.tournament.factories import baba_day
+
+pytestmark = pytest.mark.django_db
+
+
+def _words(page: str) -> dict:
+    found = re.search(r'<script id="overlay-words" type="application/json">(.*?)</script>', page)
+    assert found
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("lang", "hand", "over"),
+    [
+        ("ja", "{wind}{hand}局 {honba}本場", "終局"),
+        ("en", "{wind} {hand}, {honba} honba", "Game over"),
+    ],
+)
+def test_the_overlay_names_its_tables_feed_and_speaks_the_language_asked(lang, hand, over):
+    event = baba_day(slug=f"overlay-{lang}", played=4, seat_next=True)
+    answer = Client().get(f"/events/{event.slug}/overlay/?round=5&table=2&lang={lang}")
+    assert answer.status_code == 200 and answer["Content-Language"] == lang
+    assert not answer.cookies  # a browser source keeps nothing
+    page = answer.content.decode()
+    assert f'data-feed="/api/v1/events/{event.slug}/tables/5/2/live"' in page
+    assert "<form" not in page and "csrfmiddlewaretoken" not in page
+    words = _words(page)
+    assert words["hand"] == hand and words["over"] == over
+    assert f'<html lang="{lang}">' in page
+    # The feed it names answers.
+    assert Client().get(f"/api/v1/events/{event.slug}/tables/5/2/live").status_code == 200
+
+
+@pytest.mark.parametrize("query", ["", "?round=5", "?round=x&table=1", "?round=5&table=-3"])
+def test_without_a_table_it_says_how_to_name_one(query):
+    event = baba_day(slug="overlay-none", played=4, seat_next=True)
+    answer = Client().get(f"/events/{event.slug}/overlay/{query}&lang=en".replace("/&", "/?"))
+    assert answer.status_code == 200
+    assert "data-feed" not in answer.content.decode()
+    assert "Name a table" in answer.content.decode()
+
+
+def test_an_unknown_event_and_odd_parameters_answer_no_500():
+    assert Client().get("/events/nope/overlay/").status_code == 404
+    event = baba_day(slug="overlay-odd", played=4, seat_next=True)
+    for query in ("?lang=fr&layout=huge", "?round=99999999999999&table=1", "?layout=full"):
+        assert Client().get(f"/events/{event.slug}/overlay/{query}").status_code == 200

@@ -1,0 +1,87 @@
+"""`/events/<slug>/overlay/` (CONTRACT §9): a streamed table's score bar, for a streaming
+program's browser source — drawn for 1920×1080 (readable at 1280×720) on a transparent
+background, nothing to click, no cookie. The page is a frame: static/js/overlay.js draws the
+table from its feed (`/api/v1/events/<slug>/tables/<round>/<table>/live`, tournament/
+api_live.py), asked every second with its ETag, so it follows a saved hand within two seconds
+and goes on by itself after a dropped connection or a restart. `?round=&table=` names the
+table; `?lang=ja|en`; `?layout=bar` (the default) or `full`."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from scoring.knobs import WINDS
+from tournament.i18n import ROUND_WINDS, SEAT_WINDS
+from tournament.selectors.events import event_by_slug
+
+LANGUAGES = ("ja", "en")
+LAYOUTS = ("bar", "full")
+
+
+def _number(value: str | None) -> int | None:
+    try:
+        number = int(value or "")
+    except ValueError:
+        return None
+    return number if 0 < number < 2**31 else None
+
+
+def _words() -> dict[str, object]:
+    """What overlay.js writes, in the page's language."""
+    return {
+        "winds": {wind: str(SEAT_WINDS[i]) for i, wind in enumerate(WINDS)},  # 東 / East
+        "seat_winds": {wind: str(ROUND_WINDS[wind]) for wind in WINDS},  # 東 / E
+        # A hand about to be played: 「東2局 1本場」 / "East 2, 1 honba".
+        "hand": _("{wind} {hand}, {honba} honba"),
+        "sticks": _("Riichi sticks"),
+        "dealer": _("Dealer"),
+        "riichi": _("Riichi"),
+        "ron": _("{winner} ron {points} from {from}"),
+        "tsumo": _("{winner} tsumo {points}"),
+        "draw": _("Draw"),
+        "tenpai": _("Tenpai: {seats}"),
+        "noten": _("Nobody tenpai"),
+        "nagashi": _("Nagashi mangan: {seats}"),
+        "abort": _("Aborted hand"),
+        "chombo": _("Chombo: {seat}"),
+        "waiting": _("Result waiting for a second seat"),
+        "disputed": _("Result disputed: the organizer decides"),
+        "over": _("Game over"),
+        "missing": _("This table has no game yet."),
+    }
+
+
+@require_GET
+def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
+    event = event_by_slug(slug)
+    if event is None:
+        raise Http404
+    asked = request.GET.get("lang", "")
+    language = asked if asked in LANGUAGES else translation.get_language() or "ja"
+    language = language if language in LANGUAGES else "ja"
+    layout = request.GET.get("layout", "bar")
+    round_number, table = _number(request.GET.get("round")), _number(request.GET.get("table"))
+    feed = ""
+    if round_number is not None and table is not None:
+        feed = reverse(
+            "api-v1:table_live_answer",
+            kwargs={"slug": event.slug, "round_number": round_number, "table": table},
+        )
+    with translation.override(language):
+        context = {
+            "event": event,
+            "feed": feed,
+            "language": language,
+            "layout": layout if layout in LAYOUTS else "bar",
+            "words": _words(),
+            "round_number": round_number,
+            "table": table,
+        }
+        response = render(request, "tournament/overlay.html", context)
+    response["Content-Language"] = language
+    return response
