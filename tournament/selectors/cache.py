@@ -12,7 +12,9 @@ maker at a time while the others wait for its value. `shared_part` is the same f
 whole and read a part at a time (every player's placing, made where the event is ranked).
 What it holds: the rounds in play, the placings, the conditions, whether an event has teams,
 a whole-point venue's fractions, the downloads' bytes, a player's own games; and with
-`latest`/`keep_latest`, one entry per page replaced as its stamp moves, whole public pages.
+`latest`/`keep_latest`, one entry per page replaced as its stamp moves, whole public pages
+(each process keeps the latest it read as well, for their stamp: LATEST_HERE). `remember` /
+`remembered`: that a reader asked for something lately (a file the queue then makes ahead).
 
 The ranked standings alone stay in each process (`StampedCache`): a Python object of a row per
 player that at 10,000 players costs more to unpickle from Redis than to rank again from the

@@ -33,7 +33,7 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
     flow, names = sheet.flow, sheet.names
     coming = flow.next()
     over = coming is None or game.finished
-    dealer = None if over or coming is None else coming["dealer"]
+    dealer = None if over else coming["dealer"]
     last_riichi: set[int] = set()
     last: dict[str, Any] | None = None
     if flow.records:
@@ -47,12 +47,12 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
             "hand": stored.data,  # as the phone entered it: its result's type and seats
         }
     n = len(names)
-    stored = [seat.score for seat in game.seats.all()]
+    results = [seat.score for seat in game.seats.all()]  # stored once the game has a result
     return {
         "round": game.round.number,
         "table": game.table,
-        "label": None if over or coming is None else coming["label"],
-        "honba": None if over or coming is None else coming["honba"],
+        "label": None if over else coming["label"],
+        "honba": None if over else coming["honba"],
         "riichi_sticks": flow.deposits // event.rules.riichi_stick,
         "dealer": dealer,
         "seats": [
@@ -63,7 +63,7 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
                 "player": name,
                 # As stored once the game has a result (deposits handed out), else after the
                 # last hand entered.
-                "score": stored[seat] if stored[seat] is not None else flow.scores[seat],
+                "score": results[seat] if results[seat] is not None else flow.scores[seat],
                 "riichi": seat in last_riichi,
             }
             for seat, name in enumerate(names)
