@@ -10,7 +10,7 @@
   var LOOK_MS = 1000;
   var BANNER_MS = 8000;
   var etag = null;
-  var shownHand = null; // the number of the last hand the bar has drawn
+  var shownHand = null; // the last hand the bar has drawn, as its feed said it (JSON)
   var bannerTimer = null;
   var current = null; // the table as last answered
   var numbers = new Intl.NumberFormat(body.dataset.language === "ja" ? "ja-JP" : "en-GB");
@@ -25,6 +25,10 @@
     var found = /^([ESWN])(\d+)-(\d+)$/.exec(live.label || "");
     if (!found) return live.label || words.over;
     return fill(words.hand, { wind: words.winds[found[1]], hand: found[2], honba: found[3] });
+  }
+
+  function score(points) {
+    return (points < 0 ? "−" : "") + numbers.format(Math.abs(points));
   }
 
   function signed(points) {
@@ -43,15 +47,20 @@
     var last = live.last;
     var result = (last && last.hand && last.hand.result) || {};
     var name = function (seat) { return live.seats[seat] ? live.seats[seat].player : "?"; };
-    var names = function (seats) { return (seats || []).map(name).join(", "); };
-    var gain = function (seat) { return numbers.format(Math.max(0, last.deltas[seat] || 0)); };
+    var names = function (seats) { return (seats || []).map(name).join(words.list); };
+    // The hand's value as the engine priced it (`last.wins`), not the winner's net change
+    // (which holds the honba, the sticks taken and their own stick back).
+    var value = function (seat) {
+      var win = (last.wins || []).filter(function (w) { return w.seat === seat; })[0];
+      return win ? numbers.format(win.value) : "";
+    };
     if (result.type === "ron") {
       return (result.wins || []).map(function (win) {
-        return fill(words.ron, { winner: name(win.seat), points: gain(win.seat), from: name(result.discarder) });
+        return fill(words.ron, { winner: name(win.seat), points: value(win.seat), from: name(result.discarder) });
       }).join(" / ");
     }
     if (result.type === "tsumo") {
-      return fill(words.tsumo, { winner: name(result.winner), points: gain(result.winner) });
+      return fill(words.tsumo, { winner: name(result.winner), points: value(result.winner) });
     }
     if (result.type === "draw") {
       var tenpai = result.tenpai || [];
@@ -73,21 +82,26 @@
     var scores = live.seats.map(function (seat) { return seat.score; });
     var top = Math.max.apply(null, scores);
     var second = scores.slice().sort(function (a, b) { return b - a; })[1];
-    var fresh = live.last && live.last.number !== shownHand && shownHand !== null;
+    // A new hand, or the last one corrected or taken back: said again.
+    var lastHand = JSON.stringify(live.last);
+    var fresh = live.last && lastHand !== shownHand && shownHand !== null;
     var list = document.querySelector("[data-seats]");
     list.style.setProperty("--seats", live.seats.length);
     list.replaceChildren.apply(list, live.seats.map(function (seat) {
       var item = element("li", "seat" + (seat.seat === live.dealer ? " dealer" : ""));
-      item.appendChild(element("span", "wind", seat.wind ? words.seat_winds[seat.wind] : ""));
-      var name = element("span", "name", seat.player);
-      if (seat.seat === live.dealer) name.appendChild(element("span", "badge", words.dealer));
-      if (fresh && seat.riichi) name.appendChild(element("span", "badge riichi", words.riichi));
-      item.appendChild(name);
+      if (seat.wind) item.appendChild(element("span", "wind", words.seat_winds[seat.wind]));
+      var who = element("span", "who");
+      who.appendChild(element("span", "name", seat.player));
+      if (seat.seat === live.dealer) who.appendChild(element("span", "badge", words.dealer));
+      if (fresh && seat.riichi) who.appendChild(element("span", "badge riichi", words.riichi));
+      item.appendChild(who);
       var line = element("span", "line");
-      line.appendChild(element("span", "score", numbers.format(seat.score)));
-      if (fresh && live.last.deltas[seat.seat]) {
-        var delta = live.last.deltas[seat.seat];
-        line.appendChild(element("span", "delta " + (delta > 0 ? "plus" : "minus"), signed(delta)));
+      line.appendChild(element("span", "score", score(seat.score)));
+      if (fresh) {
+        // While the hand is said: what it changed, for every seat (±0 too).
+        var delta = live.last.deltas[seat.seat] || 0;
+        var kind = delta > 0 ? " plus" : delta < 0 ? " minus" : "";
+        line.appendChild(element("span", "delta" + kind, signed(delta)));
       } else {
         // The leader's lead over the second, and everyone else's way to the top.
         var gap = seat.score === top ? top - second : seat.score - top;
@@ -104,13 +118,11 @@
       clearTimeout(bannerTimer);
       bannerTimer = setTimeout(function () { banner.hidden = true; draw(current); }, BANNER_MS);
     }
-    if (live.last) shownHand = live.last.number;
-    if (shownHand === null) shownHand = 0;
+    shownHand = lastHand;
 
     var state = document.querySelector("[data-state]");
     var text = live.confirmation === "waiting" ? words.waiting
-      : live.confirmation === "disputed" ? words.disputed
-      : live.finished ? words.over : "";
+      : live.confirmation === "disputed" ? words.disputed : "";
     state.textContent = text;
     state.hidden = !text;
   }

@@ -20,6 +20,8 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("SHOTS")
 RIICHI_TSUMO = {"riichi": [0], "result": {"type": "tsumo", "winner": 0, "han": 2, "fu": 30}}
 DRAW_STICK = {"riichi": [2], "result": {"type": "draw", "tenpai": [1, 2]}}
+# With 2 honba and a stick on the table: the winner gains more than the hand's value.
+RON = {"result": {"type": "ron", "discarder": 3, "wins": [{"seat": 1, "han": 3, "fu": 40}]}}
 
 
 SCORES_ARE = """want => [...document.querySelectorAll('.seat .score')]
@@ -42,6 +44,7 @@ def test_the_bar_follows_the_tables_hands(live_server, browser, width, height, l
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.goto(
         f"{live_server.url}/events/{event.slug}/overlay/?round=5&table={game.table}&lang={lang}"
     )
@@ -51,7 +54,7 @@ def test_the_bar_follows_the_tables_hands(live_server, browser, width, height, l
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
 
     flow = GameFlow(event.rules, 4)
-    for hand in (RIICHI_TSUMO, DRAW_STICK):
+    for hand in (RIICHI_TSUMO, DRAW_STICK, RON):
         game.refresh_from_db()
         game_hand_add(game=game, hand=hand, expected_version=game.version)
         flow.play(parse_hand(hand, event.rules, 4, "hand"))
@@ -72,6 +75,11 @@ def test_the_bar_follows_the_tables_hands(live_server, browser, width, height, l
         assert "dealer" in (dealer.get_attribute("class") or "")
         banner = page.locator("[data-banner]")
         assert banner.is_visible()
+        if hand is not DRAW_STICK:  # the hand's value as the engine priced it
+            record = flow.records[-1]
+            value, gain = record.outcome.details[0]["value"], max(record.deltas)
+            assert f"{value:,}" in banner.inner_text()
+            assert hand is RIICHI_TSUMO or f"{gain:,}" not in banner.inner_text()
         if hand is DRAW_STICK:
             assert page.locator("[data-sticks]").inner_text().endswith(f"×{flow.deposits // 1000}")
         if SHOTS:

@@ -45,6 +45,7 @@ def _words() -> dict[str, object]:
         "tsumo": _("{winner} tsumo {points}"),
         "draw": _("Draw"),
         "tenpai": _("Tenpai: {seats}"),
+        "list": _(", "),  # between names: 「青木、Alice」
         "noten": _("Nobody tenpai"),
         "nagashi": _("Nagashi mangan: {seats}"),
         "abort": _("Aborted hand"),
