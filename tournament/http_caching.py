@@ -45,8 +45,10 @@ from tournament.selectors.versions import (
 __all__ = [
     "GameVersion",
     "PlayerEvents",
+    "address_number",
     "answer_by_tag",
     "api_by_event_version",
+    "api_by_table_version",
     "by_event_shown",
     "by_event_version",
     "by_game_version",
@@ -192,15 +194,16 @@ def _api_table_tag(
 ) -> str | None:
     """A table's feed's tag (CONTRACT §9): its game's stamp, not the event's, so a broadcaster
     polling one table gets 304 while the other tables play."""
-    numbers = [_number(round_number), _number(table)]  # as typed in the address: the answer's 400
+    numbers = [address_number(round_number), address_number(table)]  # else the answer's 400
     if None in numbers:
         return None
     stamp = table_stamp(slug, *numbers)
     return page_tag(request, request.path, list(stamp), per_user=False) if stamp else None
 
 
-def _number(value: Any) -> int | None:
-    """A round's or a table's number from an address, if it can be one (a database integer)."""
+def address_number(value: Any) -> int | None:
+    """A round's or a table's number as an address or query gives it, if it can be one (a
+    positive database integer); else None — never a query that would fail on it."""
     try:
         number = int(value)
     except (TypeError, ValueError):

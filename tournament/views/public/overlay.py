@@ -8,6 +8,7 @@ table; `?lang=ja|en`; `?layout=bar` (the default) or `full`."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -16,19 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.knobs import WINDS
+from tournament.http_caching import address_number
 from tournament.i18n import ROUND_WINDS, SEAT_WINDS
 from tournament.selectors.events import event_by_slug
 
-LANGUAGES = ("ja", "en")
 LAYOUTS = ("bar", "full")
-
-
-def _number(value: str | None) -> int | None:
-    try:
-        number = int(value or "")
-    except ValueError:
-        return None
-    return number if 0 < number < 2**31 else None
 
 
 def _words() -> dict[str, object]:
@@ -62,11 +55,15 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
     event = event_by_slug(slug)
     if event is None:
         raise Http404
-    asked = request.GET.get("lang", "")
-    language = asked if asked in LANGUAGES else translation.get_language() or "ja"
-    language = language if language in LANGUAGES else "ja"
+    # `?lang=`, else the reader's (the browser's) as the middleware chose it among the site's.
+    language = request.GET.get("lang", "")
+    if language not in dict(settings.LANGUAGES):
+        language = translation.get_language()
     layout = request.GET.get("layout", "bar")
-    round_number, table = _number(request.GET.get("round")), _number(request.GET.get("table"))
+    round_number, table = (
+        address_number(request.GET.get("round")),
+        address_number(request.GET.get("table")),
+    )
     feed = ""
     if round_number is not None and table is not None:
         feed = reverse(
