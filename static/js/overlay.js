@@ -23,7 +23,7 @@
 
   function handLabel(live) {
     var found = /^([ESWN])(\d+)-(\d+)$/.exec(live.label || "");
-    if (!found) return live.label || words.over;
+    if (!found) return live.label || (live.confirmed ? words.final : words.over);
     return fill(words.hand, { wind: words.winds[found[1]], hand: found[2], honba: found[3] });
   }
 
@@ -103,9 +103,11 @@
         var kind = delta > 0 ? " plus" : delta < 0 ? " minus" : "";
         line.appendChild(element("span", "delta" + kind, signed(delta)));
       } else {
-        // The leader's lead over the second, and everyone else's way to the top.
-        var gap = seat.score === top ? top - second : seat.score - top;
-        line.appendChild(element("span", "diff", signed(gap)));
+        // The leader's lead over the second, and everyone else's way to the top — in words,
+        // so that it is never read as what a hand paid.
+        var gap = seat.score === top ? top - second : top - seat.score;
+        var said = seat.score === top ? words.lead : words.to_top;
+        line.appendChild(element("span", "diff", fill(said, { points: numbers.format(gap) })));
       }
       item.appendChild(line);
       return item;

@@ -84,6 +84,14 @@ def test_the_bar_follows_the_tables_hands(live_server, browser, width, height, l
             assert page.locator("[data-sticks]").inner_text().endswith(f"×{flow.deposits // 1000}")
         if SHOTS:
             page.screenshot(path=f"{SHOTS}/overlay-{lang}-{width}-{len(flow.records)}.png")
+    # Once the hand has been said, each seat's gap to the top, in words (never a bare ±).
+    page.locator("[data-banner]").wait_for(state="hidden", timeout=10000)
+    gaps = page.locator(".seat .diff").all_inner_texts()
+    assert len(gaps) == 4 and all(
+        ("トップ" if lang == "ja" else "top") in g or "2着" in g or "leads" in g for g in gaps
+    )
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/overlay-{lang}-{width}-gaps.png")
     # Nothing past the screen's edges.
     box = page.locator(".bar").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width

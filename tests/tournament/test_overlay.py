@@ -37,6 +37,8 @@ def test_the_overlay_names_its_tables_feed_and_speaks_the_language_asked(lang, h
     assert "<form" not in page and "csrfmiddlewaretoken" not in page
     words = _words(page)
     assert words["hand"] == hand and words["over"] == over
+    # The gap to the top is said in words: never read as what a hand paid.
+    assert "{points}" in words["to_top"] and words["to_top"] != "{points}"
     assert f'<html lang="{lang}">' in page
     # The feed it names answers.
     assert Client().get(f"/api/v1/events/{event.slug}/tables/5/2/live").status_code == 200

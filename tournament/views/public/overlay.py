@@ -46,6 +46,9 @@ def _words() -> dict[str, object]:
         "waiting": _("Result waiting for a second seat"),
         "disputed": _("Result disputed: the organizer decides"),
         "over": _("Game over"),
+        "final": _("Final result"),  # confirmed: it counts
+        "to_top": _("{points} to the top"),
+        "lead": _("leads by {points}"),
         "missing": _("This table has no game yet."),
     }
 
