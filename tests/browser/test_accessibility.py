@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from tournament.demo import demo_events
 from tournament.models import Event, Game
@@ -91,11 +92,12 @@ def test_public_and_organizer_pages_pass_axe(live_server, phone):
     # A form with its errors shown is checked too.
     page.goto(f"{live_server.url}/events/emperor-series/manage/games/{open_game.pk}/scores/")
     page.click("button.primary")
-    assert page.locator(".errors").is_visible()
+    # The form posts and the page comes back with its errors: wait for it, not a snapshot.
+    expect(page.locator(".errors")).to_be_visible()
     found["scores form with errors"] = violations(page)
     page.goto(live_server.url + riichi_hands)
     page.click("button.primary")  # a ron with nothing pressed
-    assert page.locator(".errors").is_visible()
+    expect(page.locator(".errors")).to_be_visible()
     found["hand form with errors"] = violations(page)
     assert {k: v for k, v in found.items() if v} == {}
     assert page.problems == []

@@ -76,7 +76,7 @@ def test_hand_by_hand_game_on_a_phone_changes_the_standings(live_server, phone):
     page.check("input[name='han'][value='1']")
     page.check("input[name='fu'][value='20']")
     page.click("button.primary")
-    assert page.locator("#id_fu_error").is_visible()
+    expect(page.locator("#id_fu_error")).to_be_visible()
     assert page.is_checked("input[name='fu'][value='20']")
     assert page.is_checked("input[name='type'][value='tsumo']")
 
@@ -90,7 +90,7 @@ def test_hand_by_hand_game_on_a_phone_changes_the_standings(live_server, phone):
     page.check("input[name='wins_0_yakuman'][value='1']")
     assert not page.is_checked("input[name='wins_0_han'][value='2']")
     page.click("button.primary")
-    assert page.locator(".card.done").is_visible()
+    expect(page.locator(".card.done")).to_be_visible()
 
     page.goto(f"{base}/events/browser/")
     winner_row = page.locator("table.standings tr", has_text=seats[2])
