@@ -36,6 +36,11 @@ class TableLiveOut(Schema):
     confirmed: bool
     confirmation: str  # "" | "waiting" | "disputed"
     round_wind: str | None
+    # CONTRACT §6 at the table: what each seat needs in the last hand of a stage's deciding
+    # round (`seats`: seat, player, now, tsumo, ron by discarder's seat), and before that
+    # round's game begins what each place would need (`rows`); else null.
+    conditions: dict[str, Any] | None
+    before: dict[str, Any] | None
 
 
 LIVE = "/events/{slug}/tables/{round_number}/{table}/live"

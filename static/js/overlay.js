@@ -1,7 +1,9 @@
 // The overlay (CONTRACT §9; tournament/views/public/overlay.py): draws a streamed table from its
 // feed, asked every second with the ETag it was last answered (304 while the table has not
 // moved). A look that fails (a dropped connection, a restart) leaves the bar as it is and the
-// next second asks again. A new hand shows what it was in words for BANNER_MS.
+// next second asks again. A new hand shows what it was in words for BANNER_MS. In a stage's
+// deciding game it shows what each seat needs (the last hand) or each place would need (before
+// the game begins); `?layout=full` adds the event's standings, asked every STANDINGS_MS.
 (function () {
   "use strict";
   var body = document.body;
@@ -9,6 +11,9 @@
   var words = JSON.parse(document.getElementById("overlay-words").textContent);
   var LOOK_MS = 1000;
   var BANNER_MS = 8000;
+  var STANDINGS_MS = 5000;
+  var STANDINGS_ROWS = 10; // rows at most: the top, then the table's players further down
+  var gapToAbove = body.dataset.gap === "above"; // ?gap=above: to the seat above, not the top
   var etag = null;
   var shownHand = null; // the last hand the bar has drawn, as its feed said it (JSON)
   var bannerTimer = null;
@@ -29,6 +34,14 @@
 
   function score(points) {
     return (points < 0 ? "−" : "") + numbers.format(Math.abs(points));
+  }
+
+  // A stage total (one decimal), its sign always said: +12.3, −4.0.
+  var totals = new Intl.NumberFormat(body.dataset.language === "ja" ? "ja-JP" : "en-GB",
+    { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  function total(value, withSign) {
+    var sign = value < 0 ? "−" : withSign && value > 0 ? "+" : "";
+    return sign + totals.format(Math.abs(value));
   }
 
   function signed(points) {
@@ -72,6 +85,94 @@
     return "";
   }
 
+  function gapWords(mine, scores, top, second) {
+    if (mine === top && top === second) return ""; // level at the top (the game's start)
+    if (mine === top) return fill(words.lead, { points: numbers.format(top - second) });
+    if (!gapToAbove) return fill(words.to_top, { points: numbers.format(top - mine) });
+    var above = scores.filter(function (s) { return s > mine; });
+    var next = Math.min.apply(null, above); // the nearest score above this one
+    return fill(words.to_above, { points: numbers.format(next - mine), place: words.places[above.length] });
+  }
+
+  // A condition in words, as the table's sheet says it (tournament/i18n.py `win_text`, whose
+  // words these are): 満貫, 3翻40符, 役満 — or any win, cannot, plays on.
+  function winText(need) {
+    if (typeof need === "string") return words.need_words[need] || need;
+    if (need.limit && words.limits[need.limit]) return words.limits[need.limit];
+    if (need.yakuman === 2) return words.double_yakuman;
+    if (need.yakuman) return need.yakuman === 1 ? words.yakuman : fill(words.yakuman_n, { n: need.yakuman });
+    if (need.yaku !== undefined) return fill(words.yaku, { n: need.yaku || 0 });
+    return need.fu ? fill(words.han_fu, { han: need.han, fu: need.fu }) : fill(words.han, { han: need.han });
+  }
+
+  function needCell(need) {
+    var cell = element("td", "need need-" + (typeof need === "string" ? need : "win"), winText(need));
+    if (typeof need !== "string" && need.points) cell.appendChild(element("small", "", numbers.format(need.points)));
+    return cell;
+  }
+
+  function row(cells, className) {
+    var tr = element("tr", className);
+    cells.forEach(function (cell) { tr.appendChild(cell); });
+    return tr;
+  }
+
+  // CONTRACT §6 at the table's last hand: each seat's rank now, then the cheapest tsumo and ron
+  // from each other seat that bring them to the target.
+  function drawConditions(panel, live) {
+    var answer = live.conditions;
+    var names = live.seats.map(function (seat) { return seat.player; });
+    panel.appendChild(element("h2", "", answer.target === 1 && answer.last_stage
+      ? words.needs_win : fill(words.needs_top, { k: answer.target })));
+    panel.appendChild(element("p", "note", words.needs_note));
+    var table = element("table");
+    var head = [element("th", "", ""), element("th", "", ""), element("th", "", words.tsumo_way)];
+    names.forEach(function (name) { head.push(element("th", "", fill(words.ron_from, { seat: name }))); });
+    table.appendChild(row(head));
+    answer.seats.forEach(function (seat) {
+      var cells = [element("th", "who", names[seat.seat]), element("td", "now", fill(words.now, { n: seat.now })), needCell(seat.tsumo)];
+      names.forEach(function (_, other) {
+        cells.push(other === seat.seat ? element("td", "self", "—") : needCell(seat.ron[String(other)]));
+      });
+      table.appendChild(row(cells, seat.seat === live.dealer ? "dealer" : ""));
+    });
+    panel.appendChild(table);
+  }
+
+  // CONTRACT §6 before the deciding game: each player's total and gaps, and for each place
+  // at the table the lowest final score that still brings them to the target.
+  function drawBefore(panel, live) {
+    var before = live.before;
+    panel.appendChild(element("h2", "", words.before));
+    panel.appendChild(element("p", "note", (before.last_stage ? words.before_win
+      : fill(words.before_cut, { k: before.target })) + " " + words.before_note));
+    var table = element("table");
+    var head = [element("th", "", ""), element("th", "", ""), element("th", "", words.total), element("th", "", words.to_lead)];
+    if (!before.last_stage) head.push(element("th", "", words.to_cut));
+    before.places.forEach(function (place) { head.push(element("th", "", words.places[place])); });
+    table.appendChild(row(head));
+    before.rows.forEach(function (player) {
+      var cells = [element("th", "who", player.player), element("td", "now", fill(words.now, { n: player.now })),
+        element("td", "total", total(player.total)), element("td", "", total(player.to_lead, true))];
+      if (!before.last_stage) cells.push(element("td", "", player.to_cut === null ? "" : total(player.to_cut, true)));
+      player.places.forEach(function (need) {
+        var text = need === "any" ? words.place_any : need === "none" ? words.place_none
+          : fill(words.place_score, { score: numbers.format(need) });
+        cells.push(element("td", "need need-" + (typeof need === "string" ? need : "score"), text));
+      });
+      table.appendChild(row(cells));
+    });
+    panel.appendChild(table);
+  }
+
+  function drawNeeds(live) {
+    var panel = document.querySelector("[data-needs]");
+    panel.replaceChildren();
+    if (live.conditions) drawConditions(panel, live);
+    else if (live.before) drawBefore(panel, live);
+    panel.hidden = !panel.firstChild;
+  }
+
   function draw(live) {
     current = live;
     document.querySelector("[data-hand]").textContent = handLabel(live);
@@ -103,11 +204,10 @@
         var kind = delta > 0 ? " plus" : delta < 0 ? " minus" : "";
         line.appendChild(element("span", "delta" + kind, signed(delta)));
       } else {
-        // The leader's lead over the second, and everyone else's way to the top — in words,
-        // so that it is never read as what a hand paid.
-        var gap = seat.score === top ? top - second : top - seat.score;
-        var said = seat.score === top ? words.lead : words.to_top;
-        line.appendChild(element("span", "diff", fill(said, { points: numbers.format(gap) })));
+        // The leader's lead over the second, and everyone else's way to the top (or, with
+        // ?gap=above, to the seat above) — in words, so that it is never read as what a hand
+        // paid.
+        line.appendChild(element("span", "diff", gapWords(seat.score, scores, top, second)));
       }
       item.appendChild(line);
       return item;
@@ -127,6 +227,49 @@
       : live.confirmation === "disputed" ? words.disputed : "";
     state.textContent = text;
     state.hidden = !text;
+    drawNeeds(live);
+    if (standings) drawStandings();
+  }
+
+  // ?layout=full: the event's standings (its API's document, asked with its ETag), the top
+  // STANDINGS_ROWS and the table's players wherever they are, marked.
+  var standingsFeed = body.dataset.standings;
+  var standings = null;
+  var standingsTag = null;
+
+  function drawStandings() {
+    var playing = {};
+    (current ? current.seats : []).forEach(function (seat) { playing[seat.player] = true; });
+    var rows = standings.standings;
+    // The table's players below the top rows take the places of the last ones, so the panel
+    // keeps its height (and clears the bar's panels at 720 lines).
+    var below = rows.filter(function (r, i) { return i >= STANDINGS_ROWS && playing[r.player]; });
+    var top = STANDINGS_ROWS - below.length;
+    var shown = rows.filter(function (r, i) { return i < top || playing[r.player]; });
+    var list = document.querySelector("[data-standings-panel] tbody");
+    var cells = [];
+    shown.forEach(function (r, i) {
+      if (i > 0 && rows.indexOf(r) !== rows.indexOf(shown[i - 1]) + 1) {
+        cells.push(row([element("td", "gap", "⋯"), element("td"), element("td")], "skip"));
+      }
+      cells.push(row([element("td", "rank", String(r.rank)), element("td", "who", r.player),
+        element("td", "total", total(r.total, true))], playing[r.player] ? "playing" : ""));
+    });
+    list.replaceChildren.apply(list, cells);
+    document.querySelector("[data-standings-panel]").hidden = !rows.length;
+  }
+
+  function lookStandings() {
+    var headers = { Accept: "application/json" };
+    if (standingsTag) headers["If-None-Match"] = standingsTag;
+    fetch(standingsFeed, { headers: headers, cache: "no-store", credentials: "omit" })
+      .then(function (answer) {
+        if (answer.status !== 200) return;
+        standingsTag = answer.headers.get("ETag");
+        return answer.json().then(function (doc) { standings = doc; drawStandings(); });
+      })
+      .catch(function () { /* asked again at the next look */ })
+      .then(function () { setTimeout(lookStandings, STANDINGS_MS); });
   }
 
   function look() {
@@ -147,4 +290,5 @@
   }
 
   if (feed) look();
+  if (standingsFeed) lookStandings();
 })();

@@ -98,3 +98,125 @@ def test_the_bar_follows_the_tables_hands(live_server, browser, width, height, l
     assert box["y"] >= 0 and box["y"] + box["height"] <= height
     assert problems == []
     context.close()
+
+
+def _open(browser, url: str, width: int, height: int, locale: str):
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(url)
+    return context, page, problems
+
+
+# Two winners on one discard, both with a stick: jan-niki lets two win (ダブロン).
+DOUBLE_RON = {
+    "riichi": [1, 3],
+    "result": {
+        "type": "ron",
+        "discarder": 0,
+        "wins": [{"seat": 1, "han": 2, "fu": 30}, {"seat": 3, "han": 3, "fu": 30}],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "locale", "lang"),
+    [(1920, 1080, "ja-JP", "ja"), (1280, 720, "en-GB", "en")],
+)
+def test_a_double_ron_and_the_last_hands_conditions(
+    live_server, browser, width, height, locale, lang
+):
+    """A double ron with two riichi: both winners and their values said, both sticks shown,
+    the scores the engine's. Then the final of a Baba day entering its last hand: what each
+    seat needs, cell by cell as the engine answers (scoring.conditions through the feed), in
+    the table sheet's words; the seat above's gap with ?gap=above."""
+    import random
+
+    from django.utils import translation
+
+    from tests.tournament.factories import make_event
+    from tournament import i18n
+    from tournament.selectors.conditions import conditions_of
+    from tournament.services.rounds import round_seat
+
+    event = make_event(slug=f"double-{lang}", ruleset="jan-niki")
+    round_seat(event=event, rng=random.Random(2))
+    game = Game.objects.filter(round__event=event).order_by("table").first()
+    context, page, problems = _open(
+        browser,
+        f"{live_server.url}/events/{event.slug}/overlay/?round=1&table={game.table}&lang={lang}",
+        width,
+        height,
+        locale,
+    )
+    page.locator(".seat .score").first.wait_for(timeout=5000)
+    game_hand_add(game=game, hand=DOUBLE_RON, expected_version=game.version)
+    flow = GameFlow(event.rules, 4)
+    flow.play(parse_hand(DOUBLE_RON, event.rules, 4, "hand"))
+    page.wait_for_function(SCORES_ARE, arg=",".join(map(str, flow.scores)), timeout=3000)
+    banner = page.locator("[data-banner]")
+    assert banner.is_visible()
+    names = [s.player.name for s in game.seats.select_related("player").order_by("position")]
+    said = banner.inner_text()
+    for detail in flow.records[-1].outcome.details:
+        assert names[detail["seat"]] in said and f"{detail['value']:,}" in said
+    badges = [page.locator(".seat").nth(seat).locator(".badge.riichi").count() for seat in range(4)]
+    assert badges == [0, 1, 0, 1]
+    assert page.locator("[data-needs]").is_hidden()  # a league decides nothing at its last hand
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/overlay-double-ron-{lang}-{width}.png")
+    assert problems == []
+    context.close()
+
+    # The final at South 3; a draw with nobody tenpai passes the deal to South 4, its last hand.
+    event = baba_day(slug=f"oorasu-{lang}", played=8, undo=4)
+    game = Game.objects.get(round__event=event, round__number=8)
+    context, page, problems = _open(
+        browser,
+        f"{live_server.url}/events/{event.slug}/overlay/?round=8&table=1&lang={lang}&gap=above",
+        width,
+        height,
+        locale,
+    )
+    page.locator(".seat .score").first.wait_for(timeout=5000)
+    assert page.locator("[data-needs]").is_hidden()  # South 3 is not the last hand
+    game_hand_add(
+        game=game, hand={"result": {"type": "draw", "tenpai": []}}, expected_version=game.version
+    )
+    needs = page.locator("[data-needs]")
+    needs.wait_for(timeout=3000)
+    game.refresh_from_db()
+    answer = conditions_of(event, game)
+    assert answer is not None
+    rows = needs.locator("tr")
+    assert rows.count() == 5  # the heads and a row per seat
+    with translation.override(lang):
+        for seat, need in enumerate(answer["seats"]):
+            cells = rows.nth(seat + 1).locator("th, td").all_inner_texts()
+            assert cells[0] == need["player"]
+            assert str(need["now"]) in cells[1]
+            ways = [need["tsumo"]] + [
+                need["ron"][str(other)] if other != seat else None for other in range(4)
+            ]
+            for text, way in zip(cells[2:], ways, strict=True):
+                if way is None:
+                    assert text == "—"
+                    continue
+                assert text.startswith(i18n.win_text(way))
+                if isinstance(way, dict):
+                    assert text.endswith(f"{way['points']:,}")
+    # The seat above's gap: each seat but the top says how far the next score up is.
+    page.locator("[data-banner]").wait_for(state="hidden", timeout=10000)
+    scores = _scores(page)
+    for seat, text in enumerate(page.locator(".seat .diff").all_inner_texts()):
+        above = [s for s in scores if s > scores[seat]]
+        if above:
+            assert f"{min(above) - scores[seat]:,}" in text
+    box = needs.bounding_box()
+    assert box["y"] >= 0 and box["x"] + box["width"] <= width
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/overlay-conditions-{lang}-{width}.png")
+    assert problems == []
+    context.close()

@@ -58,3 +58,26 @@ def test_an_unknown_event_and_odd_parameters_answer_no_500():
     event = baba_day(slug="overlay-odd", played=4, seat_next=True)
     for query in ("?lang=fr&layout=huge", "?round=99999999999999&table=1", "?layout=full"):
         assert Client().get(f"/events/{event.slug}/overlay/{query}").status_code == 200
+
+
+def test_the_full_layout_names_the_standings_and_the_gap_is_chosen():
+    event = baba_day(slug="overlay-full", played=4, seat_next=True)
+    page = Client().get(f"/events/{event.slug}/overlay/?round=5&table=1&layout=full&gap=above")
+    text = page.content.decode()
+    assert f'data-standings="/api/v1/events/{event.slug}/standings"' in text
+    assert 'data-gap="above"' in text and "data-standings-panel" in text
+    assert Client().get(f"/api/v1/events/{event.slug}/standings").status_code == 200
+    bar = Client().get(f"/events/{event.slug}/overlay/?round=5&table=1&gap=sideways").content
+    assert b"data-standings" not in bar and b'data-gap="top"' in bar
+
+
+def test_the_conditions_are_in_the_table_sheets_words():
+    """What each seat needs is said as the table's sheet says it: the same translations."""
+    page = Client().get("/events/x/overlay/?lang=ja")
+    assert page.status_code == 404
+    event = baba_day(slug="overlay-words", played=4, seat_next=True)
+    words = _words(Client().get(f"/events/{event.slug}/overlay/?lang=ja").content.decode())
+    assert words["needs_win"] == "オーラス条件（優勝）"
+    assert words["needs_top"] == "オーラス条件（上位 {k} 人）"
+    assert words["han_fu"] == "{han}翻{fu}符" and words["limits"]["mangan"] == "満貫"
+    assert words["to_above"] == "{place}まで {points}" and words["places"]["2"] == "2位"

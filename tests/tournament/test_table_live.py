@@ -103,3 +103,72 @@ def test_the_feed_is_in_the_openapi_schema() -> None:
     if schema.status_code == 404:
         schema = Client().get("/api/v1/schema/")
     assert "/api/v1/events/{slug}/tables/{round_number}/{table}/live" in schema.json()["paths"]
+
+
+def test_at_the_deciding_last_hand_the_feed_says_what_each_seat_needs() -> None:
+    """The final's last hand (CONTRACT §6): `conditions` is the answer the table's sheet and
+    the conditions API give, seat by seat; nothing "before" once the game has begun."""
+    from tournament.selectors.conditions import conditions_of
+
+    event = baba_day(slug="live-oorasu", played=8, undo=1)
+    game = Game.objects.get(round__event=event, round__number=8)
+    answer = _live(event, 8, game.table).json()
+    expected = conditions_of(event, game)
+    assert expected is not None and answer["before"] is None
+    conditions = answer["conditions"]
+    assert (conditions["stage"], conditions["target"], conditions["last_stage"]) == (
+        "final",
+        1,
+        True,
+    )
+    assert [s.pop("seat") for s in conditions["seats"]] == [0, 1, 2, 3]
+    assert conditions["seats"] == expected["seats"]
+    assert [s["player"] for s in conditions["seats"]] == [s["player"] for s in answer["seats"]]
+
+
+def test_not_at_the_last_hand_nor_in_a_deciding_round_there_are_no_conditions() -> None:
+    event = baba_day(slug="live-no-oorasu", played=8, undo=4)  # the final at South 3
+    game = Game.objects.get(round__event=event, round__number=8)
+    answer = _live(event, 8, game.table).json()
+    assert answer["label"] == "S3-0"
+    assert answer["conditions"] is None and answer["before"] is None
+    early = baba_day(slug="live-early", played=4, seat_next=True)  # round 5 decides nothing
+    first = _live(early, 5, _table(early).table).json()
+    assert first["conditions"] is None and first["before"] is None
+
+
+def test_before_the_last_game_the_feed_gives_each_place_the_table_needs() -> None:
+    """The final seated, its game not begun: `before` holds the standings panel's rows for
+    this table's players, in seat order; the first hand entered ends it."""
+    from tournament.selectors.conditions import event_panels
+
+    event = baba_day(slug="live-before", played=7, close_qualifier=True, seat_next=True)
+    game = Game.objects.get(round__event=event, round__number=8)
+    answer = _live(event, 8, game.table).json()
+    before = answer["before"]
+    assert answer["conditions"] is None and before is not None
+    panel = event_panels(event)["before"]
+    assert before["target"] == panel["target"] == 1 and before["places"] == [1, 2, 3, 4]
+    assert [r["player"] for r in before["rows"]] == [s["player"] for s in answer["seats"]]
+    by_name = {row["player"]: row for row in panel["rows"]}
+    for seat, row in enumerate(before["rows"]):
+        assert row["seat"] == seat
+        theirs = by_name[row["player"]]
+        assert row["places"] == theirs["places"] and row["now"] == theirs["now"]
+        assert row["total"] == float(theirs["total"])
+        assert row["to_lead"] == float(theirs["to_lead"])
+    assert sorted(r["now"] for r in before["rows"]) == [1, 2, 3, 4]
+    game_hand_add(game=game, hand=RON, expected_version=game.version)
+    assert _live(event, 8, game.table).json()["before"] is None
+
+
+def test_a_result_changed_at_another_table_moves_the_tag() -> None:
+    """What each seat needs moves with the standings' rows, so the tag does; another table's
+    hand in play leaves it (the test above)."""
+    from tournament.services.hands import game_hand_undo
+
+    event = baba_day(slug="live-rows", played=4, seat_next=True)
+    tag = _live(event, 5, _table(event).table)["ETag"]
+    done = Game.objects.filter(round__event=event, round__number=4, mode="hands").first()
+    game_hand_undo(game=done, expected_version=done.version)  # its result is no longer final
+    assert _live(event, 5, _table(event).table, HTTP_IF_NONE_MATCH=tag).status_code == 200

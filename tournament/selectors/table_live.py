@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.flow import GameFlow
 from scoring.knobs import WINDS
 from tournament.models import Event, Game
+from tournament.selectors.conditions import event_panels, game_conditions
 from tournament.selectors.games import game_sheet
 from tournament.selectors.sheets import seats_prefetch
 
@@ -28,7 +30,10 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
     a stick in the last hand entered (a hand is entered when it ends: the one being played has
     none yet); `last`, the last hand entered as `python -m scoring game` gives it, or None;
     `finished`, the game is over at the table; `confirmed`, its result counts (a result
-    waiting for a second seat, or disputed, does not: `confirmation` says which)."""
+    waiting for a second seat, or disputed, does not: `confirmation` says which);
+    `conditions`, at the last hand of a stage's deciding round, what each seat needs from it
+    (CONTRACT §6, `_last_hand`); `before`, at that round's table not yet begun, what each
+    place would need (`_before_game`)."""
     sheet = game_sheet(event, game)
     flow, names = sheet.flow, sheet.names
     coming = flow.next()
@@ -73,4 +78,53 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
         "confirmed": bool(game.finished and not game.confirmation),
         "confirmation": game.confirmation,
         "round_wind": None if over else flow.wind,
+        "conditions": None if over else _last_hand(event, game, sheet.flow, names),
+        "before": None if over or flow.records else _before_game(event, game, names),
+    }
+
+
+def _last_hand(event: Event, game: Game, flow: GameFlow, names: list[str]) -> dict[str, Any] | None:
+    """CONTRACT §6 at this table's last hand of its stage's deciding round: the stage, its
+    target (the cut, or 1), and per seat (seat order) the stage rank if the game ended now and
+    the cheapest tsumo and ron from each other seat that bring the player to the target."""
+    answer = game_conditions(event, game, flow, names)
+    if answer is None:
+        return None
+    return {
+        "stage": answer["stage"],
+        "target": answer["target"],
+        "last_stage": answer["last_stage"],
+        "seats": [{"seat": seat, **need} for seat, need in enumerate(answer["seats"])],
+    }
+
+
+def _before_game(event: Event, game: Game, names: list[str]) -> dict[str, Any] | None:
+    """CONTRACT §6 "before the last game" for this table's players, in seat order, while its
+    game (of a stage's deciding round) has not begun: each one's stage rank and total, the
+    gaps to the lead and the cut, and for each place at the table the lowest final score that
+    can still bring them to the target — the panel the standings page shows, this table's
+    rows."""
+    before = event_panels(event)["before"]
+    if before is None:
+        return None
+    rows = {row["player"]: row for row in before["rows"] if row["table"] == game.table}
+    if set(rows) != set(names):
+        return None
+    return {
+        "stage": before["stage"],
+        "target": before["target"],
+        "last_stage": before["last_stage"],
+        "places": before["places"][: len(names)],
+        "rows": [
+            {
+                "seat": seat,
+                "player": name,
+                "now": rows[name]["now"],
+                "total": float(rows[name]["total"]),
+                "to_lead": float(rows[name]["to_lead"]),
+                "to_cut": None if rows[name]["to_cut"] is None else float(rows[name]["to_cut"]),
+                "places": rows[name]["places"],
+            }
+            for seat, name in enumerate(names)
+        ],
     }

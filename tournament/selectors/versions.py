@@ -120,12 +120,17 @@ def game_version(game_id: int, slug: str) -> GameVersion | None:
 
 def table_stamp(slug: str, round_number: int, table: int) -> tuple[Any, ...] | None:
     """What the feed of a table shows can move with: the game's own stamp (every write to it
-    moves its version: a hand, an undo, a correction, a confirmation) and the event's
-    structure (a player renamed, the rules); another table's hand does not. One query; None
-    if the event has no such table."""
+    moves its version: a hand, an undo, a correction, a confirmation), the event's structure
+    (a player renamed, the rules) and its standings' rows (what each seat needs in the last
+    hand, or before the last game, moves when another table's result is final); another
+    table's hand does not. One query; None if the event has no such table."""
     games = Game.objects.filter(round__event__slug=slug, round__number=round_number, table=table)
     return games.values_list(
-        "pk", "created_at", "version", "round__event__structure_version"
+        "pk",
+        "created_at",
+        "version",
+        "round__event__structure_version",
+        "round__event__rows_version",
     ).first()
 
 

@@ -4,9 +4,13 @@ background, nothing to click, no cookie. The page is a frame: static/js/overlay.
 table from its feed (`/api/v1/events/<slug>/tables/<round>/<table>/live`, tournament/
 api_live.py), asked every second with its ETag, so it follows a saved hand within two seconds
 and goes on by itself after a dropped connection or a restart. `?round=&table=` names the
-table; `?lang=ja|en`; `?layout=bar` (the default) or `full`."""
+table; `?lang=ja|en`; `?layout=bar` (the default) or `full` (the event's standings beside it,
+from its API); `?gap=top` (the default: each seat's way to the top) or `above` (to the seat
+above)."""
 
 from __future__ import annotations
+
+import re
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,10 +22,16 @@ from django.views.decorators.http import require_GET
 
 from scoring.knobs import WINDS
 from tournament.http_caching import address_number
-from tournament.i18n import ROUND_WINDS, SEAT_WINDS
+from tournament.i18n import LIMIT_NAMES, NEED_WORDS, ORDINALS, ROUND_WINDS, SEAT_WINDS
 from tournament.selectors.events import event_by_slug
 
 LAYOUTS = ("bar", "full")
+GAPS = ("top", "above")
+
+
+def _slots(text: str) -> str:
+    """A translated message's %(name)s or %(name)d as overlay.js fills them: {name}."""
+    return re.sub(r"%\((\w+)\)[sd]", r"{\1}", text)
 
 
 def _words() -> dict[str, object]:
@@ -48,7 +58,42 @@ def _words() -> dict[str, object]:
         "over": _("Game over"),
         "final": _("Final result"),  # confirmed: it counts
         "to_top": _("{points} to the top"),
+        "to_above": _("{points} to {place}"),  # ?gap=above: 「2位まで 3,900」
+        "places": {str(k): str(v) for k, v in ORDINALS.items()},
         "lead": _("leads by {points}"),
+        # What each seat needs (CONTRACT §6), in the table sheet's words (_conditions.html).
+        "needs_win": _("What each player needs to win"),
+        "needs_top": _slots(_("What each player needs for the top %(k)s")),
+        "needs_note": _(
+            "if the game ends with this hand, without riichi; a tie on total is not enough"
+        ),
+        "now": _slots(_("now #%(n)s")),
+        "tsumo_way": _("Tsumo"),
+        "ron_from": _slots(_("from %(seat)s")),
+        "need_words": {k: str(v) for k, v in NEED_WORDS.items()},
+        "limits": {k: str(v) for k, v in LIMIT_NAMES.items()},
+        "han_fu": _slots(_("%(han)s han %(fu)s fu")),
+        "han": _slots(_("%(han)s han")),
+        "yakuman": _("yakuman"),
+        "yakuman_n": _slots(_("%(n)s× yakuman")),
+        "double_yakuman": _("double yakuman"),
+        "yaku": _slots(_("%(n)d yaku")),
+        # Before the last game (_before_last.html's words).
+        "before": _("Before the last game"),
+        "before_win": _("Points behind the lead, and what each place at the table needs to win."),
+        "before_cut": _slots(
+            _(
+                "Points behind the lead and from the cut (top %(k)s go on), and what each "
+                "place at the table needs."
+            )
+        ),
+        "before_note": _("The others at the table finishing as best suits the player."),
+        "total": _("Total"),
+        "to_lead": _("To the lead"),
+        "to_cut": _("To the cut"),
+        "place_any": _("any score"),
+        "place_none": _("cannot"),
+        "place_score": _slots(_("%(score)s or more")),
         "missing": _("This table has no game yet."),
     }
 
@@ -63,6 +108,8 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
     if language not in dict(settings.LANGUAGES):
         language = translation.get_language()
     layout = request.GET.get("layout", "bar")
+    layout = layout if layout in LAYOUTS else "bar"
+    gap = request.GET.get("gap", "top")
     round_number, table = (
         address_number(request.GET.get("round")),
         address_number(request.GET.get("table")),
@@ -78,7 +125,12 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "feed": feed,
             "language": language,
-            "layout": layout if layout in LAYOUTS else "bar",
+            "layout": layout,
+            "gap": gap if gap in GAPS else "top",
+            # ?layout=full: the standings beside the bar, from the API's document.
+            "standings": reverse("api-v1:standings", kwargs={"slug": event.slug})
+            if layout == "full"
+            else "",
             "words": _words(),
             "round_number": round_number,
             "table": table,
