@@ -110,7 +110,8 @@ def _open(browser, url: str, width: int, height: int, locale: str):
     return context, page, problems
 
 
-# Two winners on one discard, both with a stick: jan-niki lets two win (ダブロン).
+# Two winners on one discard, both with a stick: jan-niki lets two win (ダブロン). Each size is
+# read in the other language here than in the test above, so both sizes are read in both.
 DOUBLE_RON = {
     "riichi": [1, 3],
     "result": {
@@ -123,7 +124,7 @@ DOUBLE_RON = {
 
 @pytest.mark.parametrize(
     ("width", "height", "locale", "lang"),
-    [(1920, 1080, "ja-JP", "ja"), (1280, 720, "en-GB", "en")],
+    [(1920, 1080, "en-GB", "en"), (1280, 720, "ja-JP", "ja")],
 )
 def test_a_double_ron_and_the_last_hands_conditions(
     live_server, browser, width, height, locale, lang
