@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language
@@ -124,6 +125,16 @@ def table_stamp(slug: str, round_number: int, table: int) -> tuple[Any, ...] | N
     structure (a player renamed, the rules); another table's hand does not. One query; None
     if the event has no such table."""
     games = Game.objects.filter(round__event__slug=slug, round__number=round_number, table=table)
+    return games.values_list(
+        "pk", "created_at", "version", "round__event__structure_version"
+    ).first()
+
+
+def featured_stamp(slug: str) -> tuple[Any, ...] | None:
+    """`table_stamp` of the event's table on stream (CONTRACT §9), found in the same query: the
+    game's id is in it, so featuring another table moves it as that game's hands do. One
+    query; None if no table is featured (or no such event)."""
+    games = Game.objects.filter(round__event__slug=slug, round__event__featured_game=F("pk"))
     return games.values_list(
         "pk", "created_at", "version", "round__event__structure_version"
     ).first()

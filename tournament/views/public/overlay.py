@@ -1,10 +1,12 @@
 """`/events/<slug>/overlay/` (CONTRACT §9): a streamed table's score bar, for a streaming
 program's browser source — drawn for 1920×1080 (readable at 1280×720) on a transparent
 background, nothing to click, no cookie. The page is a frame: static/js/overlay.js draws the
-table from its feed (`/api/v1/events/<slug>/tables/<round>/<table>/live`, tournament/
-api_live.py), asked every second with its ETag, so it follows a saved hand within two seconds
-and goes on by itself after a dropped connection or a restart. `?round=&table=` names the
-table; `?lang=ja|en`; `?layout=bar` (the default) or `full`."""
+table from its feed (tournament/api_live.py), asked every second with its ETag, so it follows a
+saved hand within two seconds and goes on by itself after a dropped connection or a restart.
+`?round=&table=` names the table (`/api/v1/events/<slug>/tables/<round>/<table>/live`);
+without them it shows the table the organizer features on the dashboard
+(`/api/v1/events/<slug>/featured/live`), switching when another is featured, with no reload.
+`?lang=ja|en`; `?layout=bar` (the default) or `full`."""
 
 from __future__ import annotations
 
@@ -24,8 +26,9 @@ from tournament.selectors.events import event_by_slug
 LAYOUTS = ("bar", "full")
 
 
-def _words() -> dict[str, object]:
-    """What overlay.js writes, in the page's language."""
+def _words(*, featured: bool) -> dict[str, object]:
+    """What overlay.js writes, in the page's language (`featured`: the feed is the table on
+    stream's, whose 404 says that none is featured)."""
     return {
         "winds": {wind: str(SEAT_WINDS[i]) for i, wind in enumerate(WINDS)},  # 東 / East
         "seat_winds": {wind: str(ROUND_WINDS[wind]) for wind in WINDS},  # 東 / E
@@ -49,7 +52,7 @@ def _words() -> dict[str, object]:
         "final": _("Final result"),  # confirmed: it counts
         "to_top": _("{points} to the top"),
         "lead": _("leads by {points}"),
-        "missing": _("This table has no game yet."),
+        "missing": _("No table is featured yet.") if featured else _("This table has no game yet."),
     }
 
 
@@ -67,8 +70,10 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
         address_number(request.GET.get("round")),
         address_number(request.GET.get("table")),
     )
-    feed = ""
-    if round_number is not None and table is not None:
+    featured = round_number is None or table is None
+    if featured:  # the table on stream, whichever the organizer features
+        feed = reverse("api-v1:featured_live_answer", kwargs={"slug": event.slug})
+    else:
         feed = reverse(
             "api-v1:table_live_answer",
             kwargs={"slug": event.slug, "round_number": round_number, "table": table},
@@ -79,7 +84,7 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
             "feed": feed,
             "language": language,
             "layout": layout if layout in LAYOUTS else "bar",
-            "words": _words(),
+            "words": _words(featured=featured),
             "round_number": round_number,
             "table": table,
         }
