@@ -39,7 +39,7 @@ allow_multiple_selected, is_staff
 disabled
 # A model field written and read through strings (update_fields, values_list, Q(...)).
 cancelled_by, created_by, due_at, figures_version, mahjongsoul_name, mu_before, sigma_before
-tenhou_name
+tenhou_name, featured_game
 
 # Libraries' hooks: django-tables2 (a table's template, rows' attributes, the empty text; a
 # paginator's page count), django-redis's cache methods, django-tasks' worker (its stop

@@ -1,6 +1,8 @@
 """`GET /api/v1/events/<slug>/tables/<round>/<table>/live` (CONTRACT §9): one table as a stream
-shows it, for broadcasters' own graphics — the data the overlay draws. Its own module, as the
-API's is full; imported by urls.py so the endpoint is on `api` before its URLs are made."""
+shows it, for broadcasters' own graphics — the data the overlay draws; and
+`GET /api/v1/events/<slug>/featured/live`, the same for the table the organizer put on stream,
+whichever it is. Its own module, as the API's is full; imported by urls.py so the endpoints are
+on `api` before its URLs are made."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from ninja import Schema
 from ninja.decorators import decorate_view
 
 from tournament.api import ERRORS, ApiError, api, event_or_404
-from tournament.http_caching import api_by_table_version
-from tournament.selectors.table_live import table_game, table_live
+from tournament.http_caching import api_by_featured_version, api_by_table_version
+from tournament.selectors.table_live import featured_game, table_game, table_live
 
 
 class LiveSeatOut(Schema):
@@ -58,4 +60,20 @@ def table_live_answer(
     game = table_game(event, round_number, table)
     if game is None:
         raise ApiError(404, f"no table {table} in round {round_number} of {slug!r}", "table")
+    return table_live(event, game)
+
+
+FEATURED = "/events/{slug}/featured/live"
+
+
+@api.get(FEATURED, response={200: TableLiveOut, **ERRORS})
+@decorate_view(api_by_featured_version)
+def featured_live_answer(request: HttpRequest, slug: str) -> dict[str, Any]:
+    """CONTRACT §9: the table on stream — the one the organizer features on the dashboard —
+    as its own feed gives it (the same fields; `round` and `table` say which it is). Its
+    ETag moves when that table moves or another is featured; 404 while none is."""
+    event = event_or_404(slug)
+    game = featured_game(event)
+    if game is None:
+        raise ApiError(404, f"no table of {slug!r} is featured", "table")
     return table_live(event, game)

@@ -46,6 +46,7 @@ ACTIONS = {
     "game.approve": gettext_lazy("Result approved"),
     "table.link": gettext_lazy("New table link"),
     "event.table_entry": gettext_lazy("Who enters results"),
+    "event.feature": gettext_lazy("Table on stream"),
     "event.settings": gettext_lazy("Date and rules"),
     "penalty.give": gettext_lazy("Penalty or bonus"),  # its sentence says which
     "penalty.cancel": gettext_lazy("Penalty or bonus cancelled"),
@@ -362,6 +363,10 @@ def _settings(action: str, before: Any, after: Any) -> str | None:
         entry = dict(TABLE_ENTRY_CHOICES).get(after.get("table_entry"), after.get("table_entry"))
         mode = dict(TABLE_MODE_CHOICES).get(after.get("table_mode"))
         return f"{entry} ({mode})" if mode else str(entry)
+    if action == "event.feature" and (after or before):
+        if after:
+            return _table(after)
+        return _("%(table)s: no longer on stream") % {"table": _table(before or {})}
     if action == "event.delete" and before:
         return f"{before.get('name', '')} ({before.get('slug', '')})"
     if action == "teams.set" and after is not None:

@@ -37,6 +37,7 @@ from tournament.selectors.versions import (
     GameVersion,
     PlayerEvents,
     event_stamp_by_slug,
+    featured_stamp,
     game_version,
     player_events,
     table_stamp,
@@ -48,6 +49,7 @@ __all__ = [
     "address_number",
     "answer_by_tag",
     "api_by_event_version",
+    "api_by_featured_version",
     "api_by_table_version",
     "by_event_shown",
     "by_event_version",
@@ -201,6 +203,14 @@ def _api_table_tag(
     return page_tag(request, request.path, list(stamp), per_user=False) if stamp else None
 
 
+def _api_featured_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
+    """The table on stream's feed's tag: that game's stamp with its id, so it moves when the
+    organizer features another table as when the table moves; none while none is featured
+    (the answer's 404)."""
+    stamp = featured_stamp(slug)
+    return page_tag(request, request.path, list(stamp), per_user=False) if stamp else None
+
+
 def address_number(value: Any) -> int | None:
     """A round's or a table's number as an address or query gives it, if it can be one (a
     positive database integer); else None — never a query that would fail on it."""
@@ -214,6 +224,11 @@ def address_number(value: Any) -> int | None:
 def api_by_table_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """`api_by_event_version` for one table's feed, by its game's stamp."""
     return _tagged_answers(condition(etag_func=_api_table_tag)(view), view)
+
+
+def api_by_featured_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`api_by_table_version` for the feed of the table on stream, whichever it is."""
+    return _tagged_answers(condition(etag_func=_api_featured_tag)(view), view)
 
 
 def api_by_event_version(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

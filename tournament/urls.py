@@ -91,6 +91,9 @@ manage = [
     path("games/<int:game_id>/link/", tables.table_link_new, name="table-link-new"),
     path("tables/", tables.table_states_live, name="table-states"),
     path("tables/entry/", tables.table_entry_set, name="table-entry"),
+    # The table on stream (CONTRACT §9): the overlay without ?round=&table= follows it.
+    path("games/<int:game_id>/feature/", tables.game_feature, name="game-feature"),
+    path("tables/featured/stop/", tables.game_unfeature, name="game-unfeature"),
     path("tables/minutes/", rounds.round_minutes_set, name="round-minutes"),
     path("rounds/<int:number>/clock/", rounds.round_clock_view, name="round-clock"),
     path("games/<int:game_id>/extra/", rounds.game_extra_view, name="game-extra"),

@@ -272,6 +272,15 @@
       .then(function () { setTimeout(lookStandings, STANDINGS_MS); });
   }
 
+  // The table drawn is no more the feed's (the featured feed: another table featured, or none):
+  // nothing of it is said again, as on a first look.
+  function forget() {
+    shownHand = null;
+    current = null;
+    clearTimeout(bannerTimer);
+    document.querySelector("[data-banner]").hidden = true;
+  }
+
   function look() {
     var headers = { Accept: "application/json" };
     if (etag) headers["If-None-Match"] = etag;
@@ -279,10 +288,20 @@
       .then(function (answer) {
         if (answer.status === 200) {
           etag = answer.headers.get("ETag");
-          return answer.json().then(draw);
+          return answer.json().then(function (live) {
+            if (current && (current.round !== live.round || current.table !== live.table)) forget();
+            draw(live);
+          });
         }
         if (answer.status === 404) {
+          // No such table, or none featured: said, the bar emptied, and asked again.
+          etag = null;
+          forget();
           document.querySelector("[data-hand]").textContent = words.missing;
+          document.querySelector("[data-sticks]").hidden = true;
+          document.querySelector("[data-state]").hidden = true;
+          document.querySelector("[data-needs]").hidden = true;
+          document.querySelector("[data-seats]").replaceChildren();
         }
       })
       .catch(function () { /* asked again at the next look */ })

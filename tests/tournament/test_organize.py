@@ -61,6 +61,8 @@ def organizer_urls(event: Event) -> list[tuple[str, str, dict]]:
         ("post", url("table-link-new", s, game.pk), {}),
         ("get", url("table-states", s), {}),
         ("post", url("table-entry", s), {"table_entry": "tables"}),
+        ("post", url("game-feature", s, game.pk), {}),
+        ("post", url("game-unfeature", s), {}),
         ("post", url("round-minutes", s), {"round_minutes": "60"}),
         ("post", url("round-clock", s, 1), {}),
         ("post", url("game-extra", s, game.pk), {"minutes": "5"}),

@@ -10,6 +10,8 @@ import pytest
 from django.test import Client
 
 from tests.tournament.factories import baba_day
+from tournament.models import Game
+from tournament.services.events import event_feature_game
 
 pytestmark = pytest.mark.django_db
 
@@ -45,12 +47,30 @@ def test_the_overlay_names_its_tables_feed_and_speaks_the_language_asked(lang, h
 
 
 @pytest.mark.parametrize("query", ["", "?round=5", "?round=x&table=1", "?round=5&table=-3"])
-def test_without_a_table_it_says_how_to_name_one(query):
-    event = baba_day(slug="overlay-none", played=4, seat_next=True)
-    answer = Client().get(f"/events/{event.slug}/overlay/{query}&lang=en".replace("/&", "/?"))
-    assert answer.status_code == 200
-    assert "data-feed" not in answer.content.decode()
-    assert "Name a table" in answer.content.decode()
+@pytest.mark.parametrize(
+    ("lang", "missing"), [("en", "No table is featured yet."), ("ja", "配信卓が選ばれていません")]
+)
+def test_without_a_table_named_it_follows_the_featured_table(query, lang, missing):
+    event = baba_day(slug="overlay-featured", played=4, seat_next=True)
+    address = f"/events/{event.slug}/overlay/{query}&lang={lang}".replace("/&", "/?")
+    answer = Client().get(address)
+    assert answer.status_code == 200 and not answer.cookies
+    page = answer.content.decode()
+    assert f'data-feed="/api/v1/events/{event.slug}/featured/live"' in page
+    assert "/tables/" not in page
+    # What it says while no table is featured (the feed's 404).
+    assert _words(page)["missing"] == missing
+    assert Client().get(f"/api/v1/events/{event.slug}/featured/live").status_code == 404
+    game = Game.objects.filter(round__event=event, round__number=5).first()
+    event_feature_game(event=event, game=game)
+    assert Client().get(f"/api/v1/events/{event.slug}/featured/live").status_code == 200
+
+
+def test_a_table_named_keeps_its_own_word_for_no_game():
+    event = baba_day(slug="overlay-named", played=4, seat_next=True)
+    page = Client().get(f"/events/{event.slug}/overlay/?round=6&table=1&lang=en").content.decode()
+    assert f'data-feed="/api/v1/events/{event.slug}/tables/6/1/live"' in page
+    assert _words(page)["missing"] == "This table has no game yet."
 
 
 def test_an_unknown_event_and_odd_parameters_answer_no_500():

@@ -1,15 +1,19 @@
 """CONTRACT §9's feed: `GET /api/v1/events/<slug>/tables/<round>/<table>/live` — a table as a
-stream shows it, every number the engine's (scoring.GameFlow replayed here on the same hands)."""
+stream shows it, every number the engine's (scoring.GameFlow replayed here on the same hands) —
+and `GET /api/v1/events/<slug>/featured/live`, the same for the table the organizer features."""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring import GameFlow
 from scoring.hand_parse import parse_hand
 from tests.tournament.factories import baba_day
 from tournament.models import Game
+from tournament.services.events import event_feature_game
 from tournament.services.hands import game_hand_add
 
 pytestmark = pytest.mark.django_db
@@ -103,6 +107,7 @@ def test_the_feed_is_in_the_openapi_schema() -> None:
     if schema.status_code == 404:
         schema = Client().get("/api/v1/schema/")
     assert "/api/v1/events/{slug}/tables/{round_number}/{table}/live" in schema.json()["paths"]
+    assert "/api/v1/events/{slug}/featured/live" in schema.json()["paths"]
 
 
 def test_at_the_deciding_last_hand_the_feed_says_what_each_seat_needs() -> None:
@@ -172,3 +177,70 @@ def test_a_result_changed_at_another_table_moves_the_tag() -> None:
     done = Game.objects.filter(round__event=event, round__number=4, mode="hands").first()
     game_hand_undo(game=done, expected_version=done.version)  # its result is no longer final
     assert _live(event, 5, _table(event).table, HTTP_IF_NONE_MATCH=tag).status_code == 200
+
+
+# --- the featured table's feed ---------------------------------------------------------------
+
+
+def _featured(event, **headers):
+    return Client().get(f"/api/v1/events/{event.slug}/featured/live", **headers)
+
+
+def test_the_featured_feed_is_the_featured_table_s_feed() -> None:
+    event = baba_day(slug="live-featured", played=4, seat_next=True)
+    game, other = Game.objects.filter(round__event=event, round__number=5).order_by("table")[:2]
+    game_hand_add(game=game, hand=RIICHI_TSUMO, expected_version=game.version)
+    event_feature_game(event=event, game=game)
+    featured = _featured(event)
+    table = _live(event, 5, game.table)
+    assert featured.status_code == 200 and featured["Content-Type"].startswith("application/json")
+    assert featured.json() == table.json()  # the same keys, the same values
+    assert (featured.json()["round"], featured.json()["table"]) == (5, game.table)
+    event_feature_game(event=event, game=other)
+    assert _featured(event).json() == _live(event, 5, other.table).json()
+
+
+def test_the_featured_feed_s_tag_moves_with_the_choice_and_with_the_table() -> None:
+    event = baba_day(slug="live-featured-tag", played=4, seat_next=True)
+    game, other, third = Game.objects.filter(round__event=event, round__number=5).order_by("table")[
+        :3
+    ]
+    event_feature_game(event=event, game=game)
+    tag = _featured(event)["ETag"]
+    with CaptureQueriesContext(connection) as captured:
+        assert tag and _featured(event, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    # Expect 1 query: the featured game's stamp, found through the event's address.
+    assert len(captured) == 1, [q["sql"] for q in captured]
+    # Another table's hand: the featured one has not moved.
+    game_hand_add(game=third, hand=RON, expected_version=third.version)
+    assert _featured(event, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    # A hand at the featured table.
+    game.refresh_from_db()
+    game_hand_add(game=game, hand=RON, expected_version=game.version)
+    moved = _featured(event, HTTP_IF_NONE_MATCH=tag)
+    assert moved.status_code == 200 and moved.json()["last"]["number"] == 1
+    tag = moved["ETag"]
+    assert tag and _featured(event, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    # Another table featured.
+    event_feature_game(event=event, game=other)
+    switched = _featured(event, HTTP_IF_NONE_MATCH=tag)
+    assert switched.status_code == 200 and switched.json()["table"] == other.table
+    assert switched["ETag"] not in (tag, None)
+
+
+def test_with_no_table_featured_the_feed_is_a_json_404_never_304() -> None:
+    event = baba_day(slug="live-featured-none", played=4, seat_next=True)
+    answer = _featured(event)
+    assert answer.status_code == 404
+    assert answer.json()["field"] == "table" and "featured" in answer.json()["error"]
+    # Not tagged as an answer is: asked again with whatever tag it carries, a 404 still.
+    again = _featured(event, HTTP_IF_NONE_MATCH=answer.get("ETag", '"x"'))
+    assert again.status_code == 404 and again.json() == answer.json()
+    # Featured, then stopped: 404 again, whatever tag the reader holds.
+    game = Game.objects.filter(round__event=event, round__number=5).first()
+    event_feature_game(event=event, game=game)
+    tag = _featured(event)["ETag"]
+    event_feature_game(event=event, game=None)
+    assert _featured(event, HTTP_IF_NONE_MATCH=tag).status_code == 404
+    unknown = Client().get("/api/v1/events/nope/featured/live")
+    assert unknown.status_code == 404 and unknown.json()["field"] == "slug"

@@ -82,6 +82,17 @@ class Event(models.Model):
         _("team total"), max_length=10, choices=TEAM_RULE_CHOICES, default="sum"
     )
     team_best = models.PositiveSmallIntegerField(_("members counted"), null=True, blank=True)
+    # The table on stream (CONTRACT §9, services/events.event_feature_game): the overlay
+    # without `?round=&table=` and the featured feed follow it. Its game deleted, or its round
+    # unseated, leaves no table featured.
+    featured_game = models.ForeignKey(
+        "Game",
+        verbose_name=_("table on stream"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     # The organizer's channels (issue 49; services/channels.py): {"urls": [apprise URL, …],
     # "language": "ja"|"en" of the posts, "site": the address links in them start with}. The
     # URLs carry the channels' secrets: only the event's organizers see them.

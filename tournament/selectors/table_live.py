@@ -1,8 +1,9 @@
 """A table as a stream shows it (CONTRACT §9): the hand about to be played, the sticks on the
-table, each seat's wind, name and score, and the last hand — for the broadcasters' feed
-(`GET /api/v1/events/<slug>/tables/<round>/<table>/live`, tournament/api_live.py) and the
-overlay. Read from the hands the table's phones entered, replayed by the engine as the table's
-sheet is (selectors/games.py `game_sheet`): nothing here is typed by an operator."""
+table, each seat's wind, name and score, and the last hand — for the broadcasters' feeds
+(`GET /api/v1/events/<slug>/tables/<round>/<table>/live`, and the table on stream's at
+`…/featured/live`: tournament/api_live.py) and the overlay. Read from the hands the table's
+phones entered, replayed by the engine as the table's sheet is (selectors/games.py
+`game_sheet`): nothing here is typed by an operator."""
 
 from __future__ import annotations
 
@@ -21,6 +22,15 @@ def table_game(event: Event, round_number: int, table: int) -> Game | None:
     round has no such table. One query, and one for the seats."""
     games = Game.objects.select_related("round").prefetch_related(seats_prefetch())
     return games.filter(round__event=event, round__number=round_number, table=table).first()
+
+
+def featured_game(event: Event) -> Game | None:
+    """The event's table on stream (CONTRACT §9: the organizer features it on the dashboard),
+    read as `table_game` reads one; None when no table is featured."""
+    if event.featured_game_id is None:
+        return None
+    games = Game.objects.select_related("round").prefetch_related(seats_prefetch())
+    return games.filter(pk=event.featured_game_id, round__event=event).first()
 
 
 def table_live(event: Event, game: Game) -> dict[str, Any]:

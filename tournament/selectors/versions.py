@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language
@@ -118,6 +119,16 @@ def game_version(game_id: int, slug: str) -> GameVersion | None:
     )
 
 
+# A table's feed's columns: its game's stamp, the event's structure and its standings' rows.
+TABLE_STAMP = (
+    "pk",
+    "created_at",
+    "version",
+    "round__event__structure_version",
+    "round__event__rows_version",
+)
+
+
 def table_stamp(slug: str, round_number: int, table: int) -> tuple[Any, ...] | None:
     """What the feed of a table shows can move with: the game's own stamp (every write to it
     moves its version: a hand, an undo, a correction, a confirmation), the event's structure
@@ -125,13 +136,15 @@ def table_stamp(slug: str, round_number: int, table: int) -> tuple[Any, ...] | N
     hand, or before the last game, moves when another table's result is final); another
     table's hand does not. One query; None if the event has no such table."""
     games = Game.objects.filter(round__event__slug=slug, round__number=round_number, table=table)
-    return games.values_list(
-        "pk",
-        "created_at",
-        "version",
-        "round__event__structure_version",
-        "round__event__rows_version",
-    ).first()
+    return games.values_list(*TABLE_STAMP).first()
+
+
+def featured_stamp(slug: str) -> tuple[Any, ...] | None:
+    """`table_stamp` of the event's table on stream (CONTRACT §9), found in the same query: the
+    game's id is in it, so featuring another table moves it as that game's hands do. One
+    query; None if no table is featured (or no such event)."""
+    games = Game.objects.filter(round__event__slug=slug, round__event__featured_game=F("pk"))
+    return games.values_list(*TABLE_STAMP).first()
 
 
 def moment(value: datetime | str) -> datetime:

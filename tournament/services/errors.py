@@ -220,6 +220,7 @@ MESSAGES: dict[str, str] = {
     ),
     # --- table links and confirmation ---
     "event.table_entry": gettext_noop("choose who enters results: organizers or tables"),
+    "event.feature_other": gettext_noop("that table is not one of this event's"),
     "event.rules_seated": gettext_noop(
         "round {round} is seated already: the rules are fixed once a round is seated (its "
         "tables and results follow them). Take back its seating first to change them."

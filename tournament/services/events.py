@@ -1,4 +1,5 @@
-"""Writes for events: create, register players, withdraw, set the date and the rules."""
+"""Writes for events: create, register players, withdraw, set the date and the rules, the
+table on stream."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils.text import slugify
 
 from scoring import FORMATS, PRESETS, Ruleset, ruleset_from_json
 from scoring.names import EVENT_NAME_MAX, normalize_name
-from tournament.models import Entry, Event, Stage, Venue
+from tournament.models import Entry, Event, Game, Stage, Venue
 from tournament.models.events import TABLE_ENTRY_CHOICES, TABLE_MODE_CHOICES
 from tournament.services.changes import change_record
 from tournament.services.errors import ServiceError, engine_errors
@@ -335,6 +336,46 @@ def event_table_entry_set(
         user=user,
         action="event.table_entry",
         summary=f"results entered by {table_entry} ({table_mode})",
+        before=before,
+        after=after,
+    )
+    return event
+
+
+@transaction.atomic
+def event_feature_game(*, event: Event, game: Game | None, user: Any = None) -> Event:
+    """The table on stream (CONTRACT §9): the overlay without `?round=&table=` and the
+    featured feed show `game` from now on; None, no table. A game of another event is
+    refused; one deleted meanwhile too (its deletion takes the same lock)."""
+    event_lock(event.pk)
+    after: dict[str, int] | None = None
+    if game is not None:
+        found = Game.objects.filter(pk=game.pk).values_list(
+            "round__event_id", "round__number", "table"
+        )
+        where = found.first()
+        if where is None:
+            raise ServiceError("game.deleted", "game")
+        if where[0] != event.pk:
+            raise ServiceError("event.feature_other", "game")
+        after = {"round": where[1], "table": where[2]}
+    featured, *shown = Event.objects.values_list(
+        "featured_game_id", "featured_game__round__number", "featured_game__table"
+    ).get(pk=event.pk)
+    if featured == (game.pk if game is not None else None):
+        return event
+    Event.objects.filter(pk=event.pk).update(featured_game=game)
+    event.featured_game = game
+    before = dict(zip(("round", "table"), shown, strict=True)) if featured is not None else None
+    change_record(
+        event=event,
+        user=user,
+        action="event.feature",
+        summary=(
+            f"round {after['round']} table {after['table']} on stream"
+            if after is not None
+            else "no table on stream"
+        ),
         before=before,
         after=after,
     )

@@ -193,3 +193,10 @@ def with_seat_names(html: str, names: list[str]) -> str:
     for i, name in enumerate(names):
         html = html.replace(SEAT_MARK.format(i), conditional_escape(name))
     return mark_safe(html)
+
+
+@register.filter
+def lists_game(states: list[Any], game_id: int | None) -> bool:
+    """Whether the dashboard's tables (selectors.tables.TableState) hold the game `game_id`:
+    the table on stream is marked on its row, else (an earlier round's, done) under them."""
+    return any(state.game.pk == game_id for state in states)

@@ -146,6 +146,7 @@ def table_states_part(request: HttpRequest, event: Event, tag: str) -> HttpRespo
     number, states = table_states(event)
     context = {"event": event, "state_round": number, "states": states, "live_tag": tag}
     context["phase"] = round_phase(event)
+    context["can_organize"] = can_manage(request.user, event)  # the table on stream's buttons
     return render(request, "tournament/manage/_table_states.html", context)
 
 

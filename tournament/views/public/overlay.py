@@ -1,12 +1,13 @@
 """`/events/<slug>/overlay/` (CONTRACT §9): a streamed table's score bar, for a streaming
 program's browser source — drawn for 1920×1080 (readable at 1280×720) on a transparent
 background, nothing to click, no cookie. The page is a frame: static/js/overlay.js draws the
-table from its feed (`/api/v1/events/<slug>/tables/<round>/<table>/live`, tournament/
-api_live.py), asked every second with its ETag, so it follows a saved hand within two seconds
-and goes on by itself after a dropped connection or a restart. `?round=&table=` names the
-table; `?lang=ja|en`; `?layout=bar` (the default) or `full` (the event's standings beside it,
-from its API); `?gap=top` (the default: each seat's way to the top) or `above` (to the seat
-above)."""
+table from its feed (tournament/api_live.py), asked every second with its ETag, so it follows a
+saved hand within two seconds and goes on by itself after a dropped connection or a restart.
+`?round=&table=` names the table (`/api/v1/events/<slug>/tables/<round>/<table>/live`);
+without them it shows the table the organizer features on the dashboard
+(`/api/v1/events/<slug>/featured/live`), switching when another is featured, with no reload.
+`?lang=ja|en`; `?layout=bar` (the default) or `full` (the event's standings beside it, from
+its API); `?gap=top` (the default: each seat's way to the top) or `above` (to the seat above)."""
 
 from __future__ import annotations
 
@@ -34,8 +35,9 @@ def _slots(text: str) -> str:
     return re.sub(r"%\((\w+)\)[sd]", r"{\1}", text)
 
 
-def _words() -> dict[str, object]:
-    """What overlay.js writes, in the page's language."""
+def _words(*, featured: bool) -> dict[str, object]:
+    """What overlay.js writes, in the page's language (`featured`: the feed is the table on
+    stream's, whose 404 says that none is featured)."""
     return {
         "winds": {wind: str(SEAT_WINDS[i]) for i, wind in enumerate(WINDS)},  # 東 / East
         "seat_winds": {wind: str(ROUND_WINDS[wind]) for wind in WINDS},  # 東 / E
@@ -94,7 +96,7 @@ def _words() -> dict[str, object]:
         "place_any": _("any score"),
         "place_none": _("cannot"),
         "place_score": _slots(_("%(score)s or more")),
-        "missing": _("This table has no game yet."),
+        "missing": _("No table is featured yet.") if featured else _("This table has no game yet."),
     }
 
 
@@ -114,8 +116,10 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
         address_number(request.GET.get("round")),
         address_number(request.GET.get("table")),
     )
-    feed = ""
-    if round_number is not None and table is not None:
+    featured = round_number is None or table is None
+    if featured:  # the table on stream, whichever the organizer features
+        feed = reverse("api-v1:featured_live_answer", kwargs={"slug": event.slug})
+    else:
         feed = reverse(
             "api-v1:table_live_answer",
             kwargs={"slug": event.slug, "round_number": round_number, "table": table},
@@ -131,7 +135,7 @@ def event_overlay(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": reverse("api-v1:standings", kwargs={"slug": event.slug})
             if layout == "full"
             else "",
-            "words": _words(),
+            "words": _words(featured=featured),
             "round_number": round_number,
             "table": table,
         }
