@@ -16,6 +16,7 @@
   var gapToAbove = body.dataset.gap === "above"; // ?gap=above: to the seat above, not the top
   var etag = null;
   var shownHand = null; // the last hand the bar has drawn, as its feed said it (JSON)
+  var shownNumber = 0; // and its number (0: none)
   var bannerTimer = null;
   var current = null; // the table as last answered
   var numbers = new Intl.NumberFormat(body.dataset.language === "ja" ? "ja-JP" : "en-GB");
@@ -153,7 +154,7 @@
     table.appendChild(row(head));
     before.rows.forEach(function (player) {
       var cells = [element("th", "who", player.player), element("td", "now", fill(words.now, { n: player.now })),
-        element("td", "total", total(player.total)), element("td", "", total(player.to_lead, true))];
+        element("td", "total", total(player.total, true)), element("td", "", total(player.to_lead, true))];
       if (!before.last_stage) cells.push(element("td", "", player.to_cut === null ? "" : total(player.to_cut, true)));
       player.places.forEach(function (need) {
         var text = need === "any" ? words.place_any : need === "none" ? words.place_none
@@ -183,9 +184,13 @@
     var scores = live.seats.map(function (seat) { return seat.score; });
     var top = Math.max.apply(null, scores);
     var second = scores.slice().sort(function (a, b) { return b - a; })[1];
-    // A new hand, or the last one corrected or taken back: said again.
+    // A new hand is said; the last one corrected is said again as corrected; a hand taken back
+    // is not said (what is left was said when it was played), and stops being said.
     var lastHand = JSON.stringify(live.last);
-    var fresh = live.last && lastHand !== shownHand && shownHand !== null;
+    var number = live.last ? live.last.number : 0;
+    var changed = shownHand !== null && lastHand !== shownHand;
+    var fresh = changed && number > 0 && number >= shownNumber;
+    var corrected = fresh && number === shownNumber;
     var list = document.querySelector("[data-seats]");
     list.style.setProperty("--seats", live.seats.length);
     list.replaceChildren.apply(list, live.seats.map(function (seat) {
@@ -194,7 +199,6 @@
       var who = element("span", "who");
       who.appendChild(element("span", "name", seat.player));
       if (seat.seat === live.dealer) who.appendChild(element("span", "badge", words.dealer));
-      if (fresh && seat.riichi) who.appendChild(element("span", "badge riichi", words.riichi));
       item.appendChild(who);
       var line = element("span", "line");
       line.appendChild(element("span", "score", score(seat.score)));
@@ -203,6 +207,9 @@
         var delta = live.last.deltas[seat.seat] || 0;
         var kind = delta > 0 ? " plus" : delta < 0 ? " minus" : "";
         line.appendChild(element("span", "delta" + kind, signed(delta)));
+        // Beside the change, not the name: a stick put in the hand just said, which a badge by
+        // the name would read as riichi in the hand now (beside the new dealer's badge).
+        if (seat.riichi) line.appendChild(element("span", "badge riichi", words.riichi));
       } else {
         // The leader's lead over the second, and everyone else's way to the top (or, with
         // ?gap=above, to the seat above) — in words, so that it is never read as what a hand
@@ -215,12 +222,17 @@
 
     var banner = document.querySelector("[data-banner]");
     if (fresh) {
-      banner.textContent = said(live);
+      var saying = said(live);
+      banner.textContent = saying && corrected ? words.corrected + " " + saying : saying;
       banner.hidden = !banner.textContent;
       clearTimeout(bannerTimer);
       bannerTimer = setTimeout(function () { banner.hidden = true; draw(current); }, BANNER_MS);
+    } else if (changed) {
+      clearTimeout(bannerTimer);
+      banner.hidden = true;
     }
     shownHand = lastHand;
+    shownNumber = number;
 
     var state = document.querySelector("[data-state]");
     var text = live.confirmation === "waiting" ? words.waiting
@@ -276,6 +288,7 @@
   // nothing of it is said again, as on a first look.
   function forget() {
     shownHand = null;
+    shownNumber = 0;
     current = null;
     clearTimeout(bannerTimer);
     document.querySelector("[data-banner]").hidden = true;

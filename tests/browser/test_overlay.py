@@ -13,7 +13,7 @@ from scoring import GameFlow
 from scoring.hand_parse import parse_hand
 from tests.tournament.factories import baba_day
 from tournament.models import Game
-from tournament.services.hands import game_hand_add
+from tournament.services.hands import game_hand_add, game_hand_replace, game_hand_undo
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -168,6 +168,26 @@ def test_a_double_ron_and_the_last_hands_conditions(
     assert page.locator("[data-needs]").is_hidden()  # a league decides nothing at its last hand
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/overlay-double-ron-{lang}-{width}.png")
+    # Corrected (one winner's hand was 4 han): said again, as corrected, with the new value.
+    fixed = {
+        **DOUBLE_RON,
+        "result": {
+            **DOUBLE_RON["result"],
+            "wins": [DOUBLE_RON["result"]["wins"][0], {"seat": 3, "han": 4, "fu": 30}],
+        },
+    }
+    game.refresh_from_db()
+    game_hand_replace(game=game, hand=fixed, number=1, expected_version=game.version)
+    again = GameFlow(event.rules, 4)
+    again.play(parse_hand(fixed, event.rules, 4, "hand"))
+    page.wait_for_function(SCORES_ARE, arg=",".join(map(str, again.scores)), timeout=3000)
+    assert banner.inner_text().startswith("訂正：" if lang == "ja" else "Corrected:")
+    assert f"{again.records[-1].outcome.details[1]['value']:,}" in banner.inner_text()
+    # Taken back: nothing is said, and what was being said stops.
+    game.refresh_from_db()
+    game_hand_undo(game=game, expected_version=game.version)
+    page.wait_for_function(SCORES_ARE, arg=",".join([str(event.rules.start)] * 4), timeout=3000)
+    assert banner.is_hidden()
     assert problems == []
     context.close()
 

@@ -35,7 +35,7 @@ def test_the_overlay_follows_the_featured_table(live_server, browser):
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(f"{live_server.url}/events/{event.slug}/overlay/?lang=en")
     hand, banner = page.locator("[data-hand]"), page.locator("[data-banner]")
-    hand.filter(has_text="No table is featured yet.").wait_for(timeout=5000)
+    hand.filter(has_text="No table is on stream.").wait_for(timeout=5000)
     assert page.locator(".seat").count() == 0
 
     event_feature_game(event=event, game=first)
@@ -55,7 +55,7 @@ def test_the_overlay_follows_the_featured_table(live_server, browser):
 
     # None featured: said, the bar emptied, and it goes on asking.
     event_feature_game(event=event, game=None)
-    hand.filter(has_text="No table is featured yet.").wait_for(timeout=3000)
+    hand.filter(has_text="No table is on stream.").wait_for(timeout=3000)
     assert page.locator(".seat").count() == 0 and banner.is_hidden()
     event_feature_game(event=event, game=first)
     page.wait_for_function(NAMES_ARE, arg=_names(first), timeout=3000)

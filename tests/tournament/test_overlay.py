@@ -48,7 +48,7 @@ def test_the_overlay_names_its_tables_feed_and_speaks_the_language_asked(lang, h
 
 @pytest.mark.parametrize("query", ["", "?round=5", "?round=x&table=1", "?round=5&table=-3"])
 @pytest.mark.parametrize(
-    ("lang", "missing"), [("en", "No table is featured yet."), ("ja", "配信卓が選ばれていません")]
+    ("lang", "missing"), [("en", "No table is on stream."), ("ja", "配信卓が選ばれていません")]
 )
 def test_without_a_table_named_it_follows_the_featured_table(query, lang, missing):
     event = baba_day(slug="overlay-featured", played=4, seat_next=True)

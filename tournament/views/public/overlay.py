@@ -46,6 +46,7 @@ def _words(*, featured: bool) -> dict[str, object]:
         "sticks": _("Riichi sticks"),
         "dealer": _("Dealer"),
         "riichi": _("Riichi"),
+        "corrected": _("Corrected:"),  # a hand said again after its correction
         "ron": _("{winner} ron {points} from {from}"),
         "tsumo": _("{winner} tsumo {points}"),
         "draw": _("Draw"),
@@ -96,7 +97,7 @@ def _words(*, featured: bool) -> dict[str, object]:
         "place_any": _("any score"),
         "place_none": _("cannot"),
         "place_score": _slots(_("%(score)s or more")),
-        "missing": _("No table is featured yet.") if featured else _("This table has no game yet."),
+        "missing": _("No table is on stream.") if featured else _("This table has no game yet."),
     }
 
 
