@@ -119,8 +119,8 @@ def test_the_organizer_features_a_table_from_the_dashboard_and_stops():
         assert f'action="{url("game-feature", event.slug, game.pk)}"' in page
     assert "配信卓にする" in page and "data-on-stream" not in page
     # The overlay's address, to paste into the streaming software.
-    assert f'href="/events/{event.slug}/overlay/"' in page
-    assert f"http://testserver/events/{event.slug}/overlay/" in page
+    assert f'href="/events/{event.slug}/overlay/?lang=ja"' in page
+    assert f"http://testserver/events/{event.slug}/overlay/?lang=ja" in page
 
     answer = client.post(url("game-feature", event.slug, second.pk), headers=JA)
     assert answer.status_code == 302 and answer["Location"] == dashboard
