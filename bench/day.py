@@ -221,10 +221,15 @@ def report(day: Day, args: argparse.Namespace, limits: str) -> bool:
     target = SMALL_TARGET_P95_MS if args.players <= SMALL_FIELD else TARGET_P95_MS
     shown = print_overlay(day)
     met = p95 <= target and not errors and shown
+
+    # Each target said met or missed on its own: a slow p95 is not read as the overlay's.
+    def said(ok: bool) -> str:
+        return "met" if ok else "MISSED"
+
     print(
-        f"  verdict     p95 {p95:.1f} ms (target ≤ {target} ms), "
-        f"{sum(errors.values())} errors (target 0), the overlay within "
-        f"{OVERLAY_TARGET_SECONDS:g} s: {'met' if met else 'MISSED'}"
+        f"  verdict     {said(met)}: p95 {p95:.1f} ms (target ≤ {target} ms: "
+        f"{said(p95 <= target)}), {sum(errors.values())} errors (target 0: {said(not errors)}), "
+        f"the overlay within {OVERLAY_TARGET_SECONDS:g} s ({said(shown)})"
     )
     return met
 
