@@ -415,3 +415,18 @@ def test_a_game_s_public_sheet_says_its_result_waits_or_is_disputed_not_in_progr
     assert status() == words[2]
     client.post(f"/t/{link.token}/", {"do": "dispute", "code": link.seat_codes[1], "reason": "x"})
     assert status() == words[3]
+
+
+def test_the_organizers_score_sheet_leads_to_the_tables_link():
+    """The dashboard's table opens its score sheet; a table entering its own results gets its
+    link and seat codes from the round's sheet, which the score sheet points to."""
+    event, games = seated()
+    organizer = logged_in(organizer_for(event))
+    sheet = text(organizer.get(url("game-hands", event.slug, games[1].pk)))
+    where = f"{url('round-sheet', event.slug, 1)}#table-{games[1].table}"
+    assert f'href="{where}"' in sheet
+    round_sheet = text(organizer.get(url("round-sheet", event.slug, 1)))
+    assert f'id="table-{games[1].table}"' in round_sheet and live(games[1]).code in round_sheet
+    event.table_entry = "organizers"
+    event.save()
+    assert "#table-" not in text(organizer.get(url("game-hands", event.slug, games[1].pk)))
