@@ -241,3 +241,37 @@ def test_a_double_ron_and_the_last_hands_conditions(
         page.screenshot(path=f"{SHOTS}/overlay-conditions-{lang}-{width}.png")
     assert problems == []
     context.close()
+
+
+def test_the_full_layout_marks_the_tables_players_in_the_standings(live_server, browser):
+    """?layout=full at 1280×720: the standings at the top right, ten rows, the final's four
+    players marked, clear of the "before the last game" panel above the bar."""
+    event = baba_day(slug="overlay-full", played=7, close_qualifier=True, seat_next=True)
+    game = Game.objects.get(round__event=event, round__number=8)
+    names = {s.player.name for s in game.seats.select_related("player")}
+    context, page, problems = _open(
+        browser,
+        f"{live_server.url}/events/{event.slug}/overlay/?round=8&table=1&lang=en&layout=full",
+        1280,
+        720,
+        "en-GB",
+    )
+    panel = page.locator("[data-standings-panel]")
+    panel.wait_for(timeout=5000)
+    page.locator("[data-needs]").wait_for(timeout=5000)  # the final not begun: "before"
+    page.wait_for_function(
+        "document.querySelectorAll('[data-standings-panel] tr.playing').length === 4",
+        timeout=5000,
+    )
+    rows = panel.locator("tr")
+    assert rows.count() == 10
+    marked = {r.locator("td.who").inner_text() for r in panel.locator("tr.playing").all()}
+    assert marked == names
+    standings = panel.bounding_box()
+    needs = page.locator("[data-needs]").bounding_box()
+    assert standings["y"] + standings["height"] <= needs["y"]
+    assert standings["x"] + standings["width"] <= 1280
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/overlay-full-en-1280.png")
+    assert problems == []
+    context.close()
