@@ -86,6 +86,23 @@
     return "";
   }
 
+  // A name too long for its place is set smaller, down to FIT_LEAST of its size, before it is
+  // cut with an ellipsis: "Maximilian Oberhuber-Schmidt" whole rather than "Maximilian Oberh…".
+  var FIT_LEAST = 0.7;
+  function fit(node) {
+    node.style.fontSize = "";
+    var size = parseFloat(getComputedStyle(node).fontSize);
+    var least = size * FIT_LEAST;
+    while (node.scrollWidth > node.clientWidth && size > least) {
+      size = Math.max(least, size - 1);
+      node.style.fontSize = size + "px";
+    }
+  }
+
+  function fitNames() {
+    document.querySelectorAll(".seat .name, .needs th, .standings td.who").forEach(fit);
+  }
+
   function gapWords(mine, scores, top, second) {
     if (mine === top && top === second) return ""; // level at the top (the game's start)
     if (mine === top) return fill(words.lead, { points: numbers.format(top - second) });
@@ -241,6 +258,7 @@
     state.hidden = !text;
     drawNeeds(live);
     if (standings) drawStandings();
+    fitNames();
   }
 
   // ?layout=full: the event's standings (its API's document, asked with its ETag), the top
@@ -269,6 +287,7 @@
     });
     list.replaceChildren.apply(list, cells);
     document.querySelector("[data-standings-panel]").hidden = !rows.length;
+    document.querySelectorAll(".standings td.who").forEach(fit);
   }
 
   function lookStandings() {
