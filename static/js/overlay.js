@@ -100,7 +100,7 @@
   }
 
   function fitNames() {
-    document.querySelectorAll(".seat .name, .needs th, .standings td.who").forEach(fit);
+    document.querySelectorAll(".seat .name, .needs th, .needs td.need, .standings td.who").forEach(fit);
   }
 
   function gapWords(mine, scores, top, second) {

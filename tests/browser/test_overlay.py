@@ -246,7 +246,10 @@ def test_a_double_ron_and_the_last_hands_conditions(
 def test_the_full_layout_marks_the_tables_players_in_the_standings(live_server, browser):
     """?layout=full at 1280×720: the standings at the top right, ten rows, the final's four
     players marked, clear of the "before the last game" panel above the bar."""
-    event = baba_day(slug="overlay-full", played=7, close_qualifier=True, seat_next=True)
+    long = "Maximilian Oberhuber-Schmidt"  # set smaller to fit, not cut
+    event = baba_day(
+        slug="overlay-full", played=7, close_qualifier=True, seat_next=True, names={"青木": long}
+    )
     game = Game.objects.get(round__event=event, round__number=8)
     names = {s.player.name for s in game.seats.select_related("player")}
     context, page, problems = _open(
@@ -267,6 +270,9 @@ def test_the_full_layout_marks_the_tables_players_in_the_standings(live_server, 
     assert rows.count() == 10
     marked = {r.locator("td.who").inner_text() for r in panel.locator("tr.playing").all()}
     assert marked == names
+    whole = "e => e.scrollWidth <= e.clientWidth"
+    assert panel.locator("td.who", has_text=long).evaluate(whole)
+    assert page.locator(".needs tr", has_text=long).locator("th").first.evaluate(whole)
     standings = panel.bounding_box()
     needs = page.locator("[data-needs]").bounding_box()
     assert standings["y"] + standings["height"] <= needs["y"]
