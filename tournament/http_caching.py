@@ -199,15 +199,19 @@ def _api_table_tag(
     numbers = [address_number(round_number), address_number(table)]  # else the answer's 400
     if None in numbers:
         return None
-    stamp = table_stamp(slug, *numbers)
-    return page_tag(request, request.path, list(stamp), per_user=False) if stamp else None
+    return _feed_tag(request, table_stamp(slug, *numbers))
 
 
 def _api_featured_tag(request: HttpRequest, slug: str, **_path: Any) -> str | None:
     """The table on stream's feed's tag: that game's stamp with its id, so it moves when the
     organizer features another table as when the table moves; none while none is featured
     (the answer's 404)."""
-    stamp = featured_stamp(slug)
+    return _feed_tag(request, featured_stamp(slug))
+
+
+def _feed_tag(request: HttpRequest, stamp: tuple[Any, ...] | None) -> str | None:
+    """A table feed's tag from its stamp (selectors/versions.py `TABLE_STAMP`), the same for
+    every reader; none without a table (the answer's 404)."""
     return page_tag(request, request.path, list(stamp), per_user=False) if stamp else None
 
 

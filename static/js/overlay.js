@@ -340,6 +340,6 @@
       .then(function () { setTimeout(look, LOOK_MS); });
   }
 
-  if (feed) look();
+  look();
   if (standingsFeed) lookStandings();
 })();

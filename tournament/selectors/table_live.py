@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from scoring.flow import GameFlow
 from scoring.knobs import WINDS
 from tournament.models import Event, Game
@@ -17,20 +19,27 @@ from tournament.selectors.games import game_sheet
 from tournament.selectors.sheets import seats_prefetch
 
 
+def _games(event: Event) -> QuerySet[Game]:
+    """The event's games as a feed reads one: with its round, seats and players (one query,
+    and one for the seats)."""
+    return (
+        Game.objects.select_related("round")
+        .prefetch_related(seats_prefetch())
+        .filter(round__event=event)
+    )
+
+
 def table_game(event: Event, round_number: int, table: int) -> Game | None:
-    """The game at that table of that round, with its round, seats and players; None if the
-    round has no such table. One query, and one for the seats."""
-    games = Game.objects.select_related("round").prefetch_related(seats_prefetch())
-    return games.filter(round__event=event, round__number=round_number, table=table).first()
+    """The game at that table of that round; None if the round has no such table."""
+    return _games(event).filter(round__number=round_number, table=table).first()
 
 
 def featured_game(event: Event) -> Game | None:
-    """The event's table on stream (CONTRACT §9: the organizer features it on the dashboard),
-    read as `table_game` reads one; None when no table is featured."""
+    """The event's table on stream (CONTRACT §9: the organizer features it on the dashboard);
+    None when no table is featured."""
     if event.featured_game_id is None:
         return None
-    games = Game.objects.select_related("round").prefetch_related(seats_prefetch())
-    return games.filter(pk=event.featured_game_id, round__event=event).first()
+    return _games(event).filter(pk=event.featured_game_id).first()
 
 
 def table_live(event: Event, game: Game) -> dict[str, Any]:
@@ -88,7 +97,7 @@ def table_live(event: Event, game: Game) -> dict[str, Any]:
         "confirmed": bool(game.finished and not game.confirmation),
         "confirmation": game.confirmation,
         "round_wind": None if over else flow.wind,
-        "conditions": None if over else _last_hand(event, game, sheet.flow, names),
+        "conditions": None if over else _last_hand(event, game, flow, names),
         "before": None if over or flow.records else _before_game(event, game, names),
     }
 
