@@ -67,6 +67,7 @@ from bench.day_clients import (
 from bench.day_watchers import LOOP_WATCH_SECONDS, loop_watch, overlay
 from bench.servers import (
     MemoryWatch,
+    cpu_seconds,
     free_port,
     manage,
     peak_memory_mb,
@@ -143,15 +144,6 @@ def percentile(values: list[float], p: float) -> float:
     """Nearest rank."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system time the processes have used so far (/proc/<pid>/stat)."""
-    ticks = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_busy(cpu: int) -> float:

@@ -16,8 +16,8 @@ import subprocess
 import sys
 import urllib.request
 
-from bench.day import CLIENT_CPU, MEMORY, SERVER_CPU, cpu_seconds
-from bench.servers import free_port, served_event, start_redis, start_server
+from bench.day import CLIENT_CPU, MEMORY, SERVER_CPU
+from bench.servers import cpu_seconds, free_port, served_event, start_redis, start_server
 
 DB = "jansou_not_modified"
 # wrk counts every answer but a 304 (a 200 would pass its own check: it is 2xx).

@@ -273,6 +273,15 @@ def print_queue(left: int, seconds: float, counts: dict[str, int]) -> bool:
     return not waiting and not counts.get("FAILED", 0)
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system time the processes have used so far (/proc/<pid>/stat)."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def peak_memory_mb(pid: int) -> float:
     for row in Path(f"/proc/{pid}/status").read_text().splitlines():
         if row.startswith("VmHWM:"):
