@@ -294,6 +294,35 @@ def test_a_change_elsewhere_moves_where_a_player_stands_not_the_rest_of_their_pa
     assert from_places(main(after)) == from_places(main(page))
 
 
+def test_a_change_that_leaves_a_player_s_place_keeps_their_page_s_content(client, monkeypatch):
+    # Issue 67: the content is kept by what it shows (their places, not the events' versions):
+    # after a change elsewhere that leaves their place, the page is made again (its tag holds
+    # the event's version) around the content kept; a change that moves them draws it again.
+    from tournament.services.penalties import penalty_give
+    from tournament.views.public import players
+
+    event = event_import(league_data(8, 2))
+    rows = event_standings(event).rows
+    player = Player.objects.get(name=rows[0].player)
+    first = client.get(url("player-detail", player.pk))
+    drawn: list[int] = []
+    sections = players._PlayerBody.sections  # a cached_property: the sections drawn
+
+    def counted(body: players._PlayerBody) -> list:
+        drawn.append(1)
+        return sections.func(body)
+
+    monkeypatch.setattr(players._PlayerBody, "sections", property(counted))
+    penalty_give(event=event, player=rows[-1].player, points="-1", reason="late")
+    after = client.get(url("player-detail", player.pk))
+    assert after["ETag"] != first["ETag"]  # the event moved on: the page was made again…
+    assert drawn == []  # …around its content as it was kept
+    assert main(text(after)) == main(text(first))
+    penalty_give(event=event, player=player.name, points="-500", reason="bonus taken back")
+    moved = text(client.get(url("player-detail", player.pk)))
+    assert drawn and "8 of 8" in moved and "1 of 8" not in moved
+
+
 def test_standings_read_together_are_each_events_own():
     from tournament.selectors.cache import clear_all
     from tournament.selectors.published import published_of

@@ -44,12 +44,29 @@ class PlayerPage:
 
     @property
     def key(self) -> tuple:
-        """What the whole content is kept by: what the page's tag holds but the reader (the
-        player, each event's stamp and name, their rating's step, whether ratings wait), the
-        language and whether it offers notifications. A kept one reads none of its parts
-        (issue 46: two thirds of a player page was its parts, read again per request)."""
+        """What the whole content is kept by: what it shows — the player, their own games
+        (`own_key`), where they stand in each event (the placings, not the events' versions),
+        each event's name and address, their rating's step and whether ratings wait, the
+        events still played, the language and whether it offers notifications. A result
+        elsewhere in an event moves its version, and with it the page's tag (the page is made
+        again), but most players' places stay as they were: their content is then found kept,
+        and only the frame is drawn (issue 67: at 10,000 players a result moved a few thousand
+        of them; before, every player's content was made again after every result). A kept
+        one reads none of its parts but the two its key is made of: the index of their own
+        games and their placings (issue 46: two thirds of a player page was its parts, read
+        again per request)."""
         entered = self.entered
-        return (self.player.pk, self.player.name, entered, get_language(), self.notify)
+        shown = tuple((pk, name, slug) for pk, (_stamp, name, slug) in entered.events.items())
+        placings = tuple((s.event_id, s.placing) for s in self.sections)
+        return (
+            self.own_key,
+            shown,
+            placings,
+            entered.rating_step,
+            entered.ratings_due,
+            tuple(sorted(entered.running)),
+            self.notify,
+        )
 
     @property
     def rating_key(self) -> tuple:
