@@ -171,6 +171,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's own, with the health check above asked of the socket, not the server
     # (tournament/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "tournament.postgresql"
+    # Every public page costs its tag's one query (http_caching.py), the same few statements
+    # again and again: PostgreSQL spent 0.35 ms planning each against 0.07–0.14 ms running it.
+    # Bound on the server and prepared after five runs on a connection (psycopg's automatic
+    # preparing, which Django turns off unless asked, for connection poolers' sake), a tag
+    # query's round trip took 0.32–0.46 ms instead of 0.84–1.16 (docs/performance.md, issue 67).
+    # DB_PREPARED=0 behind a pooler in transaction mode, which cannot keep them.
+    if os.environ.get("DB_PREPARED", "1") == "1":
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            {"server_side_binding": True, "prepare_threshold": 5}
+        )
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Every transaction takes SQLite's write lock when it begins (Django 5.1's option), waiting
     # up to `timeout` seconds for it: a transaction that read first and then wrote could not

@@ -7,10 +7,12 @@ The event's, the game's and the player's are read on nearly every request the pu
 game sheet or a player's page polled while nothing has moved costs its tag and one cache read),
 and Django took longer to build each of them than PostgreSQL to answer it: 2.3 ms of the
 process's CPU for a player's, 0.9 for a game's, against 0.15 to send and read the SQL (issue
-46, docs/performance.md "The tags' queries"). So those are written as SQL once, read through
-`Model.objects.raw` (which converts the model's own columns on every database), and
-tests/tournament/test_tag_queries.py holds the querysets they stand for and checks both give
-the same answers."""
+46, docs/performance.md "The tags' queries"). So those are written as SQL once and read through
+a plain cursor, each time and date converted here as both databases give it (`moment`,
+`day`): `Model.objects.raw`, which converts them through the model's fields, took as much CPU
+again as the cursor (0.65 against 0.31 ms a game's on the bench machine, issue 67) by building
+a model instance a row. tests/tournament/test_tag_queries.py holds the querysets they stand for
+and checks both give the same answers on both databases."""
 
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
+from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import get_language
 
 from tournament.models import Entry, Event, Game, Player, RatingDue, RatingStep, Round, Seat, Stage
@@ -82,8 +85,9 @@ class GameVersion:
 
 @cache
 def _game_sql() -> str:
-    """A row per seat in seat order: the game's own columns (converted by Game's fields), its
-    round's number and event, the event's stamp and name, the seat's player's name."""
+    """A row per seat in seat order: the game's id, creation time, version, table, whether
+    it is finished and its mode, its round's number and event, the event's stamp and name,
+    the seat's player's name."""
     game, seat, rnd, event, player = (m._meta.db_table for m in (Game, Seat, Round, Event, Player))
     return f"""
         SELECT g.id, g.created_at, g.version, g."table", g.finished, g.mode,
@@ -98,24 +102,31 @@ def _game_sql() -> str:
         ORDER BY s.position"""
 
 
+def _rows(sql: str, params: list[Any]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def game_version(game_id: int, slug: str) -> GameVersion | None:
     """One query of plain values, a row per seat in seat order; None for a game of another
     event (a game always has its seats)."""
-    rows = list(Game.objects.raw(_game_sql(), [game_id, slug]))
+    rows = _rows(_game_sql(), [game_id, slug])
     if not rows:
         return None
-    game = rows[0]
+    (_id, created, version, table, finished, mode, number, event_id, event_created) = rows[0][:9]
+    event_version, event_name = rows[0][9:11]
     return GameVersion(
         game_id,
-        event_stamp((game_id, game.created_at, game.version)),  # the game's own, made the same way
-        game.round_number,
-        game.table,
-        not game.finished and game.mode == "hands",
-        [row.player_name for row in rows],
-        game.event_id,
-        event_stamp((game.event_id, moment(game.event_created), game.event_version)),
-        game.event_name,
-        bool(game.finished),
+        event_stamp((game_id, moment(created), version)),  # the game's own, made the same way
+        number,
+        table,
+        not finished and mode == "hands",
+        [row[11] for row in rows],
+        event_id,
+        event_stamp((event_id, moment(event_created), event_version)),
+        event_name,
+        bool(finished),
     )
 
 
@@ -148,13 +159,20 @@ def featured_stamp(slug: str) -> tuple[Any, ...] | None:
 
 
 def moment(value: datetime | str) -> datetime:
-    """A time read in raw SQL from another model than the one it builds: PostgreSQL gives an
-    aware datetime, SQLite a naive one (or its text) in UTC, as Django stores every time
-    there."""
+    """A time read in raw SQL: PostgreSQL gives an aware datetime, SQLite a naive one (or its
+    text) in UTC, as Django stores every time there."""
     parsed = value if isinstance(value, datetime) else parse_datetime(value)
     if parsed is None:
         raise ValueError(f"not a time: {value!r}")
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def day(value: date | str) -> date:
+    """A date read in raw SQL: a date from PostgreSQL, from SQLite a date or its text."""
+    parsed = value if isinstance(value, date) else parse_date(value)
+    if parsed is None:
+        raise ValueError(f"not a date: {value!r}")
+    return parsed
 
 
 @dataclass(frozen=True)
@@ -175,9 +193,10 @@ class PlayerEvents:
 
 @cache
 def _player_sql() -> str:
-    """A row per event the player entered, in event order: the event's own columns (converted
-    by Event's fields); the player's name; their site rating's newest step; whether the site's
-    ratings wait for a replay; whether the event has a stage left open, and any stage."""
+    """A row per event the player entered, in event order: the event's id, creation time,
+    version, name, address and day; the player's name; their site rating's newest step;
+    whether the site's ratings wait for a replay; whether the event has a stage left open,
+    and any stage."""
     entry, event, player, step, due, stage = (
         m._meta.db_table for m in (Entry, Event, Player, RatingStep, RatingDue, Stage)
     )
@@ -200,18 +219,17 @@ def _player_sql() -> str:
 
 def player_events(player_id: int) -> PlayerEvents | None:
     """One query, a row per event entered; None for a player in no event."""
-    rows = list(Event.objects.raw(_player_sql(), [player_id]))
+    rows = _rows(_player_sql(), [player_id])
     if not rows:
         return None
-    events = {e.pk: (event_stamp(e), e.name, e.slug) for e in rows}
-    # SQLite answers EXISTS with 0 or 1.
-    running = frozenset(
-        e.pk for e in rows if event_running(over=e.staged and not e.stage_open, held_on=e.held_on)
-    )
-    first = rows[0]
-    return PlayerEvents(
-        first.player_name, events, first.rating_step, bool(first.ratings_due), running
-    )
+    events, running = {}, set()
+    for pk, created, version, name, slug, held_on, *_rest, stage_open, staged in rows:
+        events[pk] = (event_stamp((pk, moment(created), version)), name, slug)
+        # SQLite answers EXISTS with 0 or 1.
+        if event_running(over=bool(staged) and not stage_open, held_on=day(held_on)):
+            running.add(pk)
+    player_name, rating_step, ratings_due = rows[0][6:9]
+    return PlayerEvents(player_name, events, rating_step, bool(ratings_due), frozenset(running))
 
 
 def event_running(*, over: bool, held_on: date) -> bool:
