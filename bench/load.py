@@ -38,6 +38,7 @@ from bench.servers import (
     cpu_seconds,
     manage,
     peak_memory_mb,
+    postgres_cpu,
     print_queue,
     queue_drain,
     resolve_ports,
@@ -254,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
         watch.start()
         # What the servers' workers spend a request (the machine's speed moves p95 through the
         # queue in front of them; alternated runs compare this first).
-        spent = cpu_seconds(workers)
+        spent, database = cpu_seconds(workers), postgres_cpu()
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER],
             cwd=ROOT,
@@ -270,6 +271,7 @@ def main(argv: list[str] | None = None) -> None:
         loads = [run_wrk(script, f"http://127.0.0.1:{p}", share, args.seconds) for p in ports]
         outputs = [load.communicate()[0] for load in loads]
         spent = cpu_seconds(workers) - spent
+        database = sum(s - database.get(pid, 0.0) for pid, s in postgres_cpu().items())
         written = json.loads(writer.stdout.read())
         writer.wait()
         watch.stop.set()
@@ -324,6 +326,10 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"  the servers' CPU         {spent:>10.1f} s  ({spent / requests * 1000:.2f} ms a "
         "request: their workers' user and system time)"
+    )
+    print(
+        f"  PostgreSQL's CPU         {database:>10.1f} s  ({database / requests * 1000:.2f} ms a "
+        "request: every process of the machine's server, the writer's and the worker's queries too)"
     )
     p95 = max(f["p95"] for f in each)
     print(

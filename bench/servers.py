@@ -282,6 +282,19 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu() -> dict[int, float]:
+    """CPU seconds each process of the machine's PostgreSQL has used so far, by pid (a backend
+    that ends between the listing and the reading is left out)."""
+    listed = subprocess.run(["pgrep", "-u", "postgres"], capture_output=True, text=True)
+    spent = {}
+    for pid in map(int, listed.stdout.split()):
+        try:
+            spent[pid] = cpu_seconds([pid])
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return spent
+
+
 def peak_memory_mb(pid: int) -> float:
     for row in Path(f"/proc/{pid}/status").read_text().splitlines():
         if row.startswith("VmHWM:"):
