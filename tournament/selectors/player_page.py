@@ -56,11 +56,9 @@ class PlayerPage:
         games and their placings (issue 46: two thirds of a player page was its parts, read
         again per request)."""
         entered = self.entered
-        shown = tuple((pk, name, slug) for pk, (_stamp, name, slug) in entered.events.items())
         placings = tuple((s.event_id, s.placing) for s in self.sections)
         return (
-            self.own_key,
-            shown,
+            self.own_key,  # with their events' names and addresses (selectors/players.py)
             placings,
             entered.rating_step,
             entered.ratings_due,

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
 
-from django.db import connection
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Replace
 
@@ -20,6 +19,7 @@ from tournament.models import Entry, Event, Game, Player, Seat, SitOut
 from tournament.selectors.cache import event_stamp, shared
 from tournament.selectors.placings import Placing, published_placings
 from tournament.selectors.statistics import player_statistics
+from tournament.selectors.versions import sql_rows
 
 
 @dataclass
@@ -88,9 +88,7 @@ def own_games_key(player_id: int) -> list[tuple]:
     page is made again (after any result in one of their events), so written as SQL as the
     pages' tags are (selectors/versions.py; its queryset in tests/tournament/
     test_tag_queries.py)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_own_games_sql(), [player_id])
-        return [tuple(row) for row in cursor.fetchall()]
+    return [tuple(row) for row in sql_rows(_own_games_sql(), [player_id])]
 
 
 @cache

@@ -102,7 +102,8 @@ def _game_sql() -> str:
         ORDER BY s.position"""
 
 
-def _rows(sql: str, params: list[Any]) -> list[tuple]:
+def sql_rows(sql: str, params: list[Any]) -> list[tuple]:
+    """The rows of a query written as SQL, as the database's driver gives them."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -111,11 +112,11 @@ def _rows(sql: str, params: list[Any]) -> list[tuple]:
 def game_version(game_id: int, slug: str) -> GameVersion | None:
     """One query of plain values, a row per seat in seat order; None for a game of another
     event (a game always has its seats)."""
-    rows = _rows(_game_sql(), [game_id, slug])
+    rows = sql_rows(_game_sql(), [game_id, slug])
     if not rows:
         return None
     (_id, created, version, table, finished, mode, number, event_id, event_created) = rows[0][:9]
-    event_version, event_name = rows[0][9:11]
+    event_version, event_name, _name = rows[0][9:]
     return GameVersion(
         game_id,
         event_stamp((game_id, moment(created), version)),  # the game's own, made the same way
@@ -219,7 +220,7 @@ def _player_sql() -> str:
 
 def player_events(player_id: int) -> PlayerEvents | None:
     """One query, a row per event entered; None for a player in no event."""
-    rows = _rows(_player_sql(), [player_id])
+    rows = sql_rows(_player_sql(), [player_id])
     if not rows:
         return None
     events, running = {}, set()
