@@ -116,8 +116,11 @@ def test_the_dashboard_asks_first_and_says_what_follows() -> None:
     page = client.get(url).content.decode()
     assert "Close the Qualifier after round 5?" in page
     assert "The Final becomes rounds 6–7." in page
+    # Beneath "The Qualifier closes once round 6 is played.", the offer says why it is there.
+    assert "Out of time? Close the Qualifier now, after round 5" in page
     ja = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "予選を第5回戦で締め切りますか？" in ja and "決勝は第6–7回戦になります。" in ja
+    assert "時間が足りないとき：予選を第5回戦で締め切る" in ja
     qualifier = event.stages.get(name="qualifier")
     answer = client.post(f"{url}stages/{qualifier.position}/close_early/")
     assert answer.status_code == 302

@@ -430,3 +430,22 @@ def test_the_organizers_score_sheet_leads_to_the_tables_link():
     event.table_entry = "organizers"
     event.save()
     assert "#table-" not in text(organizer.get(url("game-hands", event.slug, games[1].pk)))
+
+
+@pytest.mark.parametrize(
+    "language, prompt",
+    [
+        ("en", 'Scan, or type this code at <strong translate="no">testserver/t/</strong>:'),
+        (
+            "ja",
+            'QRコードを読み取るか、<strong translate="no">testserver/t/</strong> でこのコードを入力：',
+        ),
+    ],
+)
+def test_the_round_sheet_says_where_to_type_a_table_s_code_in_the_reader_s_order(language, prompt):
+    """The printed sheet's prompt names the address inside the sentence, so Japanese puts it
+    where Japanese does (it read 「読み取るか、次の場所でこのコードを入力 host/t/:」)."""
+    event, games = seated()
+    organizer = logged_in(organizer_for(event))
+    sheet = organizer.get(url("round-sheet", event.slug, 1), headers={"accept-language": language})
+    assert sheet.content.decode().count(prompt) == len(games)
