@@ -438,7 +438,8 @@ def test_the_organizers_score_sheet_leads_to_the_tables_link():
         ("en", 'Scan, or type this code at <strong translate="no">testserver/t/</strong>:'),
         (
             "ja",
-            'QRコードを読み取るか、<strong translate="no">testserver/t/</strong> でこのコードを入力：',
+            "QRコードを読み取るか、"
+            '<strong translate="no">testserver/t/</strong> でこのコードを入力：',
         ),
     ],
 )
