@@ -27,7 +27,7 @@ def pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
 
 
-def seated_round(live_server, browser, tables: int):
+def seated_round(live_server, browser, tables: int, locale: str = "ja-JP"):
     """An event of `tables` tables, round 1 seated, and an organizer's page on its round sheet."""
     from django.contrib.auth import get_user_model
 
@@ -38,7 +38,7 @@ def seated_round(live_server, browser, tables: int):
     event.save()
     round_seat(event=event, rng=random.Random(2))
     get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     page = context.new_page()
     page.goto(f"{live_server.url}/accounts/login/?next=/events/haru/manage/rounds/1/")
     page.fill("#id_username", "admin")
@@ -152,4 +152,24 @@ def test_forty_tables_print_a_page_at_a_time(live_server, browser):
         assert shown == count, path
         assert sheet["filled"] > count - 1, (path, sheet)  # every page but the last full
         assert sheet["smallest"] >= 10 and sheet["right"] <= AREA["width"], (path, sheet)
+    context.close()
+
+
+# Every cell of a printed round sheet that holds more than its column: an English wind
+# ("North 北") over its player's name, a heading ("Points") past the card's edge.
+SPILLED = """() => [...document.querySelectorAll("table.seats th, table.seats td")]
+  .filter((el) => el.checkVisibility() && el.scrollWidth > el.clientWidth + 1)
+  .map((el) => el.textContent.trim())"""
+
+
+@pytest.mark.parametrize("tables", [1, 4, 16])
+def test_an_english_round_sheet_prints_each_wind_in_its_own_column(live_server, browser, tables):
+    """The walk of 2026-11-30 printed 「East 東」 over 青木 on the English sheet of one table
+    (its wind column was sized in the headings' smaller type): at every print size each cell
+    holds what it shows."""
+    context, page = seated_round(live_server, browser, tables, locale="en-GB")
+    count, sheet = printed(page, f"{live_server.url}/events/haru/manage/rounds/1/")
+    assert count == 1 and sheet["right"] <= AREA["width"], sheet
+    assert "N 北" in page.locator("table.seats").first.inner_text()
+    assert page.evaluate(SPILLED) == []
     context.close()

@@ -229,3 +229,15 @@ def test_a_rank_in_the_field_reads_7th_in_english_and_7位_in_japanese():
     ]  # fmt: skip
     with translation.override("ja"):
         assert [rank_text(n) for n in (1, 2, 7, 11, 21)] == ["1位", "2位", "7位", "11位", "21位"]
+
+
+@pytest.mark.parametrize(
+    "language, winds",
+    [("en", ["E 東", "S 南", "W 西", "N 北"]), ("ja", ["東", "南", "西", "北"])],
+)
+def test_a_printed_wind_is_its_marker_with_the_english_word_s_initial(language, winds):
+    """The round sheet on paper (mahjong.wind_short): "North 北" printed over the name."""
+    from tournament.templatetags.mahjong import wind_short
+
+    with translation.override(language):
+        assert [wind_short(position) for position in range(4)] == winds

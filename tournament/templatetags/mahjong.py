@@ -61,6 +61,14 @@ def wind_marked(position: int) -> str:
 
 
 @register.filter
+def wind_short(position: int) -> str:
+    """A seat's wind where a printed column is narrow (the round sheet on paper): the marker
+    alone, as Japanese shows it (西), the English word's initial beside it ("W 西")."""
+    words = i18n.wind_marked(position).split()
+    return words[0] if len(words) == 1 else f"{words[0][0]} {words[-1]}"
+
+
+@register.filter
 def hand_summary(data: dict, names: list[str]) -> str:
     """One line for the hand log: who won what from whom (the input, as recorded)."""
     return i18n.hand_summary(data, names)
