@@ -18,5 +18,7 @@ def test_the_seat_form_is_offered_while_the_format_has_a_round_left(played, offe
     page = client.get(f"/events/{event.slug}/manage/").content.decode()
     assert ("Seat the next round" in page) is offered
     assert ("All 8 rounds of the format are seated" in page) is not offered
+    # Nor Tenhou logs into a round past the last (the walk of 2026-11-30: /rounds/9/tenhou/).
+    assert (f"/events/{event.slug}/manage/rounds/{played + 1}/tenhou/" in page) is offered
     ja = client.get(f"/events/{event.slug}/manage/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert ("全 8 回戦を組み終えました" in ja) is not offered

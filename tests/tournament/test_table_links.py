@@ -450,3 +450,31 @@ def test_the_round_sheet_says_where_to_type_a_table_s_code_in_the_reader_s_order
     organizer = logged_in(organizer_for(event))
     sheet = organizer.get(url("round-sheet", event.slug, 1), headers={"accept-language": language})
     assert sheet.content.decode().count(prompt) == len(games)
+
+
+def test_the_venue_screen_says_a_round_waits_for_confirmation_once_every_table_has_played():
+    """The walk of 2026-11-30: the screen said "Round 8 in progress" while the final's result
+    waited for a second seat. Once every table has played out and a result waits, the room is
+    told so; a table still playing keeps "in progress"; every result confirmed: done."""
+    event, games = seated()
+    phones = [Client() for _ in games]
+    for phone, game in zip(phones, games, strict=True):
+        as_seat(phone, live(game), 0)
+
+    def heading(language: str = "en") -> str:
+        page = text(
+            Client().get(f"/events/{event.slug}/screen/", headers={"accept-language": language})
+        )
+        return re.search(r'<p class="meta">(.*?)<span class="page-of"', page, re.S).group(1)
+
+    assert bust_ron(phones[0], live(games[0]), games[0]).status_code == 302
+    assert "Round 1 in progress" in heading()
+    assert bust_ron(phones[1], live(games[1]), games[1]).status_code == 302
+    assert "Round 1: every table has played, waiting for confirmation" in heading()
+    assert "第1回戦：全卓終局・結果の確認待ち" in heading("ja")
+    assert "in progress" not in heading()
+    for game in games:  # each by another seat's own phone
+        link = live(game)
+        reply = Client().post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[3]})
+        assert reply.status_code == 302
+    assert "Round 1: every table has finished" in heading()

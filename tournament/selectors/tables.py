@@ -306,16 +306,19 @@ def seats_named(seating: list[SeatedTable], typed: str) -> list[FoundSeat]:
 class RoundPhase:
     """Where the latest round stands for the room: `seating` (seated, nobody playing yet: the
     screen shows who sits where), `play` (the clock runs or a table has begun), `done` (every
-    table has its result: the clock stops), or `none` (no round yet)."""
+    table has its result: the clock stops), or `none` (no round yet). In play, `confirming`:
+    every table has played out, and a result still waits for a second seat (or is
+    disputed) — the room is told so, not "in progress" (the walk of 2026-11-30)."""
 
     number: int | None
     phase: str
     clock: Clock | None = None
+    confirming: bool = False
 
     @property
     def key(self) -> str:
         """The phase as one word a page compares with the one it was drawn in (screen.js)."""
-        return f"{self.phase}:{self.number or 0}"
+        return f"{self.phase}:{self.number or 0}" + (":confirming" if self.confirming else "")
 
 
 def round_phase(event: Event) -> RoundPhase:
@@ -336,7 +339,8 @@ def round_phase(event: Event) -> RoundPhase:
         return RoundPhase(rnd.number, "seating")
     # No clock once every table has played out (round_clock's rule, on the counts above).
     clock = _running(rnd, 0) if games["playing"] or not games["tables"] else None
-    return RoundPhase(rnd.number, "play", clock)
+    confirming = bool(games["tables"]) and not games["playing"]
+    return RoundPhase(rnd.number, "play", clock, confirming)
 
 
 def stage_in_play(event: Event, number: int | None) -> str:
