@@ -173,3 +173,26 @@ def test_an_english_round_sheet_prints_each_wind_in_its_own_column(live_server, 
     assert "N 北" in page.locator("table.seats").first.inner_text()
     assert page.evaluate(SPILLED) == []
     context.close()
+
+
+def test_the_seat_slips_print_without_the_players_sitting_out(live_server, browser):
+    """The walk of 2026-11-30: the slips, cut and handed to the seats, printed the final's
+    list of the twelve not playing after them. The sheet itself still lists them."""
+    from django.contrib.auth import get_user_model
+
+    from tests.tournament.factories import baba_day
+
+    baba_day(slug="slips", played=7, close_qualifier=True, seat_next=True)
+    get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/?next=/events/slips/manage/rounds/8/")
+    page.fill("#id_username", "admin")
+    page.fill("#id_password", "pw-admin")
+    page.click("main button[type=submit]")
+    expect(page.locator(".sit-outs li")).to_have_count(12)
+    page.emulate_media(media="print")
+    assert page.locator(".sit-outs").is_visible()
+    page.evaluate("document.body.dataset.printing = 'slips'")
+    assert page.locator(".slip").first.is_visible() and not page.locator(".sit-outs").is_visible()
+    context.close()
