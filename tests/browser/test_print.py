@@ -29,18 +29,23 @@ def pages(pdf: bytes) -> int:
 
 def seated_round(live_server, browser, tables: int, locale: str = "ja-JP"):
     """An event of `tables` tables, round 1 seated, and an organizer's page on its round sheet."""
-    from django.contrib.auth import get_user_model
-
     names = [f"{f} {g}" for f in FAMILY + MORE_FAMILY for g in GIVEN][: 4 * tables]
     event = event_create(name="春の天鳳杯", slug="haru", ruleset="tenhou", players=names)
     event_table_entry_set(event=event, table_entry="tables", table_mode="hands")
     event.round_minutes = 90
     event.save()
     round_seat(event=event, rng=random.Random(2))
+    return signed_in(live_server, browser, "/events/haru/manage/rounds/1/", locale)
+
+
+def signed_in(live_server, browser, path: str, locale: str):
+    """An organizer (a superuser made here) signed in, on `path`."""
+    from django.contrib.auth import get_user_model
+
     get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/?next=/events/haru/manage/rounds/1/")
+    page.goto(f"{live_server.url}/accounts/login/?next={path}")
     page.fill("#id_username", "admin")
     page.fill("#id_password", "pw-admin")
     page.click("main button[type=submit]")
@@ -178,18 +183,10 @@ def test_an_english_round_sheet_prints_each_wind_in_its_own_column(live_server, 
 def test_the_seat_slips_print_without_the_players_sitting_out(live_server, browser):
     """The walk of 2026-11-30: the slips, cut and handed to the seats, printed the final's
     list of the twelve not playing after them. The sheet itself still lists them."""
-    from django.contrib.auth import get_user_model
-
     from tests.tournament.factories import baba_day
 
     baba_day(slug="slips", played=7, close_qualifier=True, seat_next=True)
-    get_user_model().objects.create_superuser("admin", "a@example.com", "pw-admin")
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/?next=/events/slips/manage/rounds/8/")
-    page.fill("#id_username", "admin")
-    page.fill("#id_password", "pw-admin")
-    page.click("main button[type=submit]")
+    context, page = signed_in(live_server, browser, "/events/slips/manage/rounds/8/", "en-GB")
     expect(page.locator(".sit-outs li")).to_have_count(12)
     page.emulate_media(media="print")
     assert page.locator(".sit-outs").is_visible()
