@@ -8,6 +8,7 @@ import io
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
 
 from scoring import standings
 from tests.tournament.factories import finish_demo_final
@@ -57,6 +58,23 @@ def test_the_baba_demo_is_a_moment_of_a_real_day_its_final_at_its_last_hand(demo
     client.force_login(organizer)
     dashboard = client.get("/events/baba-demo/manage/").content.decode()
     assert "Seat the next round" not in dashboard
+
+
+def test_the_baba_demo_s_final_table_enters_its_own_last_hand(demo, client):
+    """The walks found no demo table with a link: the final's table enters its own hands, its
+    link and seat codes on round 8's sheet, so a newcomer plays the last hand on a phone."""
+    final = Game.objects.get(round__event__slug="baba-demo", round__number=8)
+    link = final.links.get(revoked_at__isnull=True)
+    client.force_login(get_user_model().objects.get(username="organizer"))
+    sheet = client.get("/events/baba-demo/manage/rounds/8/").content.decode()
+    assert link.code in sheet and all(code in sheet for code in link.seat_codes)
+    phone = Client()
+    assert (
+        phone.post(f"/t/{link.token}/", {"do": "seat", "code": link.seat_codes[0]}).status_code
+        == 302
+    )
+    page = phone.get(f"/t/{link.token}/").content.decode()
+    assert "Record S4-2" in page and "What each player needs" in page
 
 
 def test_baba_export_shows_four_finalists_on_rounds_1_to_8_and_the_rest_on_1_to_6(demo, capsys):

@@ -6,20 +6,27 @@ from django.db import transaction
 
 from tournament.demo import demo_events
 from tournament.models import Event, Game, Series
+from tournament.services.events import event_table_entry_set
 from tournament.services.hands import game_hand_undo
 from tournament.services.imports import event_import
 from tournament.services.series import series_add_event, series_create
 from tournament.services.stages import stage_close
+from tournament.services.tables import table_link_renew
 
 
 def mid_final(event: Event, user: object) -> None:
     """The Baba demo at a moment of a real day (issue 66: all eight rounds played and no stage
     closed, its dashboard offered a ninth): the qualifier closed after its six rounds, the
     final's first hanchan played, its last at its last hand — South 4, the conditions shown
-    on the standings, the venue screen, the game's sheet and the table's phone."""
+    on the standings, the venue screen, the game's sheet and the table's phone. The table
+    enters its own hands (the walks of 2026-11-29 and -30 found no demo table with a link):
+    the round's sheet holds the final's table link and seat codes, so a newcomer plays the
+    last hand on a phone and confirms it from a second seat's."""
     stage_close(event=event, stage=event.stages.order_by("position").first(), user=user)
+    event_table_entry_set(event=event, table_entry="tables", table_mode="hands", user=user)
     game = Game.objects.get(round__event=event, round__number=8)
     game_hand_undo(game=game, expected_version=game.version, user=user)
+    table_link_renew(game=game, user=user)
 
 
 class Command(BaseCommand):
