@@ -88,7 +88,7 @@ def own_games_key(player_id: int) -> list[tuple]:
     page is made again (after any result in one of their events), so written as SQL as the
     pages' tags are (selectors/versions.py; its queryset in tests/tournament/
     test_tag_queries.py)."""
-    return [tuple(row) for row in sql_rows(_own_games_sql(), [player_id])]
+    return sql_rows(_own_games_sql(), [player_id])
 
 
 @cache

@@ -337,10 +337,11 @@ def round_phase(event: Event) -> RoundPhase:
         return RoundPhase(rnd.number, "done")
     if not round_begun(rnd.pk, rnd.clock_started_at):
         return RoundPhase(rnd.number, "seating")
-    # No clock once every table has played out (round_clock's rule, on the counts above).
-    clock = _running(rnd, 0) if games["playing"] or not games["tables"] else None
-    confirming = bool(games["tables"]) and not games["playing"]
-    return RoundPhase(rnd.number, "play", clock, confirming)
+    # No clock once every table has played out (round_clock's rule, on the counts above);
+    # then a result still waits for its confirmation.
+    played_out = bool(games["tables"]) and not games["playing"]
+    clock = None if played_out else _running(rnd, 0)
+    return RoundPhase(rnd.number, "play", clock, confirming=played_out)
 
 
 def stage_in_play(event: Event, number: int | None) -> str:

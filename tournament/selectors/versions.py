@@ -115,8 +115,8 @@ def game_version(game_id: int, slug: str) -> GameVersion | None:
     rows = sql_rows(_game_sql(), [game_id, slug])
     if not rows:
         return None
-    (_id, created, version, table, finished, mode, number, event_id, event_created) = rows[0][:9]
-    event_version, event_name, _name = rows[0][9:]
+    _id, created, version, table, finished, mode, number, event_id, event_created, *rest = rows[0]
+    event_version, event_name, _player_name = rest
     return GameVersion(
         game_id,
         event_stamp((game_id, moment(created), version)),  # the game's own, made the same way

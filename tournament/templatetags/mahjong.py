@@ -64,8 +64,8 @@ def wind_marked(position: int) -> str:
 def wind_short(position: int) -> str:
     """A seat's wind where a printed column is narrow (the round sheet on paper): the marker
     alone, as Japanese shows it (西), the English word's initial beside it ("W 西")."""
-    words = i18n.wind_marked(position).split()
-    return words[0] if len(words) == 1 else f"{words[0][0]} {words[-1]}"
+    name, marked = i18n.wind_name(position), i18n.wind_marked(position)
+    return marked if marked == name else f"{name[0]} {i18n.SEAT_MARKERS[position]}"
 
 
 @register.filter
