@@ -469,10 +469,15 @@ def test_the_venue_screen_says_a_round_waits_for_confirmation_once_every_table_h
 
     assert bust_ron(phones[0], live(games[0]), games[0]).status_code == 302
     assert "Round 1 in progress" in heading()
+    assert "Round 1 in progress" in text(Client().get(f"/events/{event.slug}/"))
     assert bust_ron(phones[1], live(games[1]), games[1]).status_code == 302
     assert "Round 1: every table has played, waiting for confirmation" in heading()
     assert "第1回戦：全卓終局・結果の確認待ち" in heading("ja")
     assert "in progress" not in heading()
+    # The standings say the same (a second walk found "Round 8 in progress" there).
+    standings = text(Client().get(f"/events/{event.slug}/"))
+    assert "Round 1: every table has played, waiting for confirmation" in standings
+    assert "Round 1 in progress" not in standings
     for game in games:  # each by another seat's own phone
         link = live(game)
         reply = Client().post(f"/t/{link.token}/", {"do": "confirm", "code": link.seat_codes[3]})

@@ -93,7 +93,7 @@ def deciding(event: Event) -> Deciding | None:
     """The event's latest round if it is the last of a stage whose players are known. No query
     of its own: the rounds in play and the standings are shared by version."""
     record = published(event)
-    rounds, in_progress, _ = record.progress
+    rounds, in_progress = record.progress.rounds, record.progress.in_progress
     latest = max([*rounds, *([in_progress] if in_progress else [])], default=None)
     if latest is None:
         return None

@@ -41,7 +41,7 @@ from tournament.selectors.standings import (
     rank_events,
     rank_since,
 )
-from tournament.selectors.tables import round_begun
+from tournament.selectors.tables import PLAYED_OUT, round_begun
 
 
 class Progress(NamedTuple):
@@ -49,11 +49,15 @@ class Progress(NamedTuple):
     standings' round columns); `in_progress`, the first round with a table still playing (the
     live marker), or None; `seating`, whether that round is only seated — no table has begun
     (no hand, no result) and its clock has not started — so pages say "take your seats", as
-    the venue screen does, and not "in progress" (a status is a decision, never a forecast)."""
+    the venue screen does, and not "in progress" (a status is a decision, never a forecast);
+    `confirming`, whether every table of that round has played out and a result waits for a
+    second seat (or is disputed) — said so, as on the venue screen (`RoundPhase.confirming`,
+    the same rule: `PLAYED_OUT`)."""
 
     rounds: list[int]
     in_progress: int | None
     seating: bool
+    confirming: bool = False
 
     @property
     def playing(self) -> int | None:
@@ -239,18 +243,20 @@ def round_progress(event: Event) -> Progress:
         .annotate(
             counted=Exists(Seat.objects.filter(round=OuterRef("pk"), rank__isnull=False)),
             playing=Exists(Game.objects.filter(round=OuterRef("pk"), finished=False)),
+            played_out=~Exists(Game.objects.filter(round=OuterRef("pk")).exclude(PLAYED_OUT)),
         )
         .order_by("number")
-        .values_list("pk", "number", "counted", "playing", "clock_started_at")
+        .values_list("pk", "number", "counted", "playing", "played_out", "clock_started_at")
     )
-    rounds, in_progress, seating = [], None, False
-    for pk, number, counted, playing, clock in rows:
+    rounds, in_progress, seating, confirming = [], None, False, False
+    for pk, number, counted, playing, played_out, clock in rows:
         if counted:
             rounds.append(number)
         if playing and in_progress is None:
             in_progress = number
             seating = not round_begun(pk, clock)
-    return Progress(rounds, in_progress, seating)
+            confirming = bool(played_out)
+    return Progress(rounds, in_progress, seating, confirming)
 
 
 def event_over(closed: Iterable[bool]) -> bool:

@@ -103,6 +103,7 @@ def standings_context(
         "has_teams": summary.has_teams,
         "in_progress": progress.in_progress,
         "seating": progress.seating,
+        "confirming": progress.confirming,
         "round_numbers": page.round_numbers,
         "format_text": page.format_text,
         "final": page.final,
