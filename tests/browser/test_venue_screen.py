@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import launch
 from tournament.demo import demo_events
@@ -436,5 +437,34 @@ def test_the_final_s_tab_on_the_screen_shows_why_it_names_nobody(live_server, br
     note = page.locator(".cut-note.undecided")
     note.wait_for(state="visible")
     assert ("6" in note.inner_text()) and page.locator("#standings-table").count() == 0
+    assert page.problems == []
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_a_long_name_before_the_last_game_keeps_the_panel_on_one_screen(
+    live_server, browser, locale
+):
+    """A second walk (2026-11-30), the final seated, one finalist named "Alexandra
+    Papadopoulou": in English the panel's 4th place stood past the projector's edge and the
+    screen paged itself a row at a time ("page 2 of 3": one row). The name breaks between its
+    words; the seating and the panel are one screen."""
+    from tests.tournament.factories import baba_day
+
+    event = baba_day(
+        slug=f"long-final-{locale[:2]}",
+        played=7,
+        close_qualifier=True,
+        seat_next=True,
+        names={"青木": "Alexandra Papadopoulou"},
+    )
+    context, page = _page(browser, 1920, 1080, locale)
+    page.goto(f"{live_server.url}/events/{event.slug}/screen/")
+    expect(page.locator(".before-last tbody tr")).to_have_count(4)
+    page.wait_for_function("() => document.body.style.fontSize !== ''")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+    assert page.locator("[data-page-of]").is_hidden()
+    assert all(row.is_visible() for row in page.locator(".before-last tbody tr").all())
+    assert page.evaluate(BROKEN_NAMES, ".before-last td:nth-child(2)") == []
     assert page.problems == []
     context.close()
