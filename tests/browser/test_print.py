@@ -193,3 +193,36 @@ def test_the_seat_slips_print_without_the_players_sitting_out(live_server, brows
     page.evaluate("document.body.dataset.printing = 'slips'")
     assert page.locator(".slip").first.is_visible() and not page.locator(".sit-outs").is_visible()
     context.close()
+
+
+# The words of the names on a printed sheet whose letters sit on more than one line.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const el of document.querySelectorAll("table.seats td.player")) {
+    if (!el.checkVisibility()) continue;
+    const node = el.firstChild;
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(word[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ja-JP"])
+def test_the_final_s_one_table_prints_a_long_latin_name_whole(live_server, browser, locale):
+    """A second walk of 2026-11-30: the final's one table printed "Papado / poulou"."""
+    from tests.tournament.factories import baba_day
+
+    names = {"青木": "Alexandra Papadopoulou"}
+    baba_day(slug="long", played=7, close_qualifier=True, seat_next=True, names=names)
+    context, page = signed_in(live_server, browser, "/events/long/manage/rounds/8/", locale)
+    count, sheet = printed(page, f"{live_server.url}/events/long/manage/rounds/8/")
+    assert count == 1 and sheet["right"] <= AREA["width"], sheet
+    assert page.evaluate(BROKEN_WORDS) == []
+    assert page.evaluate(SPILLED) == []
+    context.close()
